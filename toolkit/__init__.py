@@ -1,0 +1,1 @@
+"""toolkit: odds and rule-fairness simulators."""

@@ -1,0 +1,627 @@
+"""Rule parameters declared once: default, bounds or choices, doc.
+
+Every game's ``Rules`` is a frozen dataclass whose fields are made with
+:func:`param`.  From that single declaration the toolkit derives
+
+- validation (a bad value raises ``ValueError`` naming the parameter, the
+  value and what is allowed),
+- the CLI ``--set NAME=VALUE`` syntax (:meth:`Kind.parse`),
+- the notebook widgets (:meth:`Kind.widget`),
+- the JSON form written to CSV sidecars (:meth:`Kind.to_json` / ``from_json``),
+- the ``toolkit rules GAME`` table (:meth:`Kind.allowed`).
+
+Kinds cover every parameter the five specs use:
+
+============  ===========================  ==================================
+kind          ``--set`` syntax             example (spec)
+============  ===========================  ==================================
+Int           ``max_turns=500``            ``ships_per_player`` 1..6
+Float         ``p=0.4``                    ``stick_rune_up_probability`` (0,1)
+Bool          ``x=true`` / ``false``       ``extra_throw_enabled``
+Choice        ``setup=alternating_blocks`` ``throw_mode``
+Optional      ``gap=none`` or ``gap=2``    ``two_player_second_place_gap``
+IntSet        ``safe_squares=1,2,3,29``    ``safe_squares``, ``consolation_range``
+ChoiceSet     ``v=natural_one,4,5``        ``extra_throw_values``
+IntList       ``tiles=5,6,7``              ``peninsula_tiles``, ``walhalla_final_vp``
+Mapping       ``counts=bear:2,fox:6``      ``tile_counts``, ``action_deck``
+DataFile      ``map=path/to/map.json``     Attila's ``map``
+============  ===========================  ==================================
+
+A default may depend on the player count: ``param(ByPlayers({2: 2, 3: None}),
+...)`` resolves against the rules' ``num_players`` field when the rules are
+built (Attila's two-player gap, Walhalla's start Midgard).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+def _fail(name: str, value: Any, allowed: str) -> ValueError:
+    return ValueError(f"{name}={value!r} is not allowed: {allowed}")
+
+
+class FrozenMap(Mapping):
+    """An immutable, hashable mapping (rule values must be hashable)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, items=()):
+        self._d = dict(items)
+
+    def __getitem__(self, key):
+        return self._d[key]
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def __hash__(self):
+        return hash(frozenset(self._d.items()))
+
+    def __eq__(self, other):
+        return isinstance(other, Mapping) and dict(self._d) == dict(other)
+
+    def __repr__(self):
+        return f"FrozenMap({self._d!r})"
+
+
+# --------------------------------------------------------------------- kinds
+
+
+class Kind:
+    """How one parameter is checked, parsed, shown and serialised."""
+
+    type_name: ClassVar[str] = "value"
+
+    def check(self, name: str, value: Any) -> Any:
+        """Return the normalised value or raise ``ValueError``."""
+        raise NotImplementedError
+
+    def allowed(self) -> str:
+        """What is allowed, in words (used in errors and ``toolkit rules``)."""
+        raise NotImplementedError
+
+    def parse(self, name: str, text: str) -> Any:
+        """Parse the ``--set NAME=TEXT`` form."""
+        return self.check(name, text)
+
+    def format(self, value: Any) -> str:
+        """The ``--set`` text of a value (inverse of :meth:`parse`)."""
+        return str(value)
+
+    def to_json(self, value: Any) -> Any:
+        return value
+
+    def from_json(self, name: str, obj: Any) -> Any:
+        return self.check(name, obj)
+
+    def widget(self, name: str, value: Any, description: str = ""):
+        """An ipywidgets control whose ``.value`` goes back through :meth:`from_widget`."""
+        import ipywidgets as w
+
+        return w.Text(value=self.format(value), description=name, tooltip=description,
+                      style={"description_width": "initial"})
+
+    def from_widget(self, name: str, widget_value: Any) -> Any:
+        return self.parse(name, widget_value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Int(Kind):
+    low: int | None = None
+    high: int | None = None
+    type_name: ClassVar[str] = "int"
+
+    def allowed(self):
+        lo = "-inf" if self.low is None else self.low
+        hi = "inf" if self.high is None else self.high
+        return f"an integer in {lo}..{hi}"
+
+    def check(self, name, value):
+        if isinstance(value, bool) or not isinstance(value, (int, str)) and not _is_integral_float(value):
+            raise _fail(name, value, self.allowed())
+        try:
+            ivalue = int(value) if not isinstance(value, str) else int(value.strip())
+        except ValueError:
+            raise _fail(name, value, self.allowed()) from None
+        if (self.low is not None and ivalue < self.low) or (self.high is not None and ivalue > self.high):
+            raise _fail(name, value, self.allowed())
+        return ivalue
+
+    def widget(self, name, value, description=""):
+        import ipywidgets as w
+
+        style = {"description_width": "initial"}
+        if self.low is not None and self.high is not None and self.high - self.low <= 200:
+            return w.IntSlider(value=value, min=self.low, max=self.high, description=name,
+                               tooltip=description, style=style, continuous_update=False)
+        return w.BoundedIntText(value=value, min=-(2**31) if self.low is None else self.low,
+                                max=2**31 - 1 if self.high is None else self.high,
+                                description=name, tooltip=description, style=style)
+
+    def from_widget(self, name, widget_value):
+        return self.check(name, widget_value)
+
+
+def _is_integral_float(value):
+    return isinstance(value, float) and value.is_integer()
+
+
+@dataclasses.dataclass(frozen=True)
+class Float(Kind):
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    type_name: ClassVar[str] = "float"
+
+    def allowed(self):
+        left = "(" if self.low_open or self.low is None else "["
+        right = ")" if self.high_open or self.high is None else "]"
+        lo = "-inf" if self.low is None else self.low
+        hi = "inf" if self.high is None else self.high
+        return f"a number in {left}{lo}, {hi}{right}"
+
+    def check(self, name, value):
+        if isinstance(value, bool):
+            raise _fail(name, value, self.allowed())
+        try:
+            fvalue = float(value)
+        except (TypeError, ValueError):
+            raise _fail(name, value, self.allowed()) from None
+        bad = not math.isfinite(fvalue)
+        if self.low is not None:
+            bad |= fvalue <= self.low if self.low_open else fvalue < self.low
+        if self.high is not None:
+            bad |= fvalue >= self.high if self.high_open else fvalue > self.high
+        if bad:
+            raise _fail(name, value, self.allowed())
+        return fvalue
+
+    def widget(self, name, value, description=""):
+        import ipywidgets as w
+
+        lo = 0.0 if self.low is None else self.low
+        hi = lo + 100.0 if self.high is None else self.high
+        step = (hi - lo) / 100
+        return w.FloatSlider(value=value, min=lo + (step if self.low_open else 0),
+                             max=hi - (step if self.high_open else 0), step=step,
+                             description=name, tooltip=description,
+                             style={"description_width": "initial"}, continuous_update=False)
+
+    def from_widget(self, name, widget_value):
+        return self.check(name, widget_value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Bool(Kind):
+    type_name: ClassVar[str] = "bool"
+
+    def allowed(self):
+        return "true or false"
+
+    def check(self, name, value):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        raise _fail(name, value, self.allowed())
+
+    def format(self, value):
+        return "true" if value else "false"
+
+    def widget(self, name, value, description=""):
+        import ipywidgets as w
+
+        return w.Checkbox(value=value, description=name, tooltip=description, indent=False)
+
+    def from_widget(self, name, widget_value):
+        return self.check(name, widget_value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice(Kind):
+    choices: tuple
+    type_name: ClassVar[str] = "choice"
+
+    def allowed(self):
+        return "one of " + ", ".join(str(c) for c in self.choices)
+
+    def check(self, name, value):
+        for c in self.choices:
+            if value == c or (isinstance(value, str) and value.strip() == str(c)):
+                return c
+        raise _fail(name, value, self.allowed())
+
+    def widget(self, name, value, description=""):
+        import ipywidgets as w
+
+        return w.Dropdown(options=[(str(c), c) for c in self.choices], value=value,
+                          description=name, tooltip=description, style={"description_width": "initial"})
+
+    def from_widget(self, name, widget_value):
+        return self.check(name, widget_value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Optional(Kind):
+    """Either ``None`` (written ``none``) or a value of ``inner``."""
+
+    inner: Kind
+    type_name: ClassVar[str] = "optional"
+
+    def allowed(self):
+        return f"none or {self.inner.allowed()}"
+
+    def check(self, name, value):
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null", "")):
+            return None
+        try:
+            return self.inner.check(name, value)
+        except ValueError:
+            raise _fail(name, value, self.allowed()) from None
+
+    def format(self, value):
+        return "none" if value is None else self.inner.format(value)
+
+    def to_json(self, value):
+        return None if value is None else self.inner.to_json(value)
+
+
+def _split(text: str) -> list[str]:
+    text = text.strip().strip("{}[]()")
+    return [t.strip() for t in text.split(",") if t.strip()] if text else []
+
+
+def _expand_ranges(name, items, allowed):
+    out = []
+    for item in items:
+        if isinstance(item, str) and ".." in item:
+            a, _, b = item.partition("..")
+            try:
+                out.extend(range(int(a), int(b) + 1))
+            except ValueError:
+                raise _fail(name, item, allowed) from None
+        else:
+            out.append(item)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class IntSet(Kind):
+    """A set of integers, each within ``low..high``; ``a..b`` expands to a range."""
+
+    low: int | None = None
+    high: int | None = None
+    min_size: int = 0
+    type_name: ClassVar[str] = "set of int"
+
+    def allowed(self):
+        return f"a set of {Int(self.low, self.high).allowed()[3:]}s" + (
+            f" with at least {self.min_size} element(s)" if self.min_size else "")
+
+    def check(self, name, value):
+        if isinstance(value, str):
+            value = _split(value)
+        if not isinstance(value, Iterable):
+            raise _fail(name, value, self.allowed())
+        element = Int(self.low, self.high)
+        try:
+            items = frozenset(element.check(name, v) for v in _expand_ranges(name, list(value), self.allowed()))
+        except ValueError:
+            raise _fail(name, value, self.allowed()) from None
+        if len(items) < self.min_size:
+            raise _fail(name, value, self.allowed())
+        return items
+
+    def format(self, value):
+        return ",".join(str(v) for v in sorted(value))
+
+    def to_json(self, value):
+        return sorted(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class ChoiceSet(Kind):
+    """A subset of a fixed list of choices (kept in the choices' order)."""
+
+    choices: tuple
+    type_name: ClassVar[str] = "set of choice"
+
+    def allowed(self):
+        return "a subset of {" + ", ".join(str(c) for c in self.choices) + "}"
+
+    def check(self, name, value):
+        if isinstance(value, str):
+            value = _split(value)
+        if not isinstance(value, Iterable):
+            raise _fail(name, value, self.allowed())
+        element = Choice(self.choices)
+        try:
+            picked = {element.check(name, v if isinstance(v, str) else str(v)) for v in value}
+        except ValueError:
+            raise _fail(name, value, self.allowed()) from None
+        return tuple(c for c in self.choices if c in picked)
+
+    def format(self, value):
+        return ",".join(str(v) for v in value)
+
+    def to_json(self, value):
+        return list(value)
+
+    def widget(self, name, value, description=""):
+        import ipywidgets as w
+
+        return w.SelectMultiple(options=list(self.choices), value=tuple(value), description=name,
+                                tooltip=description, rows=min(len(self.choices), 7),
+                                style={"description_width": "initial"})
+
+    def from_widget(self, name, widget_value):
+        return self.check(name, list(widget_value))
+
+
+@dataclasses.dataclass(frozen=True)
+class IntList(Kind):
+    """An ordered list of integers with a fixed or bounded length."""
+
+    low: int | None = None
+    high: int | None = None
+    length: int | None = None
+    type_name: ClassVar[str] = "list of int"
+
+    def allowed(self):
+        n = f"{self.length} " if self.length else ""
+        return f"a list of {n}{Int(self.low, self.high).allowed()[3:]}s"
+
+    def check(self, name, value):
+        if isinstance(value, str):
+            value = _split(value)
+        if not isinstance(value, Iterable):
+            raise _fail(name, value, self.allowed())
+        element = Int(self.low, self.high)
+        try:
+            items = tuple(element.check(name, v) for v in value)
+        except ValueError:
+            raise _fail(name, value, self.allowed()) from None
+        if self.length is not None and len(items) != self.length:
+            raise _fail(name, value, self.allowed())
+        return items
+
+    def format(self, value):
+        return ",".join(str(v) for v in value)
+
+    def to_json(self, value):
+        return list(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Mapping_(Kind):
+    """A mapping from fixed keys to values of ``value`` kind (``a:1,b:2`` or JSON).
+
+    With ``complete=True`` every key must be given; otherwise missing keys keep
+    the default's value (merging happens in :func:`param`-built rules).
+    """
+
+    keys: tuple
+    value: Kind
+    complete: bool = True
+    type_name: ClassVar[str] = "mapping"
+
+    def allowed(self):
+        return "a mapping {" + ", ".join(str(k) for k in self.keys) + "} -> " + self.value.allowed()
+
+    def _key(self, name, key):
+        for k in self.keys:
+            if key == k or str(key).strip() == str(k):
+                return k
+        raise _fail(name, key, "keys must be among " + ", ".join(str(k) for k in self.keys))
+
+    def check(self, name, value):
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("{"):
+                try:
+                    value = json.loads(text)
+                except json.JSONDecodeError:
+                    raise _fail(name, value, self.allowed()) from None
+            else:
+                pairs = {}
+                # values may themselves be lists written with '/' or ';': a:1/2/3
+                for item in [t for t in text.split(",") if t.strip()]:
+                    if ":" not in item:
+                        raise _fail(name, value, self.allowed() + " written key:value,key:value")
+                    k, _, v = item.partition(":")
+                    pairs[k.strip()] = v.strip().replace("/", ",").replace(";", ",")
+                value = pairs
+        if not isinstance(value, Mapping):
+            raise _fail(name, value, self.allowed())
+        out = {}
+        for k, v in value.items():
+            key = self._key(name, k)
+            out[key] = self.value.check(f"{name}[{key}]", v)
+        if self.complete and set(out) != set(self.keys):
+            missing = [k for k in self.keys if k not in out]
+            raise _fail(name, value, self.allowed() + f"; missing {missing}")
+        return FrozenMap((k, out[k]) for k in self.keys if k in out)
+
+    def format(self, value):
+        return ",".join(f"{k}:{self.value.format(v).replace(',', '/')}" for k, v in value.items())
+
+    def to_json(self, value):
+        return {str(k): self.value.to_json(v) for k, v in value.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class DataFile(Kind):
+    """A path to a JSON data file (a map, a tile set); ``loader`` validates it."""
+
+    suffix: str = ".json"
+    type_name: ClassVar[str] = "data file"
+
+    def allowed(self):
+        return f"a path to an existing {self.suffix} file"
+
+    def check(self, name, value):
+        if not isinstance(value, (str, os.PathLike)):
+            raise _fail(name, value, self.allowed())
+        path = os.fspath(value).strip()
+        if not path.endswith(self.suffix):
+            raise _fail(name, value, self.allowed())
+        return path
+
+
+# --------------------------------------------------------------------- fields
+
+
+@dataclasses.dataclass(frozen=True)
+class ByPlayers:
+    """A default that depends on the player count (``num_players`` field)."""
+
+    by_count: Mapping
+
+    def resolve(self, num_players: int):
+        return self.by_count.get(num_players)
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    kind: Kind
+    doc: str
+    basis: str = ""
+    default: Any = None  # the declared default (may be a ByPlayers)
+
+
+def param(default, kind: Kind, doc: str, basis: str = ""):
+    """Declare a rule field: ``x: int = param(6, Int(1, 6), "ships per player")``."""
+    meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default)}
+    if isinstance(default, ByPlayers):
+        return dataclasses.field(default=None, metadata=meta)
+    if isinstance(default, (list, dict, set)):
+        return dataclasses.field(default_factory=lambda d=default: d, metadata=meta)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def params_of(rules_cls) -> dict[str, Param]:
+    """Name -> :class:`Param` for each declared field, in declaration order."""
+    return {f.name: f.metadata["param"] for f in dataclasses.fields(rules_cls) if "param" in f.metadata}
+
+
+class RulesBase:
+    """Mixin for a game's frozen ``Rules`` dataclass.
+
+    Subclasses set ``GAME``, ``PRESETS`` (name -> dict of overrides) and
+    ``RULES_VERSION``, and may override :meth:`validate` for constraints
+    between fields (raise ``ValueError`` naming both fields).
+    """
+
+    GAME: ClassVar[str] = ""
+    PRESETS: ClassVar[dict] = {"standard": {}}
+    RULES_VERSION: ClassVar[int] = 1
+
+    def __post_init__(self):
+        specs = params_of(type(self))
+        players = getattr(self, "num_players", None)
+        for name, spec in specs.items():
+            value = getattr(self, name)
+            if value is None and isinstance(spec.default, ByPlayers):
+                value = spec.default.resolve(players)
+                if value is None:
+                    object.__setattr__(self, name, None)
+                    continue
+            object.__setattr__(self, name, spec.kind.check(name, value))
+        self.validate()
+
+    def validate(self) -> None:
+        """Constraints between fields; raise ``ValueError``."""
+
+    # -- construction ---------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str = "standard", **overrides):
+        """The named preset with ``overrides`` applied."""
+        if name not in cls.PRESETS:
+            raise ValueError(f"preset={name!r} is not allowed: one of {', '.join(cls.PRESETS)}")
+        values = dict(cls.PRESETS[name])
+        values.update(overrides)
+        unknown = set(values) - set(params_of(cls))
+        if unknown:
+            raise ValueError(
+                f"unknown parameter {sorted(unknown)[0]!r} for {cls.GAME}: one of {', '.join(params_of(cls))}")
+        return cls(**values)
+
+    @classmethod
+    def from_assignments(cls, assignments: Iterable[str], preset: str = "standard", **overrides):
+        """Build from CLI ``NAME=VALUE`` strings on top of a preset."""
+        specs = params_of(cls)
+        values = dict(overrides)
+        for text in assignments:
+            name, sep, raw = text.partition("=")
+            name = name.strip()
+            if not sep:
+                raise ValueError(f"--set {text!r} is not allowed: write NAME=VALUE")
+            if name not in specs:
+                raise ValueError(f"unknown parameter {name!r} for {cls.GAME}: one of {', '.join(specs)}")
+            values[name] = specs[name].kind.parse(name, raw)
+        return cls.preset(preset, **values)
+
+    @classmethod
+    def from_json(cls, obj: Mapping):
+        specs = params_of(cls)
+        values = {}
+        for name, raw in obj.items():
+            if name not in specs:
+                raise ValueError(f"unknown parameter {name!r} for {cls.GAME}: one of {', '.join(specs)}")
+            values[name] = specs[name].kind.from_json(name, raw)
+        return cls(**values)
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+    # -- views -------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """JSON-ready dict of every parameter (the CSV sidecar's ``rules``)."""
+        return {name: spec.kind.to_json(getattr(self, name)) for name, spec in params_of(type(self)).items()}
+
+    def changed(self) -> dict:
+        """Parameters that differ from the class defaults (for titles and logs)."""
+        base = type(self)(**({"num_players": self.num_players} if hasattr(self, "num_players") else {}))
+        return {k: v for k, v in self.to_json().items() if v != base.to_json()[k]}
+
+    def preset_name(self) -> str | None:
+        """The preset these rules equal, if any."""
+        for name in self.PRESETS:
+            try:
+                if type(self).preset(name, **({"num_players": self.num_players}
+                                             if hasattr(self, "num_players") else {})) == self:
+                    return name
+            except ValueError:
+                continue
+        return None
+
+    @classmethod
+    def describe(cls) -> list[dict]:
+        """One row per parameter: name, type, default, allowed, doc, basis."""
+        rows = []
+        for name, spec in params_of(cls).items():
+            default = spec.default
+            if isinstance(default, ByPlayers):
+                shown = "; ".join(f"{k} players: {v}" for k, v in default.by_count.items())
+            else:
+                shown = spec.kind.format(spec.kind.check(name, default)) if default is not None else "none"
+            rows.append({"name": name, "type": spec.kind.type_name, "default": shown,
+                         "allowed": spec.kind.allowed(), "doc": spec.doc, "basis": spec.basis})
+        return rows

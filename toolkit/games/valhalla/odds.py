@@ -1,0 +1,147 @@
+"""Exact Valhalla odds: the stick-throw table (spec §3) in exact fractions.
+
+Everything here is enumeration over the 16 stick outcomes, with the stick
+probability taken exactly (``0.5`` -> 1/2, ``0.3`` -> 3/10), so every number
+is a :class:`fractions.Fraction`.
+
+Examples
+--------
+>>> from toolkit.games.valhalla.rules import Rules
+>>> p_natural_one(Rules())
+Fraction(3, 16)
+>>> expected_pips_per_turn(Rules.preset("alternative"))
+Fraction(37, 11)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pandas as pd
+
+STICKS = ("S", "T", "G", "H")  # Sowulo, Tiewaz, Gebo, Hagalaz; outcome bit i = stick i rune-up
+
+
+def _exact(p) -> Fraction:
+    return p if isinstance(p, Fraction) else Fraction(repr(float(p)))
+
+
+def stick_value(sticks: tuple[int, int, int, int], throw_mode: str = "runes",
+                zero_runes_value: int = 5, hagalaz_alone_value: int = 0) -> tuple[int, bool, bool]:
+    """``(value, natural, natural_one)`` of one stick outcome (§3.2, §3.3)."""
+    s, t, g, h = sticks
+    up = s + t + g + h
+    natural_one = up == 1 and h == 0
+    if up == 0:
+        return zero_runes_value, True, False
+    if throw_mode == "simplified":
+        return up, True, natural_one
+    value = s + t + g + ((1 if g else -1) if h else 0)
+    if value < 0:
+        value = hagalaz_alone_value
+    natural = not (h == 1 and g == 0)
+    return value, natural, natural_one
+
+
+def throw_class(value: int, natural_one: bool) -> str:
+    """V-2: ``natural_one`` / ``unnatural_one`` for a 1, else the value."""
+    if value == 1:
+        return "natural_one" if natural_one else "unnatural_one"
+    return str(value)
+
+
+def outcomes(rules) -> list[dict]:
+    """The 16 stick outcomes, with value, class and exact probability."""
+    p = _exact(rules.stick_rune_up_probability)
+    rows = []
+    for k in range(16):
+        sticks = tuple((k >> i) & 1 for i in range(4))
+        value, natural, natural_one = stick_value(sticks, rules.throw_mode, rules.zero_runes_value,
+                                                  rules.hagalaz_alone_value)
+        prob = Fraction(1)
+        for bit in sticks:
+            prob *= p if bit else 1 - p
+        rows.append({
+            "runes_up": "".join(n for n, b in zip(STICKS, sticks) if b) or "none",
+            "value": value, "natural": natural, "natural_one": natural_one,
+            "class": throw_class(value, natural_one), "probability": prob,
+        })
+    return rows
+
+
+def throw_table(rules) -> pd.DataFrame:
+    """The 16-row table of §3.4 for these rules (probability as Fraction and float)."""
+    df = pd.DataFrame(outcomes(rules))
+    df["p"] = df["probability"].astype(float)
+    return df
+
+
+def value_distribution(rules) -> dict[int, Fraction]:
+    """P(value) for each throw value, ascending."""
+    dist: dict[int, Fraction] = {}
+    for row in outcomes(rules):
+        dist[row["value"]] = dist.get(row["value"], Fraction(0)) + row["probability"]
+    return dict(sorted(dist.items()))
+
+
+def class_distribution(rules) -> dict[str, Fraction]:
+    """P(class) for each throw class of V-2."""
+    dist: dict[str, Fraction] = {}
+    for row in outcomes(rules):
+        dist[row["class"]] = dist.get(row["class"], Fraction(0)) + row["probability"]
+    return dist
+
+
+def p_natural_one(rules) -> Fraction:
+    """Exact probability that one throw is a natural one (both modes)."""
+    return sum((r["probability"] for r in outcomes(rules) if r["natural_one"]), Fraction(0))
+
+
+def p_extra_throw(rules) -> Fraction:
+    """P(a throw's class is in ``extra_throw_values``); 0 when extra throws are off."""
+    if not rules.extra_throw_enabled:
+        return Fraction(0)
+    wanted = set(rules.extra_throw_values)
+    return sum((r["probability"] for r in outcomes(rules) if r["class"] in wanted), Fraction(0))
+
+
+def mean_value(rules) -> Fraction:
+    return sum((v * p for v, p in value_distribution(rules).items()), Fraction(0))
+
+
+def throws_per_turn(rules, take_probability=Fraction(1)) -> Fraction:
+    """Expected throws per turn when each qualifying extra throw is taken with
+    ``take_probability`` (1: always; 1/2: the ``random`` policy), ignoring the game end."""
+    q = p_extra_throw(rules) * _exact(take_probability)
+    return 1 / (1 - q)
+
+
+def expected_pips_per_turn(rules, take_probability=Fraction(1)) -> Fraction:
+    """Expected sum of throw values in one turn (every qualifying extra throw
+    taken by default), ignoring blocked moves and the game end."""
+    return mean_value(rules) * throws_per_turn(rules, take_probability)
+
+
+def p_seat0_starts(rules) -> Fraction:
+    """P(seat 0 starts) under the start-player rule (V-3.2)."""
+    if rules.start_player_rule == "seat0":
+        return Fraction(1)
+    if rules.start_player_rule == "random":
+        return Fraction(1, 2)
+    q = p_natural_one(rules)
+    return q / (1 - (1 - q) ** 2)
+
+
+def summary(rules) -> pd.DataFrame:
+    """The headline exact numbers, one row each (``toolkit odds valhalla``)."""
+    rows = [
+        ("P(natural one)", p_natural_one(rules)),
+        ("P(extra throw)", p_extra_throw(rules)),
+        ("mean throw value", mean_value(rules)),
+        ("throws per turn (every extra throw taken)", throws_per_turn(rules)),
+        ("throws per turn (random policy)", throws_per_turn(rules, Fraction(1, 2))),
+        ("expected pips per turn (every extra throw taken)", expected_pips_per_turn(rules)),
+        ("P(seat 0 starts)", p_seat0_starts(rules)),
+    ]
+    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
+                         "value": [float(r[1]) for r in rows]})

@@ -1,0 +1,172 @@
+"""Valhalla strategies, pure-Python form (the kernel has the same three in njit form).
+
+``random``
+    Exactly §5: uniform over the DP-1 options; DP-2 ``throw_again`` or
+    ``decline`` with probability 1/2 each.
+``greedy``
+    A rule of thumb.  Each DP-1 option gets an integer score, the highest wins
+    (ties: the first in canonical order):
+
+    - +1000 bearing off; +500 + target for an attack (hit the most advanced
+      enemy); -1000 landing on the rock; +200 landing on a safe square or 36;
+    - +300 for releasing a repairing ship;
+    - + (40 - origin): advance the rearmost ship (home counts as origin 0).
+
+    DP-2: always throw again.
+``lookahead``
+    Expectimax, one ply: for each option, the expected value over the exact
+    distribution of the opponent's next throw of the position after the
+    opponent's best reply (or no reply), with the evaluation
+    :func:`evaluate`.  DP-2: throw again when the expected best evaluation
+    after one more throw is at least the current one.  Probabilities are
+    grouped by (value, natural one) in order of first appearance among the
+    16 stick outcomes, and summed in that order, so the float sums equal the
+    kernel's bit for bit.
+"""
+
+from __future__ import annotations
+
+from toolkit.games.valhalla.reference import (
+    HOME, OFF, VALHALLA, Throw, apply_move, legal_moves,
+)
+
+POLICIES = ("random", "greedy", "lookahead")
+WIN_VALUE = 1_000_000
+REPAIR_PENALTY = 8
+OFF_PROGRESS = 48
+
+
+def evaluate(state, seat: int) -> int:
+    """Position value for ``seat``: its ships' progress minus the opponent's."""
+    total = 0
+    for s, sign in ((seat, 1), (1 - seat, -1)):
+        for pos, repairing in zip(state.pos[s], state.repairing[s]):
+            if pos == OFF:
+                total += sign * OFF_PROGRESS
+            elif pos != HOME:
+                total += sign * (pos - (REPAIR_PENALTY if repairing else 0))
+    return total
+
+
+def greedy_score(rules, state, seat, move) -> int:
+    score = 40 - move.origin
+    if move.target == OFF:
+        score += 1000
+    if move.attack:
+        score += 500 + move.target
+    if move.target == rules.rock_square:
+        score -= 1000
+    elif move.target in rules.safe_squares or move.target == VALHALLA:
+        score += 200
+    if move.origin not in (HOME, VALHALLA) and state.repairing[seat][state.ship_at(seat, move.origin)]:
+        score += 300
+    return score
+
+
+def throw_groups(rules) -> list:
+    """[(probability, Throw)] grouped by (value, natural one), first-appearance order."""
+    from toolkit.games.valhalla.reference import evaluate_sticks
+
+    p = rules.stick_rune_up_probability
+    groups: dict = {}
+    for k in range(16):
+        sticks = tuple((k >> i) & 1 for i in range(4))
+        prob = 1.0
+        for up in sticks:
+            prob *= p if up else 1.0 - p
+        throw = evaluate_sticks(rules, sticks)
+        key = (throw.value, throw.natural_one)
+        groups[key] = groups.get(key, 0.0) + prob
+    return [(prob, Throw(value, natural_one)) for (value, natural_one), prob in groups.items()]
+
+
+class RandomPolicy:
+    def __init__(self, rules, stream):
+        self.stream = stream
+
+    def choose_move(self, game, seat, throw, moves):
+        return moves[self.stream.below(len(moves))]
+
+    def choose_extra_throw(self, game, seat) -> bool:
+        return self.stream.below(2) == 0  # options: throw_again (0), decline (1)
+
+
+class GreedyPolicy:
+    def __init__(self, rules, stream):
+        self.rules = rules
+
+    def choose_move(self, game, seat, throw, moves):
+        best, best_score = moves[0], None
+        for move in moves:
+            score = greedy_score(self.rules, game.state, seat, move)
+            if best_score is None or score > best_score:
+                best, best_score = move, score
+        return best
+
+    def choose_extra_throw(self, game, seat) -> bool:
+        return True
+
+
+class LookaheadPolicy:
+    def __init__(self, rules, stream):
+        self.rules = rules
+        self.groups = throw_groups(rules)
+
+    def _after(self, state, seat, move):
+        """(position after ``move``, True if it wins)."""
+        after = state.copy()
+        apply_move(self.rules, after, seat, move)
+        return after, after.borne_off(seat) == self.rules.ships_per_player
+
+    def expected_after_reply(self, state, seat) -> float:
+        """E over the opponent's throw of the value after its best reply."""
+        opponent = 1 - seat
+        total = 0.0
+        for prob, throw in self.groups:
+            replies = legal_moves(self.rules, state, opponent, throw)
+            if not replies:
+                value = evaluate(state, seat)
+            else:
+                value = None
+                for reply in replies:
+                    after, won = self._after(state, opponent, reply)
+                    v = -WIN_VALUE if won else evaluate(after, seat)
+                    if value is None or v < value:
+                        value = v
+            total += prob * value
+        return total
+
+    def choose_move(self, game, seat, throw, moves):
+        best, best_value = moves[0], None
+        for move in moves:
+            after, won = self._after(game.state, seat, move)
+            value = float(WIN_VALUE) if won else self.expected_after_reply(after, seat)
+            if best_value is None or value > best_value:
+                best, best_value = move, value
+        return best
+
+    def choose_extra_throw(self, game, seat) -> bool:
+        state = game.state
+        now = evaluate(state, seat)
+        total = 0.0
+        for prob, throw in self.groups:
+            moves = legal_moves(self.rules, state, seat, throw)
+            value = now
+            if moves:
+                value = None
+                for move in moves:
+                    after, won = self._after(state, seat, move)
+                    v = WIN_VALUE if won else evaluate(after, seat)
+                    if value is None or v > value:
+                        value = v
+            total += prob * value
+        return total >= now
+
+
+_CLASSES = {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy}
+
+
+def make_policy(name: str, rules, stream):
+    if name not in _CLASSES:
+        raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(POLICIES)}")
+    return _CLASSES[name](rules, stream)
