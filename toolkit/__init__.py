@@ -1,1 +1,40 @@
-"""toolkit: odds and rule-fairness simulators."""
+"""toolkit: what are the odds, and is this rule fair? Simulators for five Nordic tabletop games.
+
+>>> import toolkit
+>>> df = toolkit.simulate("valhalla", n_games=1000, seed=1, progress=False)
+>>> toolkit.win_rates(df)[["seat", "win_rate"]].shape
+(2, 2)
+"""
+
+__version__ = "0.1.0"
+
+from toolkit.core.results import load, save  # noqa: E402
+from toolkit.core.runner import Summary, simulate  # noqa: E402
+from toolkit.core.stats import paired_difference, wilson, win_rates  # noqa: E402
+from toolkit.games import GAMES  # noqa: E402
+
+
+def rules(game: str, preset: str = "standard", **overrides):
+    """The ``Rules`` of ``game`` for a preset, with overrides."""
+    from toolkit.core.runner import get_spec
+
+    return get_spec(game).Rules.preset(preset, **overrides)
+
+
+def odds(game: str, rules=None, preset: str = "standard"):
+    """The exact odds table of ``game`` (a DataFrame)."""
+    from toolkit.core.runner import get_spec, resolve_rules
+
+    spec = get_spec(game)
+    return spec.odds(resolve_rules(spec, rules, preset if rules is None else None))
+
+
+def compare(game: str, policies, n_games: int = 10_000, **kwargs):
+    """Every ordered pair of ``policies`` (see :func:`toolkit.analysis.tournament.compare`)."""
+    from toolkit.analysis.tournament import compare as _compare
+
+    return _compare(game, policies, n_games, **kwargs)
+
+
+__all__ = ["GAMES", "Summary", "compare", "load", "odds", "paired_difference", "rules", "save",
+           "simulate", "wilson", "win_rates"]

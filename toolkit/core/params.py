@@ -146,12 +146,17 @@ class Int(Kind):
         if self.low is not None and self.high is not None and self.high - self.low <= 200:
             return w.IntSlider(value=value, min=self.low, max=self.high, description=name,
                                tooltip=description, style=style, continuous_update=False)
-        return w.BoundedIntText(value=value, min=-(2**31) if self.low is None else self.low,
-                                max=2**31 - 1 if self.high is None else self.high,
+        if self.low is None or self.high is None:
+            return w.IntText(value=value, description=name, tooltip=description, style=style)
+        return w.BoundedIntText(value=value, min=self.low, max=self.high,
                                 description=name, tooltip=description, style=style)
 
     def from_widget(self, name, widget_value):
         return self.check(name, widget_value)
+
+
+def _range_text(low, high):
+    return f"{'-inf' if low is None else low}..{'inf' if high is None else high}"
 
 
 def _is_integral_float(value):
@@ -192,13 +197,13 @@ class Float(Kind):
     def widget(self, name, value, description=""):
         import ipywidgets as w
 
-        lo = 0.0 if self.low is None else self.low
-        hi = lo + 100.0 if self.high is None else self.high
-        step = (hi - lo) / 100
-        return w.FloatSlider(value=value, min=lo + (step if self.low_open else 0),
-                             max=hi - (step if self.high_open else 0), step=step,
-                             description=name, tooltip=description,
-                             style={"description_width": "initial"}, continuous_update=False)
+        style = {"description_width": "initial"}
+        if self.low is None or self.high is None:
+            return w.FloatText(value=value, description=name, tooltip=description, style=style)
+        # the slider spans the closed range; an open end is refused by from_widget's check
+        return w.FloatSlider(value=value, min=self.low, max=self.high, step=(self.high - self.low) / 100,
+                             readout_format=".3f", description=name, tooltip=description, style=style,
+                             continuous_update=False)
 
     def from_widget(self, name, widget_value):
         return self.check(name, widget_value)
@@ -242,8 +247,14 @@ class Choice(Kind):
 
     def check(self, name, value):
         for c in self.choices:
+            if isinstance(value, bool) != isinstance(c, bool):
+                continue  # True is not 1 here
             if value == c or (isinstance(value, str) and value.strip() == str(c)):
                 return c
+        if isinstance(value, str):
+            for c in self.choices:
+                if not isinstance(c, bool) and value.strip() == str(c):
+                    return c
         raise _fail(name, value, self.allowed())
 
     def widget(self, name, value, description=""):
@@ -310,7 +321,7 @@ class IntSet(Kind):
     type_name: ClassVar[str] = "set of int"
 
     def allowed(self):
-        return f"a set of {Int(self.low, self.high).allowed()[3:]}s" + (
+        return f"a set of integers in {_range_text(self.low, self.high)}" + (
             f" with at least {self.min_size} element(s)" if self.min_size else "")
 
     def check(self, name, value):
@@ -384,7 +395,7 @@ class IntList(Kind):
 
     def allowed(self):
         n = f"{self.length} " if self.length else ""
-        return f"a list of {n}{Int(self.low, self.high).allowed()[3:]}s"
+        return f"a list of {n}integers in {_range_text(self.low, self.high)}"
 
     def check(self, name, value):
         if isinstance(value, str):
@@ -504,11 +515,21 @@ class Param:
     default: Any = None  # the declared default (may be a ByPlayers)
 
 
+class _Unset:
+    """Marks a player-count default not yet resolved (``None`` is a real value)."""
+
+    def __repr__(self):
+        return "UNSET"
+
+
+UNSET = _Unset()
+
+
 def param(default, kind: Kind, doc: str, basis: str = ""):
     """Declare a rule field: ``x: int = param(6, Int(1, 6), "ships per player")``."""
     meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default)}
     if isinstance(default, ByPlayers):
-        return dataclasses.field(default=None, metadata=meta)
+        return dataclasses.field(default=UNSET, metadata=meta)
     if isinstance(default, (list, dict, set)):
         return dataclasses.field(default_factory=lambda d=default: d, metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -536,12 +557,18 @@ class RulesBase:
         players = getattr(self, "num_players", None)
         for name, spec in specs.items():
             value = getattr(self, name)
-            if value is None and isinstance(spec.default, ByPlayers):
+            if value is UNSET:
                 value = spec.default.resolve(players)
-                if value is None:
-                    object.__setattr__(self, name, None)
-                    continue
-            object.__setattr__(self, name, spec.kind.check(name, value))
+            if value is None and isinstance(spec.default, ByPlayers):
+                object.__setattr__(self, name, None)
+                continue
+            value = spec.kind.check(name, value)
+            if isinstance(spec.kind, Mapping_) and not spec.kind.complete and spec.default is not None:
+                # a partial mapping keeps the default's value for the keys it leaves out
+                merged = dict(spec.kind.check(name, spec.default))
+                merged.update(value)
+                value = FrozenMap((k, merged[k]) for k in spec.kind.keys if k in merged)
+            object.__setattr__(self, name, value)
         self.validate()
 
     def validate(self) -> None:
@@ -588,6 +615,13 @@ class RulesBase:
         return cls(**values)
 
     def replace(self, **changes):
+        """A copy with ``changes``; player-count defaults follow a new ``num_players``
+        unless they had been set to something else."""
+        if "num_players" in changes and changes["num_players"] != getattr(self, "num_players", None):
+            for name, spec in params_of(type(self)).items():
+                if (name not in changes and isinstance(spec.default, ByPlayers)
+                        and getattr(self, name) == spec.default.resolve(self.num_players)):
+                    changes[name] = UNSET
         return dataclasses.replace(self, **changes)
 
     # -- views -------------------------------------------------------------------

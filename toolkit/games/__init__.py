@@ -1,0 +1,7 @@
+"""The registered games (a literal dict: adding a game is one line here)."""
+
+from toolkit.games import valhalla
+
+GAMES = {
+    "valhalla": valhalla.SPEC,
+}

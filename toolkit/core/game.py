@@ -1,0 +1,48 @@
+"""What the core needs to know about a game: :class:`GameSpec`.
+
+Each game package builds one ``SPEC`` and ``toolkit.games.GAMES`` lists them.
+The runner, the CLI, the widgets and the report only talk to games through
+this object, so a new game plugs in by filling it in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: str
+    description: str
+    Rules: type
+    policies: tuple  # policy names, the first is "random"
+    default_policies: Callable  # rules -> tuple of policy names (the report's choice)
+    seats: Callable  # rules -> number of seats
+    columns: tuple  # kernel result columns, in order
+    prepare: Callable  # (rules, policies) -> tuple of kernel arguments before (seed, first_game, out, ...)
+    play_many: Any  # the parallel njit driver
+    play_reference: Callable  # (rules, seed, game_index, policies) -> dict row (same columns)
+    odds: Callable  # rules -> DataFrame of exact numbers
+    categories: dict = dataclasses.field(default_factory=dict)  # column -> labels of its codes
+    histogram_columns: tuple = ("turns", "plies")
+    turn_word: str = "turn"
+
+    def check_policies(self, policies, rules) -> tuple:
+        """Validate per-seat policy names; a single name fills every seat."""
+        seats = self.seats(rules)
+        if policies is None:
+            policies = ("random",) * seats
+        elif isinstance(policies, str):
+            policies = tuple(p.strip() for p in policies.split(","))
+        policies = tuple(policies)
+        if len(policies) == 1:
+            policies = policies * seats
+        if len(policies) != seats:
+            raise ValueError(f"policies={','.join(policies)!r} is not allowed: {self.name} needs {seats} "
+                             f"policies, one per seat, from {', '.join(self.policies)}")
+        for p in policies:
+            if p not in self.policies:
+                raise ValueError(f"policy={p!r} is not allowed: one of {', '.join(self.policies)}")
+        return policies

@@ -1,0 +1,239 @@
+"""The runner: validate, split into chunks, run the parallel kernel, collect.
+
+:func:`simulate` is the one entry point the API, the CLI, the notebooks and
+the benchmarks share.  Game indices ``0 .. n_games - 1`` are cut into chunks;
+each chunk runs the game's ``play_many`` driver (``numba.prange`` over the
+chunk's games, on ``threads`` threads).  Because every game draws from its own
+streams (``core/rng.py``), the result does not depend on the chunk size or
+the thread count, and the first games of a longer run equal a shorter run.
+
+``keep="games"`` returns one row per game.  ``keep="summary"`` folds each
+chunk into a :class:`Summary` (counts, sums, histograms) and reuses the chunk
+buffer, so memory stays flat however many games run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import numba
+import numpy as np
+import pandas as pd
+
+from toolkit.core import results, stats
+
+DEFAULT_CHUNK = 32_768
+PROGRESS_DELAY_S = 2.0  # a bar appears only for runs longer than this
+
+
+def _games():
+    from toolkit.games import GAMES
+
+    return GAMES
+
+
+def get_spec(game):
+    """A :class:`~toolkit.core.game.GameSpec` from its name (or itself)."""
+    if not isinstance(game, str):
+        return game
+    games = _games()
+    if game not in games:
+        raise ValueError(f"game={game!r} is not allowed: one of {', '.join(games)}")
+    return games[game]
+
+
+def resolve_rules(spec, rules=None, preset=None, **overrides):
+    """Rules from an instance, a preset name, or keyword overrides."""
+    if rules is not None and (preset is not None or overrides):
+        if overrides:
+            return rules.replace(**overrides)
+        raise ValueError("pass either rules= or preset=, not both")
+    if rules is None:
+        return spec.Rules.preset(preset or "standard", **overrides)
+    if not isinstance(rules, spec.Rules):
+        raise ValueError(f"rules={rules!r} is not allowed: a {spec.name} Rules instance")
+    return rules
+
+
+@contextlib.contextmanager
+def numba_threads(threads: int | None):
+    """Run with ``threads`` Numba threads (1..NUMBA_NUM_THREADS), then restore."""
+    if threads is None:
+        yield numba.get_num_threads()
+        return
+    top = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= top:
+        raise ValueError(f"threads={threads!r} is not allowed: an integer in 1..{top}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(int(threads))
+    try:
+        yield int(threads)
+    finally:
+        numba.set_num_threads(before)
+
+
+class Summary:
+    """Streaming totals of a run (``keep="summary"``): flat memory in the number of games.
+
+    Holds, per result column, the count of games, the sum and the sum of
+    squares (means with standard errors), and a histogram of every column in
+    ``spec.histogram_columns`` and every ``score_*`` column.
+    """
+
+    def __init__(self, spec, attrs: dict):
+        self.spec = spec
+        self.attrs = dict(attrs)
+        self.columns = list(spec.columns)
+        self.n_games = 0
+        self.sums = np.zeros(len(self.columns))
+        self.sums_sq = np.zeros(len(self.columns))
+        self.hist_columns = [c for c in self.columns
+                             if c in spec.histogram_columns or c.startswith("score_") or c == "winner"]
+        self.histograms = {c: np.zeros(0, np.int64) for c in self.hist_columns}
+        self.violations = 0
+
+    def add(self, chunk: np.ndarray) -> None:
+        self.n_games += chunk.shape[0]
+        values = chunk.astype(np.float64)
+        self.sums += values.sum(axis=0)
+        self.sums_sq += (values * values).sum(axis=0)
+        for c in self.hist_columns:
+            col = chunk[:, self.columns.index(c)].astype(np.int64)
+            if c == "winner":
+                col = col + 1  # -1 (no winner) -> bin 0
+            counts = np.bincount(col)
+            if counts.size > self.histograms[c].size:
+                grown = np.zeros(counts.size, np.int64)
+                grown[: self.histograms[c].size] = self.histograms[c]
+                self.histograms[c] = grown
+            self.histograms[c][: counts.size] += counts
+
+    def histogram(self, column: str) -> pd.Series:
+        """Counts per value of ``column``."""
+        counts = self.histograms[column]
+        index = np.arange(counts.size) - (1 if column == "winner" else 0)
+        return pd.Series(counts, index=pd.Index(index, name=column), name="games")
+
+    def means(self) -> pd.DataFrame:
+        """Mean and standard error of every result column."""
+        rows = []
+        for i, c in enumerate(self.columns):
+            mean, se = stats.mean_se_from_moments(self.n_games, self.sums[i], self.sums_sq[i])
+            rows.append({"column": c, "mean": mean, "se": se})
+        return pd.DataFrame(rows).set_index("column")
+
+    def win_rates(self) -> pd.DataFrame:
+        rows = []
+        for s in range(sum(1 for c in self.columns if c.startswith("win_"))):
+            wins = int(round(self.sums[self.columns.index(f"win_{s}")]))
+            rate, lo, hi = stats.wilson(wins, self.n_games)
+            rows.append({"seat": s, "games": self.n_games, "wins": wins, "win_rate": rate,
+                         "ci_low": lo, "ci_high": hi})
+        return pd.DataFrame(rows)
+
+    def length(self, column: str = "turns") -> dict:
+        """Mean, standard error and quantiles of a histogrammed column."""
+        mean, se = stats.mean_se_from_moments(
+            self.n_games, self.sums[self.columns.index(column)], self.sums_sq[self.columns.index(column)])
+        return {"mean": mean, "se": se, **stats.quantiles_from_histogram(self.histograms[column])}
+
+    def __repr__(self):
+        return f"<Summary {self.spec.name}: {self.n_games} games, policies {self.attrs.get('policies')}>"
+
+
+def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies=None, preset=None,
+             threads: int | None = None, keep: str = "games", chunk_size: int | None = None,
+             progress: bool | None = None, check: bool = False, first_game: int = 0):
+    """Simulate ``n_games`` games and return their outcomes.
+
+    Parameters
+    ----------
+    game : str or GameSpec
+        ``"valhalla"``, … (see ``toolkit.GAMES``).
+    rules : Rules, optional
+        Rule values; default: ``preset`` (``"standard"``).
+    n_games : int
+        Number of games, >= 1.
+    seed : int
+        Run seed, 0 .. 2**63 - 1.  Game ``g`` depends only on ``(seed, g)``.
+    policies : str or sequence of str
+        One policy per seat (``"random,greedy"``); one name fills every seat.
+    threads : int, optional
+        Numba threads (default: all).  Results do not depend on it.
+    keep : {"games", "summary"}
+        A DataFrame with one row per game, or a streaming :class:`Summary`.
+    progress : bool, optional
+        Show a tqdm bar; by default it appears only if the run takes more
+        than two seconds.
+    check : bool
+        Check the game's §7 invariants after every move; a violation raises
+        ``AssertionError``.
+    first_game : int
+        Index of the first game (chunks of one run on several machines).
+
+    Examples
+    --------
+    >>> df = simulate("valhalla", n_games=1000, seed=1, progress=False)
+    >>> df[["win_0", "win_1"]].sum().sum()
+    1000
+    """
+    spec = get_spec(game)
+    rules = resolve_rules(spec, rules, preset)
+    policies = spec.check_policies(policies, rules)
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed={seed!r} is not allowed: an integer in 0..2**63-1")
+    if keep not in ("games", "summary"):
+        raise ValueError(f"keep={keep!r} is not allowed: one of games, summary")
+    chunk = int(chunk_size or DEFAULT_CHUNK)
+    if chunk < 1:
+        raise ValueError(f"chunk_size={chunk_size!r} is not allowed: an integer >= 1")
+    attrs = results.provenance(spec, rules, policies, seed, n_games)
+    kernel_args = spec.prepare(rules, policies)
+    ncols = len(spec.columns)
+
+    with numba_threads(threads):
+        bar = None
+        if progress is not False:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=n_games, unit="game", desc=spec.name, delay=0 if progress else PROGRESS_DELAY_S,
+                       leave=False)
+        try:
+            if keep == "games":
+                out = np.zeros((n_games, ncols), np.int32)
+                summary = None
+            else:
+                out = np.zeros((min(chunk, n_games), ncols), np.int32)
+                summary = Summary(spec, attrs)
+            violations = np.zeros(min(chunk, n_games), np.int32)
+            done = 0
+            while done < n_games:
+                size = min(chunk, n_games - done)
+                block = out[done:done + size] if keep == "games" else out[:size]
+                spec.play_many(*kernel_args, seed, first_game + done, block, violations[:size], check)
+                if check and violations[:size].any():
+                    bad = int(np.flatnonzero(violations[:size])[0])
+                    raise AssertionError(
+                        f"{spec.name}: invariant §7.{violations[bad]} violated in game {first_game + done + bad} "
+                        f"(seed {seed}, policies {','.join(policies)})")
+                if summary is not None:
+                    summary.add(block)
+                done += size
+                if bar is not None:
+                    bar.update(size)
+        finally:
+            if bar is not None:
+                bar.close()
+    if summary is not None:
+        return summary
+    return results.to_frame(spec, out, first_game, attrs)
+
+
+def timed(fn, *args, **kwargs):
+    """``(result, seconds)`` of one call."""
+    start = time.perf_counter()
+    value = fn(*args, **kwargs)
+    return value, time.perf_counter() - start

@@ -1,0 +1,107 @@
+"""Intervals and comparisons for simulated outcomes.
+
+Every rate comes with a Wilson score interval (good near 0 and 1, unlike the
+normal approximation); every mean with its standard error.  Paired
+comparisons use games played on common seeds, so each game of variant A has
+a twin in variant B that saw the same chance stream.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes, n, z: float = Z95):
+    """Rate and Wilson score interval ``(rate, low, high)``.
+
+    Examples
+    --------
+    >>> r, lo, hi = wilson(55, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.452, 0.644)
+    """
+    successes = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    if p.ndim == 0:
+        return float(p), float(centre - half), float(centre + half)
+    return p, centre - half, centre + half
+
+
+def mean_se(values) -> tuple[float, float]:
+    """Mean and its standard error (``ddof=1``)."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return math.nan, math.nan
+    se = x.std(ddof=1) / math.sqrt(x.size) if x.size > 1 else math.nan
+    return float(x.mean()), float(se)
+
+
+def mean_se_from_moments(n: int, total: float, total_sq: float) -> tuple[float, float]:
+    """Mean and standard error from streaming sums (``keep="summary"``)."""
+    if n == 0:
+        return math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan
+    var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def win_rates(df: pd.DataFrame, seats: int | None = None) -> pd.DataFrame:
+    """Win rate per seat with a Wilson 95% interval, from a per-game frame."""
+    seats = seats if seats is not None else sum(1 for c in df.columns if c.startswith("win_"))
+    n = len(df)
+    rows = []
+    for s in range(seats):
+        wins = int(df[f"win_{s}"].sum())
+        rate, lo, hi = wilson(wins, n)
+        rows.append({"seat": s, "games": n, "wins": wins, "win_rate": rate, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
+def paired_difference(a, b, z: float = Z95) -> dict:
+    """Compare two equal-length per-game series played on common seeds.
+
+    Returns the mean of ``a - b`` with its standard error and 95% interval;
+    for 0/1 outcomes also the discordant counts (``a`` only, ``b`` only)
+    used by McNemar's test.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"paired series must have equal length, got {a.size} and {b.size}")
+    d = a - b
+    mean, se = mean_se(d)
+    out = {"games": int(d.size), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
+           "difference": mean, "se": se, "ci_low": mean - z * se, "ci_high": mean + z * se}
+    if set(np.unique(a)) <= {0.0, 1.0} and set(np.unique(b)) <= {0.0, 1.0}:
+        out["a_only"] = int(((a == 1) & (b == 0)).sum())
+        out["b_only"] = int(((a == 0) & (b == 1)).sum())
+    unpaired_se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size) if a.size > 1 else math.nan
+    out["se_unpaired"] = unpaired_se
+    return out
+
+
+def quantiles(values, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
+    x = np.asarray(values)
+    return {f"q{int(q * 100):02d}": float(np.quantile(x, q)) for q in qs}
+
+
+def quantiles_from_histogram(counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
+    """Quantiles (lower, as ``np.quantile(method='inverted_cdf')``) of integer data given by counts."""
+    cdf = np.cumsum(counts)
+    total = cdf[-1] if cdf.size else 0
+    out = {}
+    for q in qs:
+        out[f"q{int(q * 100):02d}"] = float(np.searchsorted(cdf, q * total, side="left")) if total else math.nan
+    return out

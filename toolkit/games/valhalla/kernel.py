@@ -1,0 +1,694 @@
+"""Valhalla, the Numba fast path.
+
+Same rules, same random draws and same option order as ``reference.py``
+(whose docstring lists the draw order and the spec choices); the tests check
+both produce identical games.  Rules arrive as values (:func:`to_kernel`), so
+changing any rule never recompiles.
+
+State of one game: a bitboard, one ``int64`` array ``st`` of 9 entries
+(copied whole by the lookahead).  Ships are interchangeable, so a ship is
+its square; single occupancy of 1..35 (V-1.3) makes a set of squares enough.
+
+- ``st[seat]``  bit ``q`` set iff ``seat`` has a ship on square ``q`` (1..35);
+- ``st[HOME_N + seat]``, ``st[VAL_N + seat]``, ``st[OFF + seat]``  ships at
+  home (0), in Valhalla (36) and borne off (37);
+- ``st[REP]``  the seat whose ship on ``dock_square`` is repairing, or -1.
+
+Measured (``make bench``, standard random-vs-random, one thread): the first
+version kept ``pos[seat, ship]`` plus a square array and sorted the options;
+it ran 17,000 games/s.  The bitboard finds all forward moves with one shift
+and lists them in canonical order by ascending bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index, nth_bit_index, popcount
+from toolkit.core.jit import njit, njit_parallel
+from toolkit.games.valhalla.rules import EXTRA_THROW_CLASSES
+
+# -- rule vector layout (to_kernel) -------------------------------------------------
+P_SHIPS, P_SETUP, P_START, P_ROCK, P_DOCK, P_DOCK_ANY_ONE, P_REP_PROTECTED = 0, 1, 2, 3, 4, 5, 6
+P_ZONE_LO, P_ZONE_HI, P_PASSAGE, P_BACKWARD, P_BACK_ATTACK, P_BLOCKED_FORFEIT = 7, 8, 9, 10, 11, 12
+P_VENTRY, P_GATE, P_UNENTERED, P_EXTRA, P_EXTRA_MASK, P_EXTRA_OPTIONAL = 13, 14, 15, 16, 17, 18
+P_MAX_TURNS, P_SAFE_MASK, P_RUN_MASK, P_ZONE_MASK = 19, 20, 21, 22
+N_PARAMS = 23
+
+SETUP = {"empty_board": 0, "alternating_blocks": 1}
+START = {"first_natural_one": 0, "random": 1, "seat0": 2}
+BACKWARD = {"full_throw": 0, "one_square": 1, "none": 2}
+VENTRY = {"exact_or_over": 0, "exact": 1, "direct_off": 2}
+GATE = {"every_bear_off": 0, "first_only": 1, "none": 2}
+# throw class codes: the value itself, except 1 -> 1 (natural one) or 7 (unnatural one)
+CLASS_CODE = {"natural_one": 1, "unnatural_one": 7, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
+POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
+
+# -- state layout ---------------------------------------------------------------------
+HOME_N, VAL_N, OFF, REP = 2, 4, 6, 8
+STATE_SIZE = 9
+TRACK_MASK = ((1 << 36) - 1) & ~1  # squares 1..35
+ROW1_MASK = ((1 << 13) - 1) & ~1  # squares 1..12
+HOME, VALHALLA, OFF_SQ = 0, 36, 37
+ATTACK, BACKWARD_FLAG = 1, 2  # move flags (mo[2])
+EV_ATTACK, EV_ROCK, EV_RELEASE = 1, 2, 4  # apply_move events
+MAX_THROWS_PER_TURN = 1000  # V-8
+WIN_VALUE = 1_000_000
+REPAIR_PENALTY = 8
+OFF_PROGRESS = 48
+
+# -- result columns (one row per game) --------------------------------------------------
+SEAT_FIELDS = ("throws", "captures", "rock_hits", "dock_releases", "extra_throws", "backward_moves", "forfeits")
+COLUMNS = (("winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies", "result",
+            "start_seat", "start_throws")
+           + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)))
+C_WINNER, C_WIN, C_SCORE, C_TURNS, C_PLIES, C_RESULT, C_START_SEAT, C_START_THROWS = 0, 1, 3, 5, 6, 7, 8, 9
+C_THROWS, C_CAPTURES, C_ROCK_HITS, C_RELEASES, C_EXTRA, C_BACKWARD, C_FORFEITS = 10, 12, 14, 16, 18, 20, 22
+N_COLUMNS = len(COLUMNS)
+RESULT_CODES = ("win", "aborted")
+
+# invariant violation codes (check=True), §7 numbering
+INV_OK, INV_OCCUPANCY, INV_ROCK, INV_REPAIRING, INV_OFF_DECREASED, INV_HOME_INCREASED = 0, 2, 3, 4, 5, 6
+INV_GATE, INV_THROWS, INV_RANGE = 7, 8, 1
+
+
+def to_kernel(rules):
+    """Rules -> (int64 parameter vector, throw table arrays, lookahead groups).
+
+    The throw table lists the 16 stick outcomes in order k (stick i rune-up iff
+    bit i of k), with cumulative float probabilities summed in that order,
+    exactly as ``reference.Sticks`` does.
+    """
+    from toolkit.games.valhalla import odds
+
+    ip = np.zeros(N_PARAMS, np.int64)
+    ip[P_SHIPS] = rules.ships_per_player
+    ip[P_SETUP] = SETUP[rules.setup]
+    ip[P_START] = START[rules.start_player_rule]
+    ip[P_ROCK] = rules.rock_square
+    ip[P_DOCK] = rules.dock_square
+    ip[P_DOCK_ANY_ONE] = rules.dock_release == "any_one"
+    ip[P_REP_PROTECTED] = rules.repairing_ship_protected
+    ip[P_ZONE_LO], ip[P_ZONE_HI] = rules.blockade_zone[0], min(rules.blockade_zone[1], 35)
+    ip[P_PASSAGE] = rules.blockade_blocks_passage
+    ip[P_BACKWARD] = BACKWARD[rules.backward_rule]
+    ip[P_BACK_ATTACK] = rules.backward_attacks_allowed
+    ip[P_BLOCKED_FORFEIT] = rules.blocked_entry_forfeits_turn
+    ip[P_VENTRY] = VENTRY[rules.valhalla_entry]
+    ip[P_GATE] = GATE[rules.bear_off_gate]
+    ip[P_UNENTERED] = rules.unentered_count_as_row1
+    ip[P_EXTRA] = rules.extra_throw_enabled
+    ip[P_EXTRA_MASK] = sum(1 << CLASS_CODE[c] for c in rules.extra_throw_values)
+    ip[P_EXTRA_OPTIONAL] = rules.extra_throw_optional
+    ip[P_MAX_TURNS] = rules.max_turns
+    ip[P_SAFE_MASK] = sum(1 << s for s in rules.safe_squares)
+    ip[P_RUN_MASK] = sum(1 << n for n in rules.protected_run_lengths if n < 63)
+    ip[P_ZONE_MASK] = sum(1 << q for q in range(rules.blockade_zone[0], min(rules.blockade_zone[1], 35) + 1))
+
+    p = rules.stick_rune_up_probability
+    cdf = np.zeros(16)
+    tvalue = np.zeros(16, np.int64)
+    tnat = np.zeros(16, np.int64)
+    groups: dict = {}
+    cumulative = 0.0
+    for k in range(16):
+        sticks = tuple((k >> i) & 1 for i in range(4))
+        prob = 1.0
+        for up in sticks:
+            prob *= p if up else 1.0 - p
+        cumulative += prob
+        value, _, natural_one = odds.stick_value(sticks, rules.throw_mode, rules.zero_runes_value,
+                                                 rules.hagalaz_alone_value)
+        cdf[k], tvalue[k], tnat[k] = cumulative, value, natural_one
+        groups[(value, natural_one)] = groups.get((value, natural_one), 0.0) + prob
+    gprob = np.array(list(groups.values()))
+    gvalue = np.array([key[0] for key in groups], np.int64)
+    gnat = np.array([int(key[1]) for key in groups], np.int64)
+    return ip, cdf, tvalue, tnat, gprob, gvalue, gnat
+
+
+def policy_ids(policies) -> np.ndarray:
+    bad = [p for p in policies if p not in POLICY_ID]
+    if bad:
+        raise ValueError(f"policy={bad[0]!r} is not allowed: one of {', '.join(POLICY_ID)}")
+    return np.array([POLICY_ID[p] for p in policies], np.int64)
+
+
+# ------------------------------------------------------------------------ throws
+
+
+@njit
+def throw_index(rs, cdf):
+    """One throw from the chance stream: the first outcome k with u < cdf[k].
+
+    Counting the entries <= u is branch-free (the binary search it replaced
+    mispredicted on every throw; ``make bench`` measured it slower)."""
+    u = rng.uniform(rs, 0)
+    k = 0
+    for j in range(16):
+        k += u >= cdf[j]
+    return k if k < 16 else 15
+
+
+# ------------------------------------------------------------------------ protection, gate
+
+
+@njit
+def run_length(ip, st, owner, sq):
+    """Length of ``owner``'s blockade run through ``sq`` (0 if none, V-6.4c)."""
+    x = st[owner] & ip[P_ZONE_MASK]
+    if (x >> sq) & 1 == 0:
+        return 0
+    lo = sq
+    while lo > 1 and (x >> (lo - 1)) & 1:
+        lo -= 1
+    hi = sq
+    while (x >> (hi + 1)) & 1:
+        hi += 1
+    return hi - lo + 1
+
+
+@njit
+def is_protected(ip, st, owner, sq):
+    """V-6.4: may the ship of ``owner`` on ``sq`` (1..35) not be attacked?"""
+    if (ip[P_SAFE_MASK] >> sq) & 1:
+        return True
+    if sq == ip[P_DOCK] and st[REP] == owner and ip[P_REP_PROTECTED]:
+        return True
+    return ((ip[P_RUN_MASK] >> run_length(ip, st, owner, sq)) & 1) == 1
+
+
+@njit
+def gate_open(ip, st, seat):
+    """V-7."""
+    mode = ip[P_GATE]
+    if mode == 2:
+        return True
+    if mode == 1 and st[OFF + seat] > 0:
+        return True
+    if ip[P_UNENTERED] and st[HOME_N + seat] > 0:
+        return False
+    return (st[seat] & ROW1_MASK) == 0
+
+
+@njit
+def passage_blocked(ip, st, seat, low, high):
+    """V-5.8: an opponent's protected run strictly between ``low`` and ``high``."""
+    top = high if high < VALHALLA else VALHALLA
+    between = ((np.int64(1) << top) - 1) & ~((np.int64(2) << low) - 1)
+    x = st[1 - seat] & between & ip[P_ZONE_MASK]
+    while x:
+        sq = lowest_bit_index(x)
+        if (ip[P_RUN_MASK] >> run_length(ip, st, 1 - seat, sq)) & 1:
+            return True
+        x &= x - 1
+    return False
+
+
+@njit
+def landing_ok(ip, st, seat, target, backward):
+    """V-5.7 for a single target in 1..35: -1 illegal, else the move flags."""
+    flags = BACKWARD_FLAG if backward else 0
+    if (st[seat] >> target) & 1:
+        return -1
+    if (st[1 - seat] >> target) & 1 == 0:
+        return flags
+    if backward and not ip[P_BACK_ATTACK]:
+        return -1
+    if is_protected(ip, st, 1 - seat, target):
+        return -1
+    return flags | ATTACK
+
+
+@njit
+def _targets_ok(ip, st, seat, targets, backward):
+    """The subset of ``targets`` (bits in 1..35) that pass the landing check."""
+    opponent = st[1 - seat]
+    ok = targets & ~(st[seat] | opponent)
+    if backward and not ip[P_BACK_ATTACK]:
+        return ok
+    hits = targets & opponent
+    while hits:
+        sq = lowest_bit_index(hits)
+        if not is_protected(ip, st, 1 - seat, sq):
+            ok |= np.int64(1) << sq
+        hits &= hits - 1
+    return ok
+
+
+# ------------------------------------------------------------------------ move generation
+
+
+@njit
+def _forward_target(ip, st, seat, p, value):
+    """Target of the forward move from track square ``p`` (V-5.2, V-5.3)."""
+    if p == ip[P_DOCK] and st[REP] == seat:
+        return ip[P_DOCK] + 1
+    t = p + value
+    if t > VALHALLA:
+        t = VALHALLA if ip[P_VENTRY] == 0 else OFF_SQ
+    return t
+
+
+@njit
+def option_set(ip, st, seat, value, natural_one):
+    """The DP-1 options of a throw (V-4.2), as sets.
+
+    Returns ``(origins, extras, distance)``: ``origins`` has bit ``q`` set for
+    each track square 1..35 whose ship has a legal move, ``extras`` bit 0 for
+    the Valhalla option (36 -> 37) and bit 1 for entering from home, and
+    ``distance`` > 0 when the moves are backward.  Canonical order (§5) is
+    ascending bits, then Valhalla, then home.  Track origins are found all at
+    once: shift the ship set by the throw and mask the legal landings.
+    """
+    if value == 0:
+        return 0, 0, 0
+    home = st[HOME_N + seat]
+    if ip[P_BLOCKED_FORFEIT] and home > 0 and 1 <= value <= 5 and ((st[0] | st[1]) >> value) & 1:
+        return 0, 0, 0
+    dock = ip[P_DOCK]
+    repairing = st[REP] == seat
+    movers = st[seat] & ~(np.int64(1) << dock) if repairing else st[seat]
+    if value > 0:
+        v = value
+        below36 = (np.int64(1) << (36 - v)) - 1  # origins with p + v <= 35
+        origins = _targets_ok(ip, st, seat, (movers & below36) << v, False) >> v
+        high = movers & ~below36
+        gate = -1
+        if high:
+            exact = np.int64(1) << (36 - v)
+            mode = ip[P_VENTRY]
+            if mode == 0:
+                origins |= high
+            else:
+                origins |= high & exact
+                if mode == 2 and high & ~exact:
+                    gate = 1 if gate_open(ip, st, seat) else 0
+                    if gate == 1:
+                        origins |= high & ~exact
+        if repairing:
+            release = value == 1 if ip[P_DOCK_ANY_ONE] else natural_one
+            if release and landing_ok(ip, st, seat, dock + 1, False) >= 0:
+                origins |= np.int64(1) << dock
+        extras = 0
+        if st[VAL_N + seat] > 0:
+            if gate < 0:
+                gate = 1 if gate_open(ip, st, seat) else 0
+            extras = gate
+        if home > 0 and landing_ok(ip, st, seat, v, False) >= 0:
+            extras |= 2
+        if ip[P_PASSAGE]:
+            x = origins
+            while x:
+                p = lowest_bit_index(x)
+                x &= x - 1
+                if passage_blocked(ip, st, seat, p, _forward_target(ip, st, seat, p, v)):
+                    origins &= ~(np.int64(1) << p)
+            if extras & 2 and passage_blocked(ip, st, seat, 0, v):
+                extras &= 1
+        if origins or extras or ip[P_BACKWARD] == 2:
+            return origins, extras, 0
+        distance = v if ip[P_BACKWARD] == 0 else 1
+    else:
+        distance = 1  # hagalaz_alone_value = -1: one square back
+    back = movers & ~((np.int64(2) << distance) - 1)  # p - distance >= 1
+    origins = _targets_ok(ip, st, seat, back >> distance, True) << distance
+    if ip[P_PASSAGE]:
+        x = origins
+        while x:
+            p = lowest_bit_index(x)
+            x &= x - 1
+            if passage_blocked(ip, st, seat, p - distance, p):
+                origins &= ~(np.int64(1) << p)
+    return origins, 0, distance
+
+
+@njit
+def option_count(origins, extras):
+    return popcount(origins) + (extras & 1) + (extras >> 1)
+
+
+@njit
+def option_at(ip, st, seat, value, origins, extras, distance, i):
+    """``(origin, target, flags)`` of option ``i`` in canonical order."""
+    on_track = popcount(origins)
+    if i < on_track:
+        p = nth_bit_index(origins, i)
+        if distance > 0:
+            t = p - distance
+            return p, t, BACKWARD_FLAG | (ATTACK if (st[1 - seat] >> t) & 1 else 0)
+        t = _forward_target(ip, st, seat, p, value)
+        return p, t, ATTACK if t < VALHALLA and (st[1 - seat] >> t) & 1 else 0
+    if i == on_track and extras & 1:
+        return VALHALLA, OFF_SQ, 0
+    return HOME, value, ATTACK if (st[1 - seat] >> value) & 1 else 0
+
+
+@njit
+def legal_moves(ip, st, seat, value, natural_one, mo):
+    """All DP-1 options into ``mo[0..2, :n]`` = origin, target, flags; returns n."""
+    origins, extras, distance = option_set(ip, st, seat, value, natural_one)
+    n = option_count(origins, extras)
+    for i in range(n):
+        mo[0, i], mo[1, i], mo[2, i] = option_at(ip, st, seat, value, origins, extras, distance, i)
+    return n
+
+
+# ------------------------------------------------------------------------ applying a move
+
+
+@njit
+def apply_move(ip, st, seat, origin, target, flags):
+    """Carry out a legal move: swap on attack (V-5.7), rock (V-6.3). Returns event bits."""
+    events = 0
+    opponent = 1 - seat
+    if origin == HOME:
+        st[HOME_N + seat] -= 1
+    elif origin == VALHALLA:
+        st[VAL_N + seat] -= 1
+    else:
+        st[seat] ^= np.int64(1) << origin
+        if origin == ip[P_DOCK] and st[REP] == seat:
+            events |= EV_RELEASE
+            st[REP] = -1
+    if flags & ATTACK:
+        events |= EV_ATTACK
+        st[opponent] ^= np.int64(1) << target
+        if target == ip[P_DOCK] and st[REP] == opponent:
+            st[REP] = -1
+        if origin == HOME:
+            st[HOME_N + opponent] += 1
+        else:
+            st[opponent] |= np.int64(1) << origin
+    if target == OFF_SQ:
+        st[OFF + seat] += 1
+    elif target == VALHALLA:
+        st[VAL_N + seat] += 1
+    elif target == ip[P_ROCK]:
+        events |= EV_ROCK
+        occupied = st[0] | st[1]
+        dock = ip[P_DOCK]
+        if (occupied >> dock) & 1 == 0:
+            st[seat] |= np.int64(1) << dock
+            st[REP] = seat
+        elif occupied & 2 == 0:
+            st[seat] |= 2
+        else:
+            free = ~occupied & TRACK_MASK & ~(np.int64(1) << target)
+            st[seat] |= np.int64(1) << lowest_bit_index(free)
+    else:
+        st[seat] |= np.int64(1) << target
+    return events
+
+
+# ------------------------------------------------------------------------ policies
+
+
+@njit
+def evaluate(ip, st, seat):
+    """The lookahead's position value for ``seat`` (see policies.evaluate)."""
+    total = 0
+    for s in range(2):
+        sign = 1 if s == seat else -1
+        x = st[s]
+        side = 0
+        while x:
+            side += lowest_bit_index(x)
+            x &= x - 1
+        side += VALHALLA * st[VAL_N + s] + OFF_PROGRESS * st[OFF + s]
+        if st[REP] == s:
+            side -= REPAIR_PENALTY
+        total += sign * side
+    return total
+
+
+@njit
+def greedy_choice(ip, st, seat, mo, n):
+    best = 0
+    best_score = 0
+    for i in range(n):
+        origin, target, flags = mo[0, i], mo[1, i], mo[2, i]
+        score = 40 - origin
+        if target == OFF_SQ:
+            score += 1000
+        if flags & ATTACK:
+            score += 500 + target
+        if target == ip[P_ROCK]:
+            score -= 1000
+        elif target == VALHALLA or (target < VALHALLA and (ip[P_SAFE_MASK] >> target) & 1):
+            score += 200
+        if origin == ip[P_DOCK] and st[REP] == seat:
+            score += 300
+        if i == 0 or score > best_score:
+            best = i
+            best_score = score
+    return best
+
+
+@njit
+def _won(ip, st, seat):
+    return st[OFF + seat] == ip[P_SHIPS]
+
+
+@njit
+def expected_after_reply(ip, st, seat, gprob, gvalue, gnat, mo, scratch):
+    opponent = 1 - seat
+    total = 0.0
+    for g in range(gprob.shape[0]):
+        n = legal_moves(ip, st, opponent, gvalue[g], gnat[g] == 1, mo)
+        if n == 0:
+            value = evaluate(ip, st, seat)
+        else:
+            value = 0
+            for i in range(n):
+                scratch[:] = st
+                apply_move(ip, scratch, opponent, mo[0, i], mo[1, i], mo[2, i])
+                v = -WIN_VALUE if _won(ip, scratch, opponent) else evaluate(ip, scratch, seat)
+                if i == 0 or v < value:
+                    value = v
+        total += gprob[g] * value
+    return total
+
+
+@njit
+def lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, scratch):
+    best = 0
+    best_value = 0.0
+    for i in range(n):
+        after[:] = st
+        apply_move(ip, after, seat, mo[0, i], mo[1, i], mo[2, i])
+        if _won(ip, after, seat):
+            value = float(WIN_VALUE)
+        else:
+            value = expected_after_reply(ip, after, seat, gprob, gvalue, gnat, mo2, scratch)
+        if i == 0 or value > best_value:
+            best = i
+            best_value = value
+    return best
+
+
+@njit
+def lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, scratch):
+    now = evaluate(ip, st, seat)
+    total = 0.0
+    for g in range(gprob.shape[0]):
+        n = legal_moves(ip, st, seat, gvalue[g], gnat[g] == 1, mo2)
+        value = now
+        for i in range(n):
+            scratch[:] = st
+            apply_move(ip, scratch, seat, mo2[0, i], mo2[1, i], mo2[2, i])
+            v = WIN_VALUE if _won(ip, scratch, seat) else evaluate(ip, scratch, seat)
+            if i == 0 or v > value:
+                value = v
+        total += gprob[g] * value
+    return total >= now
+
+
+# ------------------------------------------------------------------------ invariants (§7)
+
+
+@njit
+def check_state(ip, st, off_before, home_before, home_monotone):
+    """§7.1-6 after a move resolution; returns a violation code (0 = fine).
+
+    ``off_before`` and ``home_before`` are ``(seat 0, seat 1)`` counts before the move."""
+    for s in range(2):
+        ships = popcount(st[s] & TRACK_MASK) + st[HOME_N + s] + st[VAL_N + s] + st[OFF + s]
+        if ships != ip[P_SHIPS] or st[s] & ~TRACK_MASK or min(st[HOME_N + s], st[VAL_N + s], st[OFF + s]) < 0:
+            return INV_RANGE
+    if st[0] & st[1]:
+        return INV_OCCUPANCY
+    if ((st[0] | st[1]) >> ip[P_ROCK]) & 1:
+        return INV_ROCK
+    if st[REP] >= 0 and (st[st[REP]] >> ip[P_DOCK]) & 1 == 0:
+        return INV_REPAIRING
+    if st[OFF] < off_before[0] or st[OFF + 1] < off_before[1]:
+        return INV_OFF_DECREASED
+    if home_monotone and (st[HOME_N] > home_before[0] or st[HOME_N + 1] > home_before[1]):
+        return INV_HOME_INCREASED
+    return INV_OK
+
+
+# ------------------------------------------------------------------------ one game
+
+
+@njit
+def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, row, check):
+    """Play one game; fill ``row`` (COLUMNS); return a §7 violation code when ``check``."""
+    rs = np.empty(3, np.uint64)
+    rng.seed_streams(rs, seed, game)
+    st = np.zeros(STATE_SIZE, np.int64)
+    mo = np.empty((3, 8), np.int64)
+    mo2 = np.empty((3, 8), np.int64)
+    after = np.empty(STATE_SIZE, np.int64)
+    scratch = np.empty(STATE_SIZE, np.int64)
+    off_before = np.zeros(2, np.int64)
+    home_before = np.zeros(2, np.int64)
+    row[:] = 0
+    ships = ip[P_SHIPS]
+    st[HOME_N] = ships
+    st[HOME_N + 1] = ships
+    st[REP] = -1
+    violation = 0
+    # §7.6 holds when squares 1..5 are safe and no throw exceeds 5
+    home_monotone = (ip[P_SAFE_MASK] & 0b111110) == 0b111110 and tvalue.max() <= 5
+    moves_made = np.zeros(2, np.int64)
+
+    # V-3 start player
+    start_rule = ip[P_START]
+    if start_rule == 0:
+        seat = 0
+        while True:
+            k = throw_index(rs, cdf)
+            if tnat[k] == 1:
+                break
+            row[C_START_THROWS] += 1
+            seat = 1 - seat
+        start = seat
+    elif start_rule == 1:
+        start = rng.below(rs, 0, 2)
+    else:
+        start = 0
+    row[C_START_SEAT] = start
+    if ip[P_SETUP] == 1:  # the start player is black, on 7..12
+        st[HOME_N] = 0
+        st[HOME_N + 1] = 0
+        st[start] = 0b1111110000000
+        st[1 - start] = 0b1111110
+    seat = start
+    turns = 0
+    if start_rule == 0 or ip[P_SETUP] == 1:  # turn 1: the automatic opening move
+        turns = 1
+        if start_rule == 0:
+            row[C_THROWS + start] += 1
+            moves_made[start] += 1
+        if ip[P_SETUP] == 0:
+            apply_move(ip, st, start, HOME, 1, 0)
+        else:
+            apply_move(ip, st, start, 12, 13, 0)
+        seat = 1 - start
+    winner = -1
+    aborted = 0
+    extra_on = ip[P_EXTRA] == 1
+    extra_mask = ip[P_EXTRA_MASK]
+    extra_optional = ip[P_EXTRA_OPTIONAL] == 1
+    max_turns = ip[P_MAX_TURNS]
+    plies = 0
+    while winner < 0:
+        if turns >= max_turns:
+            aborted = 1
+            break
+        turns += 1
+        throws_this_turn = 0
+        policy = policies[seat]
+        while True:  # V-4: one throw
+            k = throw_index(rs, cdf)
+            value = tvalue[k]
+            natural_one = tnat[k] == 1
+            throws_this_turn += 1
+            row[C_THROWS + seat] += 1
+            origins, extras, distance = option_set(ip, st, seat, value, natural_one)
+            n = option_count(origins, extras)
+            if n > 0:
+                plies += 1
+                if policy == 0:  # random: only the chosen option is built
+                    i = rng.below(rs, 1 + seat, n) if n > 1 else 0
+                    origin, target, flags = option_at(ip, st, seat, value, origins, extras, distance, i)
+                else:
+                    legal_moves(ip, st, seat, value, natural_one, mo)
+                    if n == 1:
+                        i = 0
+                    elif policy == 1:
+                        i = greedy_choice(ip, st, seat, mo, n)
+                    else:
+                        i = lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, scratch)
+                    origin, target, flags = mo[0, i], mo[1, i], mo[2, i]
+                if check:
+                    off_before[0], off_before[1] = st[OFF], st[OFF + 1]
+                    home_before[0], home_before[1] = st[HOME_N], st[HOME_N + 1]
+                    if target == OFF_SQ and not gate_open(ip, st, seat) and violation == 0:
+                        violation = INV_GATE
+                moves_made[seat] += 1
+                events = apply_move(ip, st, seat, origin, target, flags)
+                if events:
+                    if events & EV_ATTACK:
+                        row[C_CAPTURES + seat] += 1
+                    if events & EV_ROCK:
+                        row[C_ROCK_HITS + seat] += 1
+                    if events & EV_RELEASE:
+                        row[C_RELEASES + seat] += 1
+                if flags & BACKWARD_FLAG:
+                    row[C_BACKWARD + seat] += 1
+                if check and violation == 0:
+                    violation = check_state(ip, st, off_before, home_before, home_monotone)
+                if st[OFF + seat] == ships:
+                    winner = seat
+                    break
+            else:
+                row[C_FORFEITS + seat] += 1
+            if not extra_on:
+                break
+            code = 7 if value == 1 and not natural_one else value
+            if code < 1 or ((extra_mask >> code) & 1) == 0:
+                break
+            if extra_optional:  # DP-2
+                plies += 1
+                if policy == 0:
+                    again = rng.below(rs, 1 + seat, 2) == 0
+                elif policy == 1:
+                    again = True
+                else:
+                    again = lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, scratch)
+                if not again:
+                    break
+            if throws_this_turn >= MAX_THROWS_PER_TURN:
+                aborted = 1
+                break
+            row[C_EXTRA + seat] += 1
+        if aborted:
+            break
+        seat = 1 - seat
+    row[C_WINNER] = winner
+    if winner >= 0:
+        row[C_WIN + winner] = 1
+    row[C_SCORE] = st[OFF]
+    row[C_SCORE + 1] = st[OFF + 1]
+    row[C_TURNS] = turns
+    row[C_PLIES] = plies
+    row[C_RESULT] = aborted
+    if check and violation == 0:
+        # §7.8: throws = moves made after a throw + forfeits; every value in its mode's range
+        for s in range(2):
+            if row[C_THROWS + s] != moves_made[s] + row[C_FORFEITS + s]:
+                violation = INV_THROWS
+    return violation
+
+
+@njit_parallel
+def play_many(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, first_game, out, violations, check):
+    """Games ``first_game .. first_game + len(out) - 1`` into ``out`` (parallel over games)."""
+    for i in prange(out.shape[0]):
+        violations[i] = play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed,
+                                  first_game + i, out[i], check)
