@@ -1,0 +1,339 @@
+"""The ``toolkit`` command: a thin shell over the Python API.
+
+Every subcommand parses its arguments, calls the same function a notebook
+would (:func:`toolkit.simulate`, :func:`toolkit.analysis.tournament.compare`,
+:func:`toolkit.report.report`, ``spec.odds``, ``Rules.describe``) and prints
+the result.  A bad value anywhere — rules, names, files — surfaces as the
+``ValueError`` the API raises, printed as one line ``toolkit: error: …`` on
+stderr with exit code 2 (the code argparse uses for usage errors).
+
+::
+
+    toolkit list
+    toolkit rules valhalla [--preset alternative]
+    toolkit simulate valhalla -n 1000000 --seed 1 --preset alternative \\
+        --set extra_throw_enabled=false --policies greedy,random -o out.csv --summary
+    toolkit odds valhalla [--preset P] [--set NAME=VALUE ...]
+    toolkit compare valhalla --policies random,greedy,lookahead -n 100000 [-o table.csv]
+    toolkit report [GAME ...] [-n N] [--seed S] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+PROG = "toolkit"
+
+
+# --------------------------------------------------------------------- output helpers
+
+
+def _print_table(df: pd.DataFrame, index: bool = False) -> None:
+    """A plain-text table: text columns left-aligned, numbers right-aligned."""
+    if index:
+        df = df.reset_index()
+    cells = [[str(c) for c in df.columns]]
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
+    for row in df.itertuples(index=False):
+        cells.append([_cell(v) for v in row])
+    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
+    for k, row in enumerate(cells):
+        parts = [v.rjust(w) if num and k else v.ljust(w) for v, w, num in zip(row, widths, numeric)]
+        print("  ".join(parts).rstrip())
+
+
+def _cell(value) -> str:
+    if isinstance(value, (float, np.floating)):
+        return "nan" if np.isnan(value) else f"{value:.4f}"
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _rate(rate, low, high) -> str:
+    return f"{rate:.4f} [{low:.4f}, {high:.4f}]"
+
+
+def _check_output(path: str) -> Path:
+    """Refuse a bad output name before a long run, with the error ``results.save`` would give."""
+    out = Path(path)
+    if out.suffix not in (".csv", ".parquet"):
+        raise ValueError(f"output={path!r} is not allowed: the name must end in .csv or .parquet")
+    if out.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ValueError(f"output={path!r} is not allowed: Parquet needs pyarrow "
+                             "(pip install pyarrow); use a .csv name instead") from None
+    return out
+
+
+def _rules(spec, args):
+    return spec.Rules.from_assignments(args.set or [], preset=args.preset or "standard")
+
+
+def _progress(args):
+    return False if args.no_progress else None
+
+
+def _rules_label(rules, args) -> str:
+    """The preset name, or the preset and the ``--set`` overrides that changed it."""
+    name = rules.preset_name()
+    if name:
+        return f"preset {name}"
+    return f"preset {args.preset or 'standard'} with {' '.join(args.set or [])}".rstrip()
+
+
+def _print_run_summary(spec, data, label: str) -> None:
+    """Win rate per seat (Wilson 95%) and game length, from a DataFrame or a ``Summary``."""
+    from toolkit.core import stats
+
+    if isinstance(data, pd.DataFrame):
+        attrs, n = data.attrs, len(data)
+        rates = stats.win_rates(data)
+        mean, se = stats.mean_se(data["turns"])
+        # quantiles as the streaming summary computes them, so -o and no -o print the same numbers
+        length = {"mean": mean, "se": se,
+                  **stats.quantiles_from_histogram(np.bincount(data["turns"].to_numpy(np.int64)))}
+    else:
+        attrs, n = data.attrs, data.n_games
+        rates = data.win_rates()
+        length = data.length("turns")
+    print(f"{spec.name}: {n:,} games, seed {attrs['seed']}, {label}, "
+          f"policies {','.join(attrs['policies'])}")
+    table = pd.DataFrame({
+        "seat": rates["seat"],
+        "policy": attrs["policies"],
+        "wins": rates["wins"],
+        "win rate [95% CI]": [_rate(r.win_rate, r.ci_low, r.ci_high) for r in rates.itertuples()],
+    })
+    print()
+    _print_table(table)
+    print()
+    print(f"game length ({spec.turn_word}s, column turns):")
+    # quantiles of integer data are integers
+    _print_table(pd.DataFrame([{k: float(v) if k in ("mean", "se") else int(v) for k, v in length.items()}]))
+
+
+# --------------------------------------------------------------------- subcommands
+
+
+def cmd_list(args) -> int:
+    from toolkit.games import GAMES
+
+    rows = []
+    for name, spec in GAMES.items():
+        rules = spec.Rules.preset("standard")
+        rows.append({"game": name, "title": spec.title, "players": spec.seats(rules),
+                     "policies": ",".join(spec.policies),
+                     "default policies": ",".join(spec.default_policies(rules)),
+                     "description": spec.description})
+    _print_table(pd.DataFrame(rows))
+    return 0
+
+
+def cmd_rules(args) -> int:
+    from toolkit.core.params import params_of
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    Rules = spec.Rules
+    table = pd.DataFrame(Rules.describe())[["name", "type", "default", "allowed", "doc"]]
+    if args.preset:
+        chosen = Rules.preset(args.preset)
+        kinds = params_of(Rules)
+        table.insert(3, args.preset, [kinds[n].kind.format(getattr(chosen, n)) for n in table["name"]])
+    print(f"{spec.title} rules (rules_version {Rules.RULES_VERSION}):")
+    print()
+    _print_table(table)
+    print()
+    print("presets:")
+    for name, settings in Rules.PRESETS.items():
+        if args.preset and name != args.preset:
+            continue
+        shown = " ".join(f"{k}={params_of(Rules)[k].kind.format(params_of(Rules)[k].kind.check(k, v))}"
+                         for k, v in settings.items())
+        print(f"  {name}: {shown or '(the defaults)'}")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from toolkit.core import results
+    from toolkit.core.runner import get_spec, simulate
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    output = _check_output(args.output) if args.output else None
+    data = simulate(spec, rules, args.n_games, seed=args.seed, policies=args.policies, threads=args.threads,
+                    keep="games" if output else "summary", progress=_progress(args))
+    if output:
+        written = results.save(data, output)
+        print(f"wrote {', '.join(str(p) for p in written)}")
+    if args.summary or not output:
+        _print_run_summary(spec, data, _rules_label(rules, args))
+    return 0
+
+
+def cmd_odds(args) -> int:
+    import importlib
+
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    # the per-outcome table is game-specific (Valhalla's 16 stick outcomes), so it is looked up by name
+    module = importlib.import_module(f"{spec.Rules.__module__.rpartition('.')[0]}.odds")
+    throw_table = getattr(module, "throw_table", None)
+    print(f"{spec.title}: exact odds, {_rules_label(rules, args)}")
+    if throw_table is not None:
+        table = throw_table(rules).copy()
+        table["probability"] = table["probability"].map(str)
+        print()
+        _print_table(table)
+    print()
+    summary = spec.odds(rules).copy()
+    _print_table(summary)
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from toolkit.analysis import tournament
+    from toolkit.core import results
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    output = _check_output(args.output) if args.output else None
+    table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
+                               threads=args.threads, progress=_progress(args))
+    print(f"{spec.name}: {args.n_games:,} games per ordered pair, seed {args.seed} for every pair, "
+          f"{_rules_label(rules, args)}")
+    print()
+    shown = pd.DataFrame({
+        "seat 0": table["seat0_policy"],
+        "seat 1": table["seat1_policy"],
+        "games": table["games"],
+        "seat 0 wins [95% CI]": [_rate(r.win_rate_0, r.ci_low_0, r.ci_high_0) for r in table.itertuples()],
+        "seat 1 wins [95% CI]": [_rate(r.win_rate_1, r.ci_low_1, r.ci_high_1) for r in table.itertuples()],
+        "no winner": table["no_winner"],
+        "mean turns": table["mean_turns"],
+    })
+    _print_table(shown)
+    m = tournament.matrix(table)
+    cells = pd.DataFrame({b: [_rate(m["win_rate"].loc[a, b], m["ci_low"].loc[a, b], m["ci_high"].loc[a, b])
+                              for a in m.index] for b in m["win_rate"].columns}, index=m.index)
+    print()
+    print("row policy's win rate against the column policy, both seatings pooled [95% CI]:")
+    _print_table(cells, index=True)
+    if output:
+        written = results.save(table, output)
+        print(f"\nwrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from toolkit.report import report
+
+    start = time.perf_counter()
+    table = report(args.games or None, n_games=args.n_games, seed=args.seed, out_dir=args.out,
+                   threads=args.threads, progress=_progress(args))
+    shown = pd.DataFrame({"games": table["games"], "policies": table["policies"]}, index=table.index)
+    for seat in range(sum(1 for c in table.columns if c.startswith("win_rate_"))):
+        shown[f"seat {seat} wins [95% CI]"] = [
+            _rate(r[f"win_rate_{seat}"], r[f"ci_low_{seat}"], r[f"ci_high_{seat}"]) for _, r in table.iterrows()]
+    shown["mean turns"] = [f"{r.mean_turns:.1f} ± {r.se_turns:.1f}" for r in table.itertuples()]
+    shown["median turns"] = table["median_turns"].map("{:g}".format)
+    shown["seconds"] = table["seconds"].map("{:.1f}".format)
+    _print_table(shown, index=True)
+    print(f"\nwrote {args.out}/ ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+# --------------------------------------------------------------------- parser
+
+
+def _add_run_options(p, *, n_default):
+    p.add_argument("-n", "--n-games", type=int, default=n_default, help=f"number of games (default {n_default:,})")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def _add_rules_options(p):
+    p.add_argument("--preset", default=None, help="rule preset (default standard; see `toolkit rules GAME`)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="Odds and rule-fairness simulators for board games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("list", help="registered games")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("rules", help="a game's rule parameters and presets")
+    p.add_argument("game")
+    p.add_argument("--preset", default=None, help="also show this preset's values")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("simulate", help="simulate games; print a summary or write one row per game")
+    p.add_argument("game")
+    _add_run_options(p, n_default=10_000)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="one policy per seat, comma-separated (one name fills all)")
+    p.add_argument("-o", "--output", default=None, help="write per-game rows to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("--summary", action="store_true", help="print the summary also when writing -o")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("odds", help="exact odds tables")
+    p.add_argument("game")
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser("compare", help="every ordered pair of policies on common seeds")
+    p.add_argument("game")
+    p.add_argument("--policies", required=True, help="comma-separated policy names")
+    _add_run_options(p, n_default=10_000)
+    _add_rules_options(p)
+    p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ FILE.json)")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
+    p.add_argument("-n", "--n-games", type=int, default=None, help="games per game (default 200,000)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--out", default="data/results", help="output directory (default data/results)")
+    p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(func=cmd_report)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the ``toolkit`` command; return the exit code (0 ok, 2 bad usage or value)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse already printed usage and the message
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        return args.func(args)
+    except (ValueError, OSError) as error:
+        # one line, no traceback: the message already names the parameter, value and what is allowed
+        message = " ".join(str(error).split())
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

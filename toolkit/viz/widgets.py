@@ -1,0 +1,272 @@
+"""The rules panel: ipywidgets controls generated from a game's ``Rules`` fields.
+
+:func:`rules_panel` builds one control per rule parameter from its
+declaration (``toolkit.core.params``: each field's ``kind.widget`` and
+``kind.from_widget``), a preset dropdown, a game-count box and an output
+area.  On every change it rebuilds the ``Rules`` (validation included), calls
+the ``run`` function it was given and shows what that returns.  Nothing here
+knows any game: a new game gets its panel for free.
+
+A bad value (out of range, or two fields that do not fit together) shows the
+``ValueError`` message in the panel, without a traceback, and keeps the last
+good plots.
+
+Rules reach the kernel as values (``spec.prepare``), so changing a widget
+never recompiles anything: only the first run pays Numba's compile time.
+
+The panel also works without a browser, which is how it is tested::
+
+    panel = rules_panel("valhalla", run, n_games=1000, auto=False)
+    panel.widgets["throw_mode"].value = "simplified"   # reruns `run`
+    panel.rules()                                      # the Rules now shown
+    panel.refresh()                                    # rerun by hand
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from toolkit.core.params import params_of
+from toolkit.core.runner import get_spec
+
+_ERROR_STYLE = "color:#b00020;font-weight:bold"
+
+
+def _accepts_n_games(run) -> bool:
+    try:
+        parameters = inspect.signature(run).parameters
+    except (TypeError, ValueError):
+        return False
+    return "n_games" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def _html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class RulesPanel:
+    """A generated rules panel; see :func:`rules_panel`.
+
+    Attributes
+    ----------
+    widgets : dict
+        Parameter name -> its ipywidgets control, in declaration order.
+    preset : ipywidgets.Dropdown
+        Resets every control to a preset's values (one rerun, not one per field).
+    n_games : ipywidgets.BoundedIntText
+        Games per run, passed to ``run`` if it takes an ``n_games`` argument.
+    status : ipywidgets.HTML
+        The current rules' preset or changed parameters, or the error message.
+    output : ipywidgets.Output
+        Where the result of ``run`` is displayed.
+    last_result, last_error
+        What the latest refresh returned, or the message of its ``ValueError``.
+    """
+
+    def __init__(self, game, run, preset: str = "standard", n_games: int = 100_000, *,
+                 columns: int = 3, auto: bool = True, title: str | None = None):
+        import ipywidgets as w
+
+        self.spec = get_spec(game)
+        self.run = run
+        self._pass_n_games = _accepts_n_games(run)
+        self.params = params_of(self.spec.Rules)
+        rules = self.spec.Rules.preset(preset)  # a bad preset raises here, before anything is drawn
+        self.auto = auto
+        self.runs = 0
+        self.last_result = None
+        self.last_error: str | None = None
+        self._resetting = False
+
+        self.preset = w.Dropdown(options=list(self.spec.Rules.PRESETS), value=preset, description="preset")
+        self.n_games = w.BoundedIntText(value=n_games, min=1, max=100_000_000, step=10_000,
+                                        description="games", style={"description_width": "initial"})
+        self.widgets = {}
+        for name, spec in self.params.items():
+            widget = spec.kind.widget(name, getattr(rules, name), spec.doc)
+            if hasattr(widget, "continuous_update"):
+                widget.continuous_update = False  # one run per finished edit, not per keystroke
+            widget.layout.width = "auto"
+            self.widgets[name] = widget
+        self.status = w.HTML()
+        self.output = w.Output()
+
+        self.preset.observe(self._on_preset, names="value")
+        self.n_games.observe(self._on_change, names="value")
+        for widget in self.widgets.values():
+            widget.observe(self._on_change, names="value")
+
+        grid = w.GridBox(list(self.widgets.values()),
+                         layout=w.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))",
+                                         grid_gap="2px 12px"))
+        header = [w.HTML(f"<b>{_html_escape(title or self.spec.title + ' rules')}</b>")]
+        self.box = w.VBox(header + [w.HBox([self.preset, self.n_games]), grid, self.status, self.output])
+
+    # -- the function form -------------------------------------------------------
+
+    def values(self) -> dict:
+        """Parameter name -> value read back from its control (each checked alone)."""
+        return {name: self.params[name].kind.from_widget(name, widget.value)
+                for name, widget in self.widgets.items()}
+
+    def rules(self):
+        """The ``Rules`` the controls show; ``ValueError`` if a value or a combination is bad."""
+        return self.spec.Rules(**self.values())
+
+    def set_preset(self, name: str) -> None:
+        """Put every control at the preset's value, then refresh once."""
+        self.preset.value = name  # the observer does the work (also when changed in the browser)
+
+    def refresh(self):
+        """Rebuild the rules, call ``run``, show its result; return it (``None`` after an error)."""
+        from IPython import get_ipython
+        from IPython.display import display
+
+        try:
+            rules = self.rules()
+        except ValueError as error:
+            return self._fail(error)
+        self.status.value = "running …"
+        self.runs += 1
+        with self.output:
+            try:
+                if self._pass_n_games:
+                    result = self.run(rules, n_games=int(self.n_games.value))
+                else:
+                    result = self.run(rules)
+            except ValueError as error:
+                return self._fail(error)
+            if get_ipython() is not None:  # outside a kernel it would only print escape codes
+                self.output.clear_output(wait=True)
+            self._display(result, display)
+        self.last_result, self.last_error = result, None
+        changed = rules.changed()
+        preset = rules.preset_name()
+        shown = f"preset <code>{preset}</code>" if preset else "custom rules"
+        if changed and not preset:
+            shown += ": " + ", ".join(f"<code>{_html_escape(f'{k}={v}')}</code>" for k, v in changed.items())
+        self.status.value = shown
+        return result
+
+    # -- internals ---------------------------------------------------------------
+
+    @staticmethod
+    def _display(result, display) -> None:
+        """Show a Figure, an Axes, or a tuple of them; anything else via IPython's display."""
+        import matplotlib.pyplot as plt
+        from matplotlib.axes import Axes
+        from matplotlib.figure import Figure
+
+        items = result if isinstance(result, (tuple, list)) else (result,)
+        figures = []
+        for item in items:
+            if item is None:
+                continue
+            figure = item.figure if isinstance(item, Axes) else item
+            if isinstance(figure, Figure):
+                if figure not in figures:
+                    figures.append(figure)
+            else:
+                display(item)
+        for figure in figures:
+            display(figure)
+            plt.close(figure)  # else the inline backend shows it a second time at the cell's end
+
+    def _fail(self, error: ValueError):
+        self.last_result, self.last_error = None, str(error)
+        self.status.value = f'<span style="{_ERROR_STYLE}">{_html_escape(str(error))}</span>'
+        return None
+
+    def _on_change(self, _change) -> None:
+        if not self._resetting and self.auto:
+            self.refresh()
+
+    def _on_preset(self, change) -> None:
+        rules = self.spec.Rules.preset(change["new"])
+        self._resetting = True
+        try:
+            for name, spec in self.params.items():
+                # a fresh control carries the value in the widget's own form (text for sets)
+                self.widgets[name].value = spec.kind.widget(name, getattr(rules, name), spec.doc).value
+        finally:
+            self._resetting = False
+        if self.auto:
+            self.refresh()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.box)
+
+
+def rules_panel(game, run, preset: str = "standard", n_games: int = 100_000, *, columns: int = 3,
+                auto: bool = True, refresh: bool = True, title: str | None = None) -> RulesPanel:
+    """An ipywidgets panel with one control per rule parameter of ``game``.
+
+    Parameters
+    ----------
+    game : str or GameSpec
+        ``"valhalla"``, …
+    run : callable
+        ``run(rules)`` or ``run(rules, n_games=...)``: simulate and draw.  It
+        returns what to show: a matplotlib Figure or Axes (or a tuple of
+        them), or anything IPython can display.  A ``ValueError`` it raises is
+        shown as a message.
+    preset : str
+        The preset the controls start at.
+    n_games : int
+        Initial value of the game-count box.
+    columns : int
+        Controls per row.
+    auto : bool
+        Rerun on every change (default); ``False``: only on :meth:`RulesPanel.refresh`.
+    refresh : bool
+        Run once right away, so the panel opens with plots.
+
+    Returns
+    -------
+    RulesPanel
+        Displays itself in a notebook; ``.widgets``, ``.rules()`` and
+        ``.refresh()`` drive it from code.
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> calls = []
+    >>> panel = rules_panel("valhalla", calls.append, refresh=False)
+    >>> panel.widgets["extra_throw_enabled"].value = True
+    >>> calls[-1].extra_throw_enabled
+    True
+    """
+    panel = RulesPanel(game, run, preset, n_games, columns=columns, auto=auto, title=title)
+    if refresh:
+        panel.refresh()
+    return panel
+
+
+def summary_run(game, *, seed: int = 0, policies=None, threads: int | None = None):
+    """A ready ``run`` for :func:`rules_panel`: simulate in summary mode, plot win rates and length.
+
+    Returns ``run(rules, n_games)`` -> a Figure with :func:`~toolkit.viz.plots.win_rates_bar`
+    and :func:`~toolkit.viz.plots.length_histogram` side by side.
+    """
+    from toolkit.core.runner import simulate
+    from toolkit.viz import plots
+
+    spec = get_spec(game)
+
+    def run(rules, n_games: int = 100_000):
+        import matplotlib.pyplot as plt
+
+        summary = simulate(spec, rules, n_games, seed=seed, policies=policies, threads=threads,
+                           keep="summary", progress=False)
+        figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+        plots.win_rates_bar(summary.win_rates(), ax=left)
+        plots.length_histogram(summary, "turns", ax=right)
+        figure.tight_layout()
+        return figure
+
+    return run
