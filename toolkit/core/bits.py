@@ -11,7 +11,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from toolkit.core.jit import njit
+from toolkit.core.jit import njit, njit_inline
 
 
 @intrinsic
@@ -36,19 +36,19 @@ def _cttz(typingctx, x):
     return x(x), codegen
 
 
-@njit
+@njit_inline
 def popcount(x):
     """Number of set bits of an int64."""
     return _ctpop(x)
 
 
-@njit
+@njit_inline
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero int64 (64 for zero)."""
     return _cttz(x)
 
 
-@njit
+@njit_inline
 def nth_bit_index(x, n):
     """Index of the ``n``-th lowest set bit (0-based) of ``x``."""
     for _ in range(n):

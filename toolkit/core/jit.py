@@ -34,8 +34,8 @@ import numba
 
 _PARALLEL_CACHE = os.environ.get("TOOLKIT_PARALLEL_CACHE", "1") != "0"
 
-njit = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
-njit_inline = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy", inline="always")
+njit = numba.njit(cache=os.environ.get("TOOLKIT_NUMBA_CACHE", "1") != "0", nogil=True, fastmath=False, error_model="numpy")
+njit_inline = numba.njit(cache=os.environ.get("TOOLKIT_NUMBA_CACHE", "1") != "0", nogil=True, fastmath=False, error_model="numpy", inline="always")
 
 
 def njit_parallel(func):

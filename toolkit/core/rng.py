@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.core.jit import njit
+from toolkit.core.jit import njit, njit_inline
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -102,7 +102,7 @@ class Stream:
 # ---------------------------------------------------------------- njit
 
 
-@njit
+@njit_inline
 def mix64_nb(z):
     z = (z ^ (z >> _U30)) * _U_M1
     z = (z ^ (z >> _U27)) * _U_M2
@@ -118,18 +118,18 @@ def seed_streams(state, seed, game):
         state[k] = mix64_nb(h + np.uint64(k) + _U_SALT_STREAM)
 
 
-@njit
+@njit_inline
 def next_u64(state, k):
     state[k] = state[k] + _U_GOLDEN
     return mix64_nb(state[k])
 
 
-@njit
+@njit_inline
 def uniform(state, k):
     return float(next_u64(state, k) >> _U11) * _INV53
 
 
-@njit
+@njit_inline
 def below(state, k, n):
     return np.int64(((next_u64(state, k) >> _U32) * np.uint64(n)) >> _U32)
 

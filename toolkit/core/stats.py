@@ -94,7 +94,7 @@ def paired_difference(a, b, z: float = Z95) -> dict:
 
 def quantiles(values, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
     x = np.asarray(values)
-    return {f"q{int(q * 100):02d}": float(np.quantile(x, q)) for q in qs}
+    return {f"q{round(q * 100):02d}": float(np.quantile(x, q)) for q in qs}
 
 
 def quantiles_from_histogram(counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
@@ -103,5 +103,5 @@ def quantiles_from_histogram(counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95
     total = cdf[-1] if cdf.size else 0
     out = {}
     for q in qs:
-        out[f"q{int(q * 100):02d}"] = float(np.searchsorted(cdf, q * total, side="left")) if total else math.nan
+        out[f"q{round(q * 100):02d}"] = float(np.searchsorted(cdf, q * total, side="left")) if total else math.nan
     return out

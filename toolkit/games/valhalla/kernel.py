@@ -27,7 +27,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_bit_index, popcount
-from toolkit.core.jit import njit, njit_parallel
+from toolkit.core.jit import njit, njit_inline, njit_parallel
 from toolkit.games.valhalla.rules import EXTRA_THROW_CLASSES
 
 # -- rule vector layout (to_kernel) -------------------------------------------------
@@ -139,7 +139,7 @@ def policy_ids(policies) -> np.ndarray:
 # ------------------------------------------------------------------------ throws
 
 
-@njit
+@njit_inline
 def throw_index(rs, cdf):
     """One throw from the chance stream: the first outcome k with u < cdf[k].
 
@@ -155,7 +155,7 @@ def throw_index(rs, cdf):
 # ------------------------------------------------------------------------ protection, gate
 
 
-@njit
+@njit_inline
 def run_length(ip, st, owner, sq):
     """Length of ``owner``'s blockade run through ``sq`` (0 if none, V-6.4c)."""
     x = st[owner] & ip[P_ZONE_MASK]
@@ -170,7 +170,7 @@ def run_length(ip, st, owner, sq):
     return hi - lo + 1
 
 
-@njit
+@njit_inline
 def is_protected(ip, st, owner, sq):
     """V-6.4: may the ship of ``owner`` on ``sq`` (1..35) not be attacked?"""
     if (ip[P_SAFE_MASK] >> sq) & 1:
@@ -180,7 +180,7 @@ def is_protected(ip, st, owner, sq):
     return ((ip[P_RUN_MASK] >> run_length(ip, st, owner, sq)) & 1) == 1
 
 
-@njit
+@njit_inline
 def gate_open(ip, st, seat):
     """V-7."""
     mode = ip[P_GATE]
@@ -207,7 +207,7 @@ def passage_blocked(ip, st, seat, low, high):
     return False
 
 
-@njit
+@njit_inline
 def landing_ok(ip, st, seat, target, backward):
     """V-5.7 for a single target in 1..35: -1 illegal, else the move flags."""
     flags = BACKWARD_FLAG if backward else 0
@@ -222,7 +222,7 @@ def landing_ok(ip, st, seat, target, backward):
     return flags | ATTACK
 
 
-@njit
+@njit_inline
 def _targets_ok(ip, st, seat, targets, backward):
     """The subset of ``targets`` (bits in 1..35) that pass the landing check."""
     opponent = st[1 - seat]
@@ -241,7 +241,7 @@ def _targets_ok(ip, st, seat, targets, backward):
 # ------------------------------------------------------------------------ move generation
 
 
-@njit
+@njit_inline
 def _forward_target(ip, st, seat, p, value):
     """Target of the forward move from track square ``p`` (V-5.2, V-5.3)."""
     if p == ip[P_DOCK] and st[REP] == seat:
@@ -252,7 +252,7 @@ def _forward_target(ip, st, seat, p, value):
     return t
 
 
-@njit
+@njit_inline
 def option_set(ip, st, seat, value, natural_one):
     """The DP-1 options of a throw (V-4.2), as sets.
 
@@ -325,12 +325,12 @@ def option_set(ip, st, seat, value, natural_one):
     return origins, 0, distance
 
 
-@njit
+@njit_inline
 def option_count(origins, extras):
     return popcount(origins) + (extras & 1) + (extras >> 1)
 
 
-@njit
+@njit_inline
 def option_at(ip, st, seat, value, origins, extras, distance, i):
     """``(origin, target, flags)`` of option ``i`` in canonical order."""
     on_track = popcount(origins)
@@ -359,7 +359,7 @@ def legal_moves(ip, st, seat, value, natural_one, mo):
 # ------------------------------------------------------------------------ applying a move
 
 
-@njit
+@njit_inline
 def apply_move(ip, st, seat, origin, target, flags):
     """Carry out a legal move: swap on attack (V-5.7), rock (V-6.3). Returns event bits."""
     events = 0
