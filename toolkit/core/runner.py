@@ -187,8 +187,8 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
         raise ValueError(f"seed={seed!r} is not allowed: an integer in 0..2**63-1")
     if keep not in ("games", "summary"):
         raise ValueError(f"keep={keep!r} is not allowed: one of games, summary")
-    chunk = int(chunk_size or DEFAULT_CHUNK)
-    if chunk < 1:
+    chunk = DEFAULT_CHUNK if chunk_size is None else chunk_size
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk_size={chunk_size!r} is not allowed: an integer >= 1")
     attrs = results.provenance(spec, rules, policies, seed, n_games)
     kernel_args = spec.prepare(rules, policies)

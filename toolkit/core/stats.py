@@ -103,5 +103,7 @@ def quantiles_from_histogram(counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95
     total = cdf[-1] if cdf.size else 0
     out = {}
     for q in qs:
-        out[f"q{round(q * 100):02d}"] = float(np.searchsorted(cdf, q * total, side="left")) if total else math.nan
+        # the first value whose cumulative count reaches q * total (at least one game, so q = 0 is the minimum)
+        target = max(q * total, 1)
+        out[f"q{round(q * 100):02d}"] = float(np.searchsorted(cdf, target, side="left")) if total else math.nan
     return out

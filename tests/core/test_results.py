@@ -1,0 +1,144 @@
+"""Tests for ``toolkit.core.results``: the per-game frame (DESIGN.md decision 5,
+spec ``valhalla.md`` §6), its provenance attrs, and CSV / Parquet export."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import toolkit
+from toolkit.games.valhalla.rules import Rules
+
+SEAT_FIELDS = ("throws", "captures", "rock_hits", "dock_releases", "extra_throws", "backward_moves", "forfeits")
+EXPECTED_COLUMNS = (
+    ["game_index", "winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies", "result",
+     "start_seat", "start_throws"]
+    + [f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)]
+)
+ATTR_KEYS = {"game", "preset", "rules", "rules_version", "policies", "seed", "n_games", "toolkit_version"}
+
+
+@pytest.fixture(scope="module")
+def df():
+    # extra throws on, so every column (extra_throws_*) is exercised
+    return toolkit.simulate("valhalla", n_games=500, seed=8, preset="alternative", policies="random,greedy",
+                            progress=False)
+
+
+@pytest.fixture(scope="module")
+def aborted_df():
+    return toolkit.simulate("valhalla", rules=Rules(max_turns=20), n_games=50, seed=1, progress=False)
+
+
+def test_columns(df):
+    assert list(df.columns) == EXPECTED_COLUMNS
+
+
+def test_dtypes(df):
+    assert df["game_index"].dtype == np.int64
+    for c in EXPECTED_COLUMNS:
+        if c not in ("game_index", "result"):
+            assert pd.api.types.is_integer_dtype(df[c].dtype), c
+    assert isinstance(df["result"].dtype, pd.CategoricalDtype)
+    assert list(df["result"].cat.categories) == ["win", "aborted"]
+
+
+def test_game_index(df):
+    assert df["game_index"].tolist() == list(range(500))
+
+
+def test_row_consistency(df):
+    """Decision 5: winner, win_<seat> and score_<seat> agree."""
+    assert set(df["result"].unique()) == {"win"}
+    assert (df["win_0"] + df["win_1"] == 1).all()
+    assert (df.loc[df["winner"] == 0, "win_0"] == 1).all()
+    assert (df.loc[df["winner"] == 1, "win_1"] == 1).all()
+    winners_score = np.where(df["winner"] == 0, df["score_0"], df["score_1"])
+    losers_score = np.where(df["winner"] == 0, df["score_1"], df["score_0"])
+    assert (winners_score == 6).all()
+    assert ((losers_score >= 0) & (losers_score < 6)).all()
+    assert df["start_seat"].isin([0, 1]).all()
+
+
+def test_aborted_rows(aborted_df):
+    assert set(aborted_df["result"].unique()) <= {"win", "aborted"}
+    aborted = aborted_df[aborted_df["result"] == "aborted"]
+    assert len(aborted) > 0
+    assert (aborted["winner"] == -1).all()
+    assert (aborted["win_0"] == 0).all() and (aborted["win_1"] == 0).all()
+    assert (aborted["turns"] == 20).all()
+
+
+def test_attrs(df):
+    attrs = df.attrs
+    assert set(attrs) >= ATTR_KEYS
+    assert attrs["game"] == "valhalla"
+    assert attrs["preset"] == "alternative"
+    assert attrs["rules"] == Rules.preset("alternative").to_json()
+    assert attrs["rules_version"] == Rules.RULES_VERSION
+    assert attrs["policies"] == ["random", "greedy"]
+    assert attrs["seed"] == 8
+    assert attrs["n_games"] == 500
+    assert attrs["toolkit_version"] == toolkit.__version__
+    json.dumps(attrs)  # JSON-ready as written to the sidecar
+
+
+def test_attrs_preset_none_for_custom_rules(aborted_df):
+    assert aborted_df.attrs["preset"] is None
+    assert aborted_df.attrs["rules"]["max_turns"] == 20
+    assert Rules.from_json(aborted_df.attrs["rules"]) == Rules(max_turns=20)
+
+
+def _check_round_trip(original, loaded):
+    assert list(loaded.columns) == list(original.columns)
+    assert loaded.attrs == json.loads(json.dumps(original.attrs))
+    for c in original.columns:
+        if c == "result":
+            assert loaded[c].astype(str).tolist() == original[c].astype(str).tolist()
+        else:
+            assert loaded[c].tolist() == original[c].tolist(), c
+
+
+def test_csv_round_trip(df, tmp_path):
+    path = tmp_path / "out" / "run.csv"
+    written = toolkit.save(df, path)
+    assert written == [path, path.with_suffix(".json")]
+    assert path.exists() and path.with_suffix(".json").exists()
+    assert json.loads(path.with_suffix(".json").read_text()) == df.attrs
+    loaded = toolkit.load(path)
+    _check_round_trip(df, loaded)
+    assert Rules.from_json(loaded.attrs["rules"]) == Rules.preset("alternative")
+
+
+def test_parquet_round_trip(df, tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "run.parquet"
+    toolkit.save(df, path)
+    assert path.with_suffix(".json").exists()
+    loaded = toolkit.load(path)
+    _check_round_trip(df, loaded)
+    # Parquet keeps the dtypes, the categorical included
+    assert isinstance(loaded["result"].dtype, pd.CategoricalDtype)
+    for c in df.columns:
+        assert loaded[c].dtype == df[c].dtype, c
+    # save() must not strip the caller's attrs
+    assert set(df.attrs) >= ATTR_KEYS
+
+
+def test_load_without_sidecar(df, tmp_path):
+    path = tmp_path / "bare.csv"
+    toolkit.save(df, path)
+    path.with_suffix(".json").unlink()
+    loaded = toolkit.load(path)
+    assert loaded.attrs == {}
+    assert len(loaded) == len(df)
+
+
+@pytest.mark.parametrize("name", ["run.txt", "run.xlsx", "run", "run.csv.gz"])
+def test_bad_suffix_raises(df, tmp_path, name):
+    with pytest.raises(ValueError, match="output"):
+        toolkit.save(df, tmp_path / name)
+    assert not (tmp_path / name).exists()
