@@ -14,10 +14,21 @@ its square; single occupancy of 1..35 (V-1.3) makes a set of squares enough.
   home (0), in Valhalla (36) and borne off (37);
 - ``st[REP]``  the seat whose ship on ``dock_square`` is repairing, or -1.
 
-Measured (``make bench``, standard random-vs-random, one thread): the first
-version kept ``pos[seat, ship]`` plus a square array and sorted the options;
-it ran 17,000 games/s.  The bitboard finds all forward moves with one shift
-and lists them in canonical order by ascending bit.
+Measured decisions (standard random-vs-random, one thread, CPU time, the
+serial loop of ``benchmarks/valhalla.py``):
+
+- the first version kept ``pos[seat, ship]`` plus a square array and sorted
+  the options: 17,000 games/s.  The bitboard finds all forward moves with one
+  shift and lists them in canonical order by ascending bit: 41,000 games/s;
+- hot helpers are inlined at Numba level (``njit_inline``): calls between
+  njit functions are not inlined by LLVM and pass every array as a struct
+  with reference counting: 47,000 games/s;
+- branch-free where the game is too random for the branch predictor: the
+  landing mask for all targets at once (with the blockade-run protection read
+  from a table), the i-th option bit, the attack swap, the event tallies:
+  73,000 games/s.  Making the origin/target bookkeeping of ``apply_move``
+  branch-free was tried and measured slower (53,000): those branches are
+  predictable and the extra stores are not free.
 """
 
 from __future__ import annotations
@@ -34,8 +45,10 @@ from toolkit.games.valhalla.rules import EXTRA_THROW_CLASSES
 P_SHIPS, P_SETUP, P_START, P_ROCK, P_DOCK, P_DOCK_ANY_ONE, P_REP_PROTECTED = 0, 1, 2, 3, 4, 5, 6
 P_ZONE_LO, P_ZONE_HI, P_PASSAGE, P_BACKWARD, P_BACK_ATTACK, P_BLOCKED_FORFEIT = 7, 8, 9, 10, 11, 12
 P_VENTRY, P_GATE, P_UNENTERED, P_EXTRA, P_EXTRA_MASK, P_EXTRA_OPTIONAL = 13, 14, 15, 16, 17, 18
-P_MAX_TURNS, P_SAFE_MASK, P_RUN_MASK, P_ZONE_MASK = 19, 20, 21, 22
-N_PARAMS = 23
+P_MAX_TURNS, P_SAFE_MASK, P_RUN_MASK, P_ZONE_MASK, P_ZONE_WIDTH = 19, 20, 21, 22, 23
+P_RUN_TABLE = 24  # ip[P_RUN_TABLE + pattern]: protected squares of a zone occupancy pattern
+RUN_TABLE_WIDTH = 11  # zones up to 11 squares (the default 25..35) use the table
+N_PARAMS = P_RUN_TABLE + (1 << RUN_TABLE_WIDTH)
 
 SETUP = {"empty_board": 0, "alternating_blocks": 1}
 START = {"first_natural_one": 0, "random": 1, "seat0": 2}
@@ -52,6 +65,7 @@ STATE_SIZE = 9
 TRACK_MASK = ((1 << 36) - 1) & ~1  # squares 1..35
 ROW1_MASK = ((1 << 13) - 1) & ~1  # squares 1..12
 HOME, VALHALLA, OFF_SQ = 0, 36, 37
+HOME_BIT = 37  # in an option set, home is bit 37, after Valhalla (36): canonical order is ascending bits
 ATTACK, BACKWARD_FLAG = 1, 2  # move flags (mo[2])
 EV_ATTACK, EV_ROCK, EV_RELEASE = 1, 2, 4  # apply_move events
 MAX_THROWS_PER_TURN = 1000  # V-8
@@ -106,6 +120,22 @@ def to_kernel(rules):
     ip[P_SAFE_MASK] = sum(1 << s for s in rules.safe_squares)
     ip[P_RUN_MASK] = sum(1 << n for n in rules.protected_run_lengths if n < 63)
     ip[P_ZONE_MASK] = sum(1 << q for q in range(rules.blockade_zone[0], min(rules.blockade_zone[1], 35) + 1))
+    width = min(rules.blockade_zone[1], 35) - rules.blockade_zone[0] + 1
+    ip[P_ZONE_WIDTH] = width
+    if width <= RUN_TABLE_WIDTH:
+        for pattern in range(1 << width):
+            protected, q = 0, 0
+            while q < width:
+                if pattern >> q & 1:
+                    length = 0
+                    while q + length < width and pattern >> (q + length) & 1:
+                        length += 1
+                    if length in rules.protected_run_lengths:
+                        protected |= ((1 << length) - 1) << q
+                    q += length
+                else:
+                    q += 1
+            ip[P_RUN_TABLE + pattern] = protected
 
     p = rules.stick_rune_up_probability
     cdf = np.zeros(16)
@@ -223,19 +253,35 @@ def landing_ok(ip, st, seat, target, backward):
 
 
 @njit_inline
+def protected_mask(ip, st, owner):
+    """Squares of ``owner``'s ships that cannot be attacked (V-6.4), as bits."""
+    x = st[owner]
+    mask = x & ip[P_SAFE_MASK]
+    if st[REP] == owner and ip[P_REP_PROTECTED]:
+        mask |= np.int64(1) << ip[P_DOCK]
+    if ip[P_ZONE_WIDTH] <= RUN_TABLE_WIDTH:
+        low = ip[P_ZONE_LO]
+        pattern = (x >> low) & ((np.int64(1) << ip[P_ZONE_WIDTH]) - 1)
+        return mask | (ip[P_RUN_TABLE + pattern] << low)
+    runs = x & ip[P_ZONE_MASK]
+    while runs:
+        lo = lowest_bit_index(runs)
+        length = lowest_bit_index(~(runs >> lo))
+        block = ((np.int64(1) << length) - 1) << lo
+        if (ip[P_RUN_MASK] >> length) & 1:
+            mask |= block
+        runs &= ~block
+    return mask
+
+
+@njit_inline
 def _targets_ok(ip, st, seat, targets, backward):
     """The subset of ``targets`` (bits in 1..35) that pass the landing check."""
     opponent = st[1 - seat]
     ok = targets & ~(st[seat] | opponent)
     if backward and not ip[P_BACK_ATTACK]:
         return ok
-    hits = targets & opponent
-    while hits:
-        sq = lowest_bit_index(hits)
-        if not is_protected(ip, st, 1 - seat, sq):
-            ok |= np.int64(1) << sq
-        hits &= hits - 1
-    return ok
+    return ok | (targets & opponent & ~protected_mask(ip, st, 1 - seat))
 
 
 # ------------------------------------------------------------------------ move generation
@@ -254,27 +300,28 @@ def _forward_target(ip, st, seat, p, value):
 
 @njit_inline
 def option_set(ip, st, seat, value, natural_one):
-    """The DP-1 options of a throw (V-4.2), as sets.
+    """The DP-1 options of a throw (V-4.2), as one set of bits.
 
-    Returns ``(origins, extras, distance)``: ``origins`` has bit ``q`` set for
-    each track square 1..35 whose ship has a legal move, ``extras`` bit 0 for
-    the Valhalla option (36 -> 37) and bit 1 for entering from home, and
-    ``distance`` > 0 when the moves are backward.  Canonical order (§5) is
-    ascending bits, then Valhalla, then home.  Track origins are found all at
-    once: shift the ship set by the throw and mask the legal landings.
+    Returns ``(options, distance)``: ``options`` has bit ``q`` set for each
+    track square 1..35 whose ship has a legal move, bit 36 for Valhalla (its
+    move is 36 -> 37) and bit ``HOME_BIT`` (37) for entering from home, so
+    ascending bits are exactly the canonical order of §5; ``distance`` > 0
+    when the moves are backward.  Track origins are found all at once: shift
+    the ship set by the throw and mask the legal landings.
     """
     if value == 0:
-        return 0, 0, 0
+        return 0, 0
     home = st[HOME_N + seat]
     if ip[P_BLOCKED_FORFEIT] and home > 0 and 1 <= value <= 5 and ((st[0] | st[1]) >> value) & 1:
-        return 0, 0, 0
+        return 0, 0
     dock = ip[P_DOCK]
     repairing = st[REP] == seat
     movers = st[seat] & ~(np.int64(1) << dock) if repairing else st[seat]
     if value > 0:
         v = value
         below36 = (np.int64(1) << (36 - v)) - 1  # origins with p + v <= 35
-        origins = _targets_ok(ip, st, seat, (movers & below36) << v, False) >> v
+        landable = _targets_ok(ip, st, seat, TRACK_MASK, False)
+        origins = (((movers & below36) << v) & landable) >> v
         high = movers & ~below36
         gate = -1
         if high:
@@ -292,24 +339,23 @@ def option_set(ip, st, seat, value, natural_one):
             release = value == 1 if ip[P_DOCK_ANY_ONE] else natural_one
             if release and landing_ok(ip, st, seat, dock + 1, False) >= 0:
                 origins |= np.int64(1) << dock
-        extras = 0
         if st[VAL_N + seat] > 0:
             if gate < 0:
                 gate = 1 if gate_open(ip, st, seat) else 0
-            extras = gate
-        if home > 0 and landing_ok(ip, st, seat, v, False) >= 0:
-            extras |= 2
+            origins |= np.int64(gate) << VALHALLA
+        if home > 0:
+            origins |= ((landable >> v) & 1) << HOME_BIT
         if ip[P_PASSAGE]:
-            x = origins
+            x = origins & TRACK_MASK
             while x:
                 p = lowest_bit_index(x)
                 x &= x - 1
                 if passage_blocked(ip, st, seat, p, _forward_target(ip, st, seat, p, v)):
                     origins &= ~(np.int64(1) << p)
-            if extras & 2 and passage_blocked(ip, st, seat, 0, v):
-                extras &= 1
-        if origins or extras or ip[P_BACKWARD] == 2:
-            return origins, extras, 0
+            if (origins >> HOME_BIT) & 1 and passage_blocked(ip, st, seat, 0, v):
+                origins &= ~(np.int64(1) << HOME_BIT)
+        if origins or ip[P_BACKWARD] == 2:
+            return origins, 0
         distance = v if ip[P_BACKWARD] == 0 else 1
     else:
         distance = 1  # hagalaz_alone_value = -1: one square back
@@ -322,37 +368,31 @@ def option_set(ip, st, seat, value, natural_one):
             x &= x - 1
             if passage_blocked(ip, st, seat, p - distance, p):
                 origins &= ~(np.int64(1) << p)
-    return origins, 0, distance
+    return origins, distance
 
 
 @njit_inline
-def option_count(origins, extras):
-    return popcount(origins) + (extras & 1) + (extras >> 1)
-
-
-@njit_inline
-def option_at(ip, st, seat, value, origins, extras, distance, i):
-    """``(origin, target, flags)`` of option ``i`` in canonical order."""
-    on_track = popcount(origins)
-    if i < on_track:
-        p = nth_bit_index(origins, i)
-        if distance > 0:
-            t = p - distance
-            return p, t, BACKWARD_FLAG | (ATTACK if (st[1 - seat] >> t) & 1 else 0)
-        t = _forward_target(ip, st, seat, p, value)
-        return p, t, ATTACK if t < VALHALLA and (st[1 - seat] >> t) & 1 else 0
-    if i == on_track and extras & 1:
-        return VALHALLA, OFF_SQ, 0
-    return HOME, value, ATTACK if (st[1 - seat] >> value) & 1 else 0
+def option_at(ip, st, seat, value, options, distance, i):
+    """``(origin, target, flags)`` of option ``i`` (the i-th lowest bit of ``options``)."""
+    x = options
+    for j in range(7):  # clear the i lowest bits without a data-dependent loop exit
+        x = x & (x - 1) if j < i else x
+    b = lowest_bit_index(x)
+    if distance > 0:
+        t = b - distance
+        return b, t, BACKWARD_FLAG | ((st[1 - seat] >> t) & 1)
+    forward = _forward_target(ip, st, seat, b, value)
+    t = value if b == HOME_BIT else (OFF_SQ if b == VALHALLA else forward)
+    return (HOME if b == HOME_BIT else b), t, (st[1 - seat] >> t) & 1
 
 
 @njit
 def legal_moves(ip, st, seat, value, natural_one, mo):
     """All DP-1 options into ``mo[0..2, :n]`` = origin, target, flags; returns n."""
-    origins, extras, distance = option_set(ip, st, seat, value, natural_one)
-    n = option_count(origins, extras)
+    options, distance = option_set(ip, st, seat, value, natural_one)
+    n = popcount(options)
     for i in range(n):
-        mo[0, i], mo[1, i], mo[2, i] = option_at(ip, st, seat, value, origins, extras, distance, i)
+        mo[0, i], mo[1, i], mo[2, i] = option_at(ip, st, seat, value, options, distance, i)
     return n
 
 
@@ -373,15 +413,14 @@ def apply_move(ip, st, seat, origin, target, flags):
         if origin == ip[P_DOCK] and st[REP] == seat:
             events |= EV_RELEASE
             st[REP] = -1
-    if flags & ATTACK:
-        events |= EV_ATTACK
-        st[opponent] ^= np.int64(1) << target
-        if target == ip[P_DOCK] and st[REP] == opponent:
-            st[REP] = -1
-        if origin == HOME:
-            st[HOME_N + opponent] += 1
-        else:
-            st[opponent] |= np.int64(1) << origin
+    attack = flags & ATTACK  # 0 or 1; branch-free: attacks are too random to predict
+    events |= attack
+    st[opponent] ^= (np.int64(1) << target) * attack
+    if attack and target == ip[P_DOCK] and st[REP] == opponent:
+        st[REP] = -1
+    on_track = origin != HOME
+    st[HOME_N + opponent] += attack * (1 - on_track)
+    st[opponent] |= (np.int64(1) << origin) * (attack * on_track)
     if target == OFF_SQ:
         st[OFF + seat] += 1
     elif target == VALHALLA:
@@ -539,13 +578,16 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
     """Play one game; fill ``row`` (COLUMNS); return a §7 violation code when ``check``."""
     rs = np.empty(3, np.uint64)
     rng.seed_streams(rs, seed, game)
-    st = np.zeros(STATE_SIZE, np.int64)
-    mo = np.empty((3, 8), np.int64)
-    mo2 = np.empty((3, 8), np.int64)
-    after = np.empty(STATE_SIZE, np.int64)
-    scratch = np.empty(STATE_SIZE, np.int64)
-    off_before = np.zeros(2, np.int64)
-    home_before = np.zeros(2, np.int64)
+    # one allocation per game: the state, the lookahead's copies and option lists, check buffers
+    work = np.zeros(3 * STATE_SIZE + 2 * 24 + 6, np.int64)
+    st = work[:STATE_SIZE]
+    after = work[STATE_SIZE:2 * STATE_SIZE]
+    scratch = work[2 * STATE_SIZE:3 * STATE_SIZE]
+    mo = work[3 * STATE_SIZE:3 * STATE_SIZE + 24].reshape((3, 8))
+    mo2 = work[3 * STATE_SIZE + 24:3 * STATE_SIZE + 48].reshape((3, 8))
+    off_before = work[3 * STATE_SIZE + 48:3 * STATE_SIZE + 50]
+    home_before = work[3 * STATE_SIZE + 50:3 * STATE_SIZE + 52]
+    moves_made = work[3 * STATE_SIZE + 52:3 * STATE_SIZE + 54]
     row[:] = 0
     ships = ip[P_SHIPS]
     st[HOME_N] = ships
@@ -554,7 +596,6 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
     violation = 0
     # §7.6 holds when squares 1..5 are safe and no throw exceeds 5
     home_monotone = (ip[P_SAFE_MASK] & 0b111110) == 0b111110 and tvalue.max() <= 5
-    moves_made = np.zeros(2, np.int64)
 
     # V-3 start player
     start_rule = ip[P_START]
@@ -609,13 +650,13 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
             natural_one = tnat[k] == 1
             throws_this_turn += 1
             row[C_THROWS + seat] += 1
-            origins, extras, distance = option_set(ip, st, seat, value, natural_one)
-            n = option_count(origins, extras)
+            options, distance = option_set(ip, st, seat, value, natural_one)
+            n = popcount(options)
             if n > 0:
                 plies += 1
                 if policy == 0:  # random: only the chosen option is built
                     i = rng.below(rs, 1 + seat, n) if n > 1 else 0
-                    origin, target, flags = option_at(ip, st, seat, value, origins, extras, distance, i)
+                    origin, target, flags = option_at(ip, st, seat, value, options, distance, i)
                 else:
                     legal_moves(ip, st, seat, value, natural_one, mo)
                     if n == 1:
@@ -632,15 +673,10 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
                         violation = INV_GATE
                 moves_made[seat] += 1
                 events = apply_move(ip, st, seat, origin, target, flags)
-                if events:
-                    if events & EV_ATTACK:
-                        row[C_CAPTURES + seat] += 1
-                    if events & EV_ROCK:
-                        row[C_ROCK_HITS + seat] += 1
-                    if events & EV_RELEASE:
-                        row[C_RELEASES + seat] += 1
-                if flags & BACKWARD_FLAG:
-                    row[C_BACKWARD + seat] += 1
+                row[C_CAPTURES + seat] += events & EV_ATTACK
+                row[C_ROCK_HITS + seat] += (events & EV_ROCK) >> 1
+                row[C_RELEASES + seat] += (events & EV_RELEASE) >> 2
+                row[C_BACKWARD + seat] += (flags & BACKWARD_FLAG) >> 1
                 if check and violation == 0:
                     violation = check_state(ip, st, off_before, home_before, home_monotone)
                 if st[OFF + seat] == ships:
