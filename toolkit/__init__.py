@@ -36,5 +36,12 @@ def compare(game: str, policies, n_games: int = 10_000, **kwargs):
     return _compare(game, policies, n_games, **kwargs)
 
 
-__all__ = ["GAMES", "Summary", "compare", "load", "odds", "paired_difference", "rules", "save",
+def paired(game: str, n_games: int = 10_000, **kwargs):
+    """Two rule sets or policy line-ups on common seeds (see :func:`toolkit.analysis.paired.paired`)."""
+    from toolkit.analysis.paired import paired as _paired
+
+    return _paired(game, n_games, **kwargs)
+
+
+__all__ = ["GAMES", "Summary", "compare", "load", "odds", "paired", "paired_difference", "rules", "save",
            "simulate", "wilson", "win_rates"]
