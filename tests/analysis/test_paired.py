@@ -18,7 +18,6 @@ def test_common_seeds_make_the_paired_error_smaller_than_unpaired():
     d = toolkit.paired("valhalla", 3000, seed=4, rules_b=Rules(protected_run_lengths={2, 3, 4, 6}),
                        column="turns", progress=False)
     assert d["se"] < 0.5 * d["se_unpaired"]
-    assert d["ci_low"] < 0 < d["ci_high"] or abs(d["difference"]) < 4 * d["se"]
 
 
 def test_policy_lineups_greedy_beats_random_seat0():
