@@ -417,7 +417,7 @@ def apply_move(ip, st, seat, origin, target, flags):
     attack = flags & ATTACK  # 0 or 1; branch-free: attacks are too random to predict
     events |= attack
     st[opponent] ^= (np.int64(1) << target) * attack
-    if attack and target == ip[P_DOCK] and st[REP] == opponent:
+    if target == ip[P_DOCK] and st[REP] == opponent and attack:  # rare test first: attacks are random
         st[REP] = -1
     on_track = origin != HOME
     st[HOME_N + opponent] += attack * (1 - on_track)
