@@ -116,7 +116,7 @@ def _print_run_summary(spec, data, label: str) -> None:
     print()
     _print_table(table)
     print()
-    print(f"game length ({spec.turn_word}s, column turns):")
+    print(f"game length in turns (a turn is {spec.turn_word}):")
     # quantiles of integer data are integers
     _print_table(pd.DataFrame([{k: float(v) if k in ("mean", "se") else int(v) for k, v in length.items()}]))
 
@@ -196,6 +196,12 @@ def cmd_odds(args) -> int:
         table["probability"] = table["probability"].map(str)
         print()
         _print_table(table)
+    value_distribution = getattr(module, "value_distribution", None)
+    if value_distribution is not None:
+        dist = value_distribution(rules)
+        print()
+        _print_table(pd.DataFrame({"value": list(dist), "probability": [str(p) for p in dist.values()],
+                                   "p": [float(p) for p in dist.values()]}))
     print()
     summary = spec.odds(rules).copy()
     _print_table(summary)
@@ -271,9 +277,16 @@ def _add_rules_options(p):
                    help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29")
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, like every other error (``toolkit: error: …``, exit 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {PROG} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Odds and rule-fairness simulators for board games.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = _Parser(prog=PROG, description="Odds and rule-fairness simulators for board games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("list", help="registered games")
     p.set_defaults(func=cmd_list)
@@ -325,6 +338,9 @@ def main(argv=None) -> int:
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
         return args.func(args)
+    except BrokenPipeError:  # e.g. `toolkit rules valhalla | head`: the reader left, nothing to report
+        sys.stderr.close()
+        return 0
     except (ValueError, OSError) as error:
         # one line, no traceback: the message already names the parameter, value and what is allowed
         message = " ".join(str(error).split())

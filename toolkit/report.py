@@ -66,7 +66,7 @@ def _plots(df: pd.DataFrame, spec, out: Path) -> list[Path]:
     written.append(_save_figure(ax, out / f"{spec.name}_win_rates.png"))
     _, ax = plt.subplots(figsize=(6, 3.5))
     plots.length_histogram(df, "turns", ax=ax, title=f"{spec.title}: game length ({len(df):,} games, {policies})")
-    ax.set_xlabel(f"turns ({spec.turn_word}s)")
+    ax.set_xlabel(f"turns (a turn is {spec.turn_word})")
     written.append(_save_figure(ax, out / f"{spec.name}_length.png"))
     return written
 

@@ -303,7 +303,7 @@ def test_allowed_texts():
     assert Float(0.0, 1.0, low_open=True, high_open=True).allowed() == "a number in (0.0, 1.0)"
     assert Float(0.0).allowed() == "a number in [0.0, inf)"
     assert Optional(Bool()).allowed() == "none or true or false"
-    assert IntSet(1, 35).allowed() == "a set of integers in 1..35"
+    assert IntSet(1, 35).allowed() == "a set of integers in 1..35, comma-separated (a..b for a range)"
     assert IntList(1, 35, length=2).allowed() == "a list of 2 integers in 1..35"
     assert Mapping_(("bear", "fox"), Int(0, 9)).allowed() == "a mapping {bear, fox} -> an integer in 0..9"
 

@@ -131,7 +131,14 @@ def test_bad_arguments_raise_value_error_naming_parameter(kwargs, name):
 
 def test_bad_rules_object_raises():
     with pytest.raises(ValueError, match="rules"):
-        toolkit.simulate("valhalla", rules={"throw_mode": "runes"}, n_games=10, progress=False)
+        toolkit.simulate("valhalla", rules=["throw_mode", "runes"], n_games=10, progress=False)
+
+
+def test_rules_dict_is_overrides_of_the_preset():
+    df = toolkit.simulate("valhalla", rules={"max_turns": 40}, n_games=20, progress=False)
+    assert df.attrs["rules"]["max_turns"] == 40 and (df["turns"] <= 40).all()
+    with pytest.raises(ValueError, match="max_turns=0"):
+        toolkit.simulate("valhalla", rules={"max_turns": 0}, n_games=10, progress=False)
 
 
 def test_policies_single_name_fills_every_seat():

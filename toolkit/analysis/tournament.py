@@ -31,9 +31,13 @@ from toolkit.core.runner import get_spec, resolve_rules, simulate
 
 def _policy_names(spec, policies) -> list[str]:
     """Distinct names from ``"a,b,c"`` or a sequence, each known to the game, order kept."""
+    raw = policies
     if isinstance(policies, str):
         policies = policies.split(",")
-    names = list(dict.fromkeys(p.strip() for p in policies if p.strip()))
+    stripped = [p.strip() for p in policies]
+    if "" in stripped:
+        raise ValueError(f"policies={raw!r} is not allowed: comma-separated names from {', '.join(spec.policies)}")
+    names = list(dict.fromkeys(stripped))
     if not names:
         raise ValueError(f"policies={policies!r} is not allowed: at least one of {', '.join(spec.policies)}")
     for name in names:

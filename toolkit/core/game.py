@@ -27,7 +27,7 @@ class GameSpec:
     odds: Callable  # rules -> DataFrame of exact numbers
     categories: dict = dataclasses.field(default_factory=dict)  # column -> labels of its codes
     histogram_columns: tuple = ("turns", "plies")
-    turn_word: str = "turn"
+    turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
 
     def check_policies(self, policies, rules) -> tuple:
         """Validate per-seat policy names; a single name fills every seat."""

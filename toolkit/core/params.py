@@ -321,21 +321,22 @@ class IntSet(Kind):
     type_name: ClassVar[str] = "set of int"
 
     def allowed(self):
-        return f"a set of integers in {_range_text(self.low, self.high)}" + (
+        return f"a set of integers in {_range_text(self.low, self.high)}, comma-separated (a..b for a range)" + (
             f" with at least {self.min_size} element(s)" if self.min_size else "")
 
     def check(self, name, value):
+        raw = value
         if isinstance(value, str):
             value = _split(value)
         if not isinstance(value, Iterable):
-            raise _fail(name, value, self.allowed())
+            raise _fail(name, raw, self.allowed())
         element = Int(self.low, self.high)
         try:
             items = frozenset(element.check(name, v) for v in _expand_ranges(name, list(value), self.allowed()))
         except ValueError:
-            raise _fail(name, value, self.allowed()) from None
+            raise _fail(name, raw, self.allowed()) from None
         if len(items) < self.min_size:
-            raise _fail(name, value, self.allowed())
+            raise _fail(name, raw, self.allowed())
         return items
 
     def format(self, value):
@@ -356,15 +357,16 @@ class ChoiceSet(Kind):
         return "a subset of {" + ", ".join(str(c) for c in self.choices) + "}"
 
     def check(self, name, value):
+        raw = value
         if isinstance(value, str):
             value = _split(value)
         if not isinstance(value, Iterable):
-            raise _fail(name, value, self.allowed())
+            raise _fail(name, raw, self.allowed())
         element = Choice(self.choices)
         try:
             picked = {element.check(name, v if isinstance(v, str) else str(v)) for v in value}
         except ValueError:
-            raise _fail(name, value, self.allowed()) from None
+            raise _fail(name, raw, self.allowed()) from None
         return tuple(c for c in self.choices if c in picked)
 
     def format(self, value):
@@ -398,17 +400,18 @@ class IntList(Kind):
         return f"a list of {n}integers in {_range_text(self.low, self.high)}"
 
     def check(self, name, value):
+        raw = value
         if isinstance(value, str):
             value = _split(value)
         if not isinstance(value, Iterable):
-            raise _fail(name, value, self.allowed())
+            raise _fail(name, raw, self.allowed())
         element = Int(self.low, self.high)
         try:
             items = tuple(element.check(name, v) for v in value)
         except ValueError:
-            raise _fail(name, value, self.allowed()) from None
+            raise _fail(name, raw, self.allowed()) from None
         if self.length is not None and len(items) != self.length:
-            raise _fail(name, value, self.allowed())
+            raise _fail(name, raw, self.allowed())
         return items
 
     def format(self, value):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Mapping
 
 import numba
 import numpy as np
@@ -44,7 +45,9 @@ def get_spec(game):
 
 
 def resolve_rules(spec, rules=None, preset=None, **overrides):
-    """Rules from an instance, a preset name, or keyword overrides."""
+    """Rules from an instance, a preset name, a dict of overrides, or keyword overrides."""
+    if isinstance(rules, Mapping):  # {"max_turns": 500}: overrides of the preset
+        return spec.Rules.preset(preset or "standard", **dict(rules), **overrides)
     if rules is not None and (preset is not None or overrides):
         if overrides:
             return rules.replace(**overrides)
@@ -52,7 +55,8 @@ def resolve_rules(spec, rules=None, preset=None, **overrides):
     if rules is None:
         return spec.Rules.preset(preset or "standard", **overrides)
     if not isinstance(rules, spec.Rules):
-        raise ValueError(f"rules={rules!r} is not allowed: a {spec.name} Rules instance")
+        raise ValueError(f"rules={rules!r} is not allowed: a {spec.name} Rules instance "
+                         f"(toolkit.rules({spec.name!r}, ...)) or a dict of parameter values")
     return rules
 
 

@@ -16,7 +16,6 @@ def _play_reference(rules, seed, game_index, policies):
     from toolkit.games.valhalla.reference import play_game, record_row
 
     row = record_row(play_game(rules, seed, game_index, policies))
-    row["result"] = row.pop("aborted")
     return {c: row[c] for c in kernel.COLUMNS}
 
 
@@ -35,5 +34,5 @@ SPEC = GameSpec(
     odds=odds.summary,
     categories={"result": kernel.RESULT_CODES},
     histogram_columns=("turns", "plies", "start_seat"),
-    turn_word="throw sequence",
+    turn_word="one player's throw sequence",
 )

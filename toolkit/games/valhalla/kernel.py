@@ -38,16 +38,18 @@ import numpy as np
 from numba import prange
 
 from toolkit.core import rng
-from toolkit.core.bits import lowest_bit_index, nth_bit_index, popcount
+from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.jit import njit, njit_inline, njit_parallel
-from toolkit.games.valhalla.rules import EXTRA_THROW_CLASSES
+from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE
+from toolkit.games.valhalla.reference import SEAT_FIELDS
 
 # -- rule vector layout (to_kernel) -------------------------------------------------
 P_SHIPS, P_SETUP, P_START, P_ROCK, P_DOCK, P_DOCK_ANY_ONE, P_REP_PROTECTED = 0, 1, 2, 3, 4, 5, 6
 P_ZONE_LO, P_ZONE_HI, P_PASSAGE, P_BACKWARD, P_BACK_ATTACK, P_BLOCKED_FORFEIT = 7, 8, 9, 10, 11, 12
 P_VENTRY, P_GATE, P_UNENTERED, P_EXTRA, P_EXTRA_MASK, P_EXTRA_OPTIONAL = 13, 14, 15, 16, 17, 18
 P_MAX_TURNS, P_SAFE_MASK, P_RUN_MASK, P_ZONE_MASK, P_ZONE_WIDTH = 19, 20, 21, 22, 23
-P_RUN_TABLE = 24  # ip[P_RUN_TABLE + pattern]: protected squares of a zone occupancy pattern
+P_VALUE_MASK = 24  # bit v + 1 set iff throw value v is in the range of the throw mode (§3, for §7.8)
+P_RUN_TABLE = 25  # ip[P_RUN_TABLE + pattern]: protected squares of a zone occupancy pattern
 RUN_TABLE_WIDTH = 11  # zones up to 11 squares (the default 25..35) use the table
 N_PARAMS = P_RUN_TABLE + (1 << RUN_TABLE_WIDTH)
 
@@ -70,12 +72,8 @@ HOME_BIT = 37  # in an option set, home is bit 37, after Valhalla (36): canonica
 ATTACK, BACKWARD_FLAG = 1, 2  # move flags (mo[2])
 EV_ATTACK, EV_ROCK, EV_RELEASE = 1, 2, 4  # apply_move events
 MAX_THROWS_PER_TURN = 1000  # V-8
-WIN_VALUE = 1_000_000
-REPAIR_PENALTY = 8
-OFF_PROGRESS = 48
 
 # -- result columns (one row per game) --------------------------------------------------
-SEAT_FIELDS = ("throws", "captures", "rock_hits", "dock_releases", "extra_throws", "backward_moves", "forfeits")
 COLUMNS = (("winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies", "result",
             "start_seat", "start_throws")
            + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)))
@@ -84,9 +82,9 @@ C_THROWS, C_CAPTURES, C_ROCK_HITS, C_RELEASES, C_EXTRA, C_BACKWARD, C_FORFEITS =
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "aborted")
 
-# invariant violation codes (check=True), §7 numbering
-INV_OK, INV_OCCUPANCY, INV_ROCK, INV_REPAIRING, INV_OFF_DECREASED, INV_HOME_INCREASED = 0, 2, 3, 4, 5, 6
-INV_GATE, INV_THROWS, INV_RANGE = 7, 8, 1
+# invariant violation codes (check=True): the number of the §7 invariant
+INV_OK, INV_SHIPS, INV_OCCUPANCY, INV_ROCK, INV_REPAIRING, INV_OFF_DECREASED = 0, 1, 2, 3, 4, 5
+INV_HOME_INCREASED, INV_GATE, INV_THROWS = 6, 7, 8
 
 
 def to_kernel(rules):
@@ -120,6 +118,11 @@ def to_kernel(rules):
     ip[P_MAX_TURNS] = rules.max_turns
     ip[P_SAFE_MASK] = sum(1 << s for s in rules.safe_squares)
     ip[P_RUN_MASK] = sum(1 << n for n in rules.protected_run_lengths if n < 63)
+    # §3: runes values are S + T + G +/- H (0..4, Hagalaz alone -> hagalaz_alone_value), simplified 1..4
+    values = {1, 2, 3, 4, rules.zero_runes_value}
+    if rules.throw_mode == "runes":
+        values |= {0, rules.hagalaz_alone_value}
+    ip[P_VALUE_MASK] = sum(1 << (v + 1) for v in values)
     ip[P_ZONE_MASK] = sum(1 << q for q in range(rules.blockade_zone[0], min(rules.blockade_zone[1], 35) + 1))
     width = min(rules.blockade_zone[1], 35) - rules.blockade_zone[0] + 1
     ip[P_ZONE_WIDTH] = width
@@ -161,9 +164,7 @@ def to_kernel(rules):
 
 
 def policy_ids(policies) -> np.ndarray:
-    bad = [p for p in policies if p not in POLICY_ID]
-    if bad:
-        raise ValueError(f"policy={bad[0]!r} is not allowed: one of {', '.join(POLICY_ID)}")
+    """Policy names (checked by ``GameSpec.check_policies``) -> kernel ids."""
     return np.array([POLICY_ID[p] for p in policies], np.int64)
 
 
@@ -557,7 +558,7 @@ def check_state(ip, st, off_before, home_before, home_monotone):
     for s in range(2):
         ships = popcount(st[s] & TRACK_MASK) + st[HOME_N + s] + st[VAL_N + s] + st[OFF + s]
         if ships != ip[P_SHIPS] or st[s] & ~TRACK_MASK or min(st[HOME_N + s], st[VAL_N + s], st[OFF + s]) < 0:
-            return INV_RANGE
+            return INV_SHIPS
     if st[0] & st[1]:
         return INV_OCCUPANCY
     if ((st[0] | st[1]) >> ip[P_ROCK]) & 1:
@@ -651,6 +652,8 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
             natural_one = tnat[k] == 1
             throws_this_turn += 1
             row[C_THROWS + seat] += 1
+            if check and violation == 0 and (ip[P_VALUE_MASK] >> (value + 1)) & 1 == 0:
+                violation = INV_THROWS
             options, distance = option_set(ip, st, seat, value, natural_one)
             n = popcount(options)
             if n > 0:

@@ -97,12 +97,15 @@ def p_natural_one(rules) -> Fraction:
     return sum((r["probability"] for r in outcomes(rules) if r["natural_one"]), Fraction(0))
 
 
-def p_extra_throw(rules) -> Fraction:
-    """P(a throw's class is in ``extra_throw_values``); 0 when extra throws are off."""
-    if not rules.extra_throw_enabled:
-        return Fraction(0)
+def p_qualifies(rules) -> Fraction:
+    """P(a throw's class is in ``extra_throw_values``), whether or not extra throws are on."""
     wanted = set(rules.extra_throw_values)
     return sum((r["probability"] for r in outcomes(rules) if r["class"] in wanted), Fraction(0))
+
+
+def p_extra_throw(rules) -> Fraction:
+    """P(a throw earns an extra throw): :func:`p_qualifies`, or 0 when extra throws are off."""
+    return p_qualifies(rules) if rules.extra_throw_enabled else Fraction(0)
 
 
 def mean_value(rules) -> Fraction:
@@ -136,7 +139,8 @@ def summary(rules) -> pd.DataFrame:
     """The headline exact numbers, one row each (``toolkit odds valhalla``)."""
     rows = [
         ("P(natural one)", p_natural_one(rules)),
-        ("P(extra throw)", p_extra_throw(rules)),
+        ("P(throw's class is in extra_throw_values)", p_qualifies(rules)),
+        ("P(extra throw)" + ("" if rules.extra_throw_enabled else " (extra throws off)"), p_extra_throw(rules)),
         ("mean throw value", mean_value(rules)),
         ("throws per turn (every extra throw taken)", throws_per_turn(rules)),
         ("throws per turn (random policy)", throws_per_turn(rules, Fraction(1, 2))),

@@ -29,6 +29,17 @@ Choices the spec leaves open, decided here:
   reaches 1,000 throws aborts the game at once (V-8).
 - ``forfeits`` counts throws of value 0, throws with no legal move and
   throws voided by ``blocked_entry_forfeits_turn``.
+- The 1,000-throw cap of V-8: when a turn has made 1,000 throws and another
+  (extra) throw is due, the game is aborted instead of throwing again.  DP-2
+  is still offered (and counted as a ply) before that; with the default
+  extra-throw classes a turn never gets near the cap.
+- ``dock_releases`` counts repairing ships that left the dock by their own
+  release move (V-5.3).  A repairing ship swapped off the dock by an attack
+  (possible only with ``repairing_ship_protected = false``) is not counted.
+- An aborted game has ``winner = -1`` (DESIGN.md: no winner), ``result =
+  aborted``, and scores the ships borne off so far.
+- A decision point with a single option is a ply (§5) but consumes no draw
+  from the decision stream.
 """
 
 from __future__ import annotations
@@ -505,7 +516,7 @@ def record_row(record: Record) -> dict:
            "win_0": int(record.winner == 0), "win_1": int(record.winner == 1),
            "score_0": record.score[0], "score_1": record.score[1],
            "turns": record.turns, "plies": record.plies,
-           "aborted": int(record.result == "aborted"),
+           "result": int(record.result == "aborted"),  # code of the result column: 0 win, 1 aborted
            "start_seat": record.start_seat, "start_throws": record.start_throws}
     for name in SEAT_FIELDS:
         values = getattr(record, name)
