@@ -40,7 +40,7 @@ from numba import prange
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.jit import njit, njit_inline, njit_parallel
-from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE
+from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
 
 # -- rule vector layout (to_kernel) -------------------------------------------------
@@ -145,7 +145,6 @@ def to_kernel(rules):
     cdf = np.zeros(16)
     tvalue = np.zeros(16, np.int64)
     tnat = np.zeros(16, np.int64)
-    groups: dict = {}
     cumulative = 0.0
     for k in range(16):
         sticks = tuple((k >> i) & 1 for i in range(4))
@@ -156,10 +155,11 @@ def to_kernel(rules):
         value, _, natural_one = odds.stick_value(sticks, rules.throw_mode, rules.zero_runes_value,
                                                  rules.hagalaz_alone_value)
         cdf[k], tvalue[k], tnat[k] = cumulative, value, natural_one
-        groups[(value, natural_one)] = groups.get((value, natural_one), 0.0) + prob
-    gprob = np.array(list(groups.values()))
-    gvalue = np.array([key[0] for key in groups], np.int64)
-    gnat = np.array([int(key[1]) for key in groups], np.int64)
+    # the lookahead's throw distribution is a policy parameter: the same list as the reference policy's
+    groups = throw_groups(rules)
+    gprob = np.array([prob for prob, _ in groups])
+    gvalue = np.array([throw.value for _, throw in groups], np.int64)
+    gnat = np.array([int(throw.natural_one) for _, throw in groups], np.int64)
     return ip, cdf, tvalue, tnat, gprob, gvalue, gnat
 
 
@@ -188,91 +188,25 @@ def throw_index(rs, cdf):
 
 
 @njit_inline
-def run_length(ip, st, owner, sq):
-    """Length of ``owner``'s blockade run through ``sq`` (0 if none, V-6.4c)."""
-    x = st[owner] & ip[P_ZONE_MASK]
-    if (x >> sq) & 1 == 0:
-        return 0
-    lo = sq
-    while lo > 1 and (x >> (lo - 1)) & 1:
-        lo -= 1
-    hi = sq
-    while (x >> (hi + 1)) & 1:
-        hi += 1
-    return hi - lo + 1
-
-
-@njit_inline
-def is_protected(ip, st, owner, sq):
-    """V-6.4: may the ship of ``owner`` on ``sq`` (1..35) not be attacked?"""
-    if (ip[P_SAFE_MASK] >> sq) & 1:
-        return True
-    if sq == ip[P_DOCK] and st[REP] == owner and ip[P_REP_PROTECTED]:
-        return True
-    return ((ip[P_RUN_MASK] >> run_length(ip, st, owner, sq)) & 1) == 1
-
-
-@njit_inline
-def gate_open(ip, st, seat):
-    """V-7."""
-    mode = ip[P_GATE]
-    if mode == 2:
-        return True
-    if mode == 1 and st[OFF + seat] > 0:
-        return True
-    if ip[P_UNENTERED] and st[HOME_N + seat] > 0:
-        return False
-    return (st[seat] & ROW1_MASK) == 0
-
-
-@njit_inline
 def gate_bit(ip, st, seat):
-    """V-7 as 0 or 1, without branches (it is asked on most throws late in the game)."""
+    """V-7: 1 if ``seat`` may bear off now, else 0 (branch-free: asked on most late throws)."""
     mode = ip[P_GATE]
     closed = ((st[seat] & ROW1_MASK) != 0) | ((ip[P_UNENTERED] != 0) & (st[HOME_N + seat] > 0))
     return np.int64((mode == 2) | ((mode == 1) & (st[OFF + seat] > 0)) | (not closed))
 
 
-@njit
-def passage_blocked(ip, st, seat, low, high):
-    """V-5.8: an opponent's protected run strictly between ``low`` and ``high``."""
-    top = high if high < VALHALLA else VALHALLA
-    between = ((np.int64(1) << top) - 1) & ~((np.int64(2) << low) - 1)
-    x = st[1 - seat] & between & ip[P_ZONE_MASK]
-    while x:
-        sq = lowest_bit_index(x)
-        if (ip[P_RUN_MASK] >> run_length(ip, st, 1 - seat, sq)) & 1:
-            return True
-        x &= x - 1
-    return False
-
-
 @njit_inline
-def landing_ok(ip, st, seat, target, backward):
-    """V-5.7 for a single target in 1..35: -1 illegal, else the move flags."""
-    flags = BACKWARD_FLAG if backward else 0
-    if (st[seat] >> target) & 1:
-        return -1
-    if (st[1 - seat] >> target) & 1 == 0:
-        return flags
-    if backward and not ip[P_BACK_ATTACK]:
-        return -1
-    if is_protected(ip, st, 1 - seat, target):
-        return -1
-    return flags | ATTACK
+def run_protected(ip, st, owner):
+    """V-6.4c: squares of ``owner``'s ships in a protected blockade run, as bits.
 
-
-@njit_inline
-def protected_mask(ip, st, owner):
-    """Squares of ``owner``'s ships that cannot be attacked (V-6.4), as bits."""
+    Zones up to ``RUN_TABLE_WIDTH`` squares read the answer from a table made by
+    :func:`to_kernel`; wider zones walk the runs."""
     x = st[owner]
-    mask = x & ip[P_SAFE_MASK]
-    if st[REP] == owner and ip[P_REP_PROTECTED]:
-        mask |= np.int64(1) << ip[P_DOCK]
     if ip[P_ZONE_WIDTH] <= RUN_TABLE_WIDTH:
         low = ip[P_ZONE_LO]
         pattern = (x >> low) & ((np.int64(1) << ip[P_ZONE_WIDTH]) - 1)
-        return mask | (ip[P_RUN_TABLE + pattern] << low)
+        return ip[P_RUN_TABLE + pattern] << low
+    mask = np.int64(0)
     runs = x & ip[P_ZONE_MASK]
     while runs:
         lo = lowest_bit_index(runs)
@@ -285,8 +219,25 @@ def protected_mask(ip, st, owner):
 
 
 @njit_inline
+def protected_mask(ip, st, owner):
+    """V-6.4: squares of ``owner``'s ships that cannot be attacked, as bits."""
+    mask = (st[owner] & ip[P_SAFE_MASK]) | run_protected(ip, st, owner)
+    if st[REP] == owner and ip[P_REP_PROTECTED]:
+        mask |= np.int64(1) << ip[P_DOCK]
+    return mask
+
+
+@njit
+def passage_blocked(ip, st, seat, low, high):
+    """V-5.8: an opponent's protected run strictly between ``low`` and ``high``."""
+    top = high if high < VALHALLA else VALHALLA
+    between = ((np.int64(1) << top) - 1) & ~((np.int64(2) << low) - 1)
+    return (run_protected(ip, st, 1 - seat) & between) != 0
+
+
+@njit_inline
 def _targets_ok(ip, st, seat, targets, backward):
-    """The subset of ``targets`` (bits in 1..35) that pass the landing check."""
+    """V-5.7: the subset of ``targets`` (bits in 1..35) where a move may land."""
     opponent = st[1 - seat]
     ok = targets & ~(st[seat] | opponent)
     if backward and not ip[P_BACK_ATTACK]:
@@ -343,7 +294,8 @@ def option_set(ip, st, seat, value, natural_one):
                 origins |= (high & ~exact) * gate
         if repairing:
             release = value == 1 if ip[P_DOCK_ANY_ONE] else natural_one
-            if release and landing_ok(ip, st, seat, dock + 1, False) >= 0:
+            release_target = np.int64(1) << (dock + 1)
+            if release and _targets_ok(ip, st, seat, release_target, False):
                 origins |= np.int64(1) << dock
         origins |= (gate * (st[VAL_N + seat] > 0)) << VALHALLA
         origins |= (((landable >> v) & 1) * (home > 0)) << HOME_BIT
@@ -673,7 +625,7 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
                 if check:
                     off_before[0], off_before[1] = st[OFF], st[OFF + 1]
                     home_before[0], home_before[1] = st[HOME_N], st[HOME_N + 1]
-                    if target == OFF_SQ and not gate_open(ip, st, seat) and violation == 0:
+                    if target == OFF_SQ and gate_bit(ip, st, seat) == 0 and violation == 0:
                         violation = INV_GATE
                 moves_made[seat] += 1
                 events = apply_move(ip, st, seat, origin, target, flags)
