@@ -35,6 +35,11 @@ import numba
 _PARALLEL_CACHE = os.environ.get("TOOLKIT_PARALLEL_CACHE", "1") != "0"
 
 njit = numba.njit(cache=os.environ.get("TOOLKIT_NUMBA_CACHE", "1") != "0", nogil=True, fastmath=False, error_model="numpy")
+# For one-game kernels that allocate nothing: no reference counting at all.  Numba
+# otherwise increments and decrements (atomically) the count of every array handed
+# to an inlined helper, inside the hot loop; the caller allocates instead.
+njit_no_nrt = numba.njit(cache=os.environ.get("TOOLKIT_NUMBA_CACHE", "1") != "0", nogil=True, fastmath=False,
+                         error_model="numpy", _nrt=False)
 njit_inline = numba.njit(cache=os.environ.get("TOOLKIT_NUMBA_CACHE", "1") != "0", nogil=True, fastmath=False, error_model="numpy", inline="always")
 
 

@@ -40,13 +40,13 @@ def standard():
 
 
 @numba.njit
-def _kernel_throw_counts(cdf, tvalue, tnat, seed, n):
+def _kernel_throw_counts(ip, cdf, tvalue, tnat, seed, n):
     """Histogram of (value + 1, natural one) over ``n`` kernel throws of one chance stream."""
     rs = np.empty(1, np.uint64)
     rng.seed_streams(rs, seed, 0)
     counts = np.zeros((8, 2), np.int64)
     for _ in range(n):
-        k = kernel.throw_index(rs, cdf)
+        k = kernel.throw_index(ip, rs, cdf)
         counts[tvalue[k] + 1, tnat[k]] += 1
     return counts
 
@@ -62,7 +62,7 @@ def test_kernel_throw_frequencies_match_exact_table(rules):
     """§3.4 / §7.10: the kernel's throw table gives the exact value and natural-one frequencies."""
     ip, cdf, tvalue, tnat, *_ = kernel.to_kernel(rules)
     n = 400_000
-    counts = _kernel_throw_counts(cdf, tvalue, tnat, 99, n)
+    counts = _kernel_throw_counts(ip, cdf, tvalue, tnat, 99, n)
     exact: dict = {}
     for row in odds.outcomes(rules):
         key = (row["value"], row["natural_one"])
