@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core import results, stats
+from toolkit.core.jit import njit
 
 DEFAULT_CHUNK = 32_768
 PROGRESS_DELAY_S = 2.0  # a bar appears only for runs longer than this
@@ -77,6 +78,20 @@ def numba_threads(threads: int | None):
         numba.set_num_threads(before)
 
 
+@njit
+def _fold_moments(chunk, sums, sums_sq):
+    """Add the column sums and sums of squares of a chunk of records (one pass, no copies).
+
+    The serial fold runs between parallel chunks, so it is kept small: the
+    NumPy version (``astype``, square, two sums) cost 0.4 us a game, 7% of a
+    two-thread Valhalla run."""
+    for i in range(chunk.shape[0]):
+        for j in range(chunk.shape[1]):
+            x = float(chunk[i, j])
+            sums[j] += x
+            sums_sq[j] += x * x
+
+
 class Summary:
     """Streaming totals of a run (``keep="summary"``): flat memory in the number of games.
 
@@ -99,11 +114,9 @@ class Summary:
 
     def add(self, chunk: np.ndarray) -> None:
         self.n_games += chunk.shape[0]
-        values = chunk.astype(np.float64)
-        self.sums += values.sum(axis=0)
-        self.sums_sq += (values * values).sum(axis=0)
+        _fold_moments(chunk, self.sums, self.sums_sq)
         for c in self.hist_columns:
-            col = chunk[:, self.columns.index(c)].astype(np.int64)
+            col = chunk[:, self.columns.index(c)]
             if c == "winner":
                 col = col + 1  # -1 (no winner) -> bin 0
             counts = np.bincount(col)
