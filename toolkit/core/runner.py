@@ -25,7 +25,7 @@ import pandas as pd
 from toolkit.core import results, stats
 from toolkit.core.jit import njit
 
-DEFAULT_CHUNK = 32_768
+DEFAULT_CHUNK = 65_536  # big enough that the per-chunk fold and thread start-up stay under 2%
 PROGRESS_DELAY_S = 2.0  # a bar appears only for runs longer than this
 
 

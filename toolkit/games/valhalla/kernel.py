@@ -712,9 +712,17 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
 
 @njit_parallel
 def play_many(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, first_game, out, violations, check):
-    """Games ``first_game .. first_game + len(out) - 1`` into ``out`` (parallel over games)."""
-    for i in prange(out.shape[0]):
+    """Games ``first_game .. first_game + len(out) - 1`` into ``out`` (parallel over games).
+
+    The games are cut into up to 256 blocks (balance on any thread count); each block
+    allocates its work arrays once.  Allocating them per game cost 10% of the
+    two-thread speed: the runtime's allocation counters are shared atomics.
+    Each game depends only on its index, so the blocks change no result."""
+    n = out.shape[0]
+    blocks = min(n, 256)
+    for b in prange(blocks):
         rs = np.empty(3, np.uint64)
         work = np.empty(WORK_SIZE, np.int64)
-        violations[i] = play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed,
-                                  first_game + i, out[i], check, rs, work)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            violations[i] = play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed,
+                                      first_game + i, out[i], check, rs, work)
