@@ -33,16 +33,16 @@ FIRST_RESULT = (
 
 
 def kernel_rate(rules, policies, n_games, threads, repeats=3):
-    """Best of ``repeats``: (games/s, plies/s)."""
-    best = (0.0, 0.0)
+    """Best of ``repeats``: (games/s, plies/s, CPU microseconds per game summed over threads)."""
+    best = (0.0, 0.0, 0.0)
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         summary = toolkit.simulate("valhalla", rules, n_games, seed=7, policies=policies, threads=threads,
                                    keep="summary", progress=False)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         plies = summary.sums[summary.columns.index("plies")]
         if n_games / seconds > best[0]:
-            best = (n_games / seconds, plies / seconds)
+            best = (n_games / seconds, plies / seconds, cpu / n_games * 1e6)
     return best
 
 
@@ -99,7 +99,7 @@ def main(argv=None):
     top = numba.config.NUMBA_NUM_THREADS
     # This machine's speed drifts by +-15% from one second to the next, so 1 and all threads run
     # in adjacent pairs: rates are the best of 5, the speed-up is the median of the 5 paired ratios.
-    one, many, ratios = (0.0, 0.0), (0.0, 0.0), []
+    one, many, ratios = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), []
     for _ in range(5):
         single = kernel_rate(rules, policies, args.n, threads=1, repeats=1)
         multi = kernel_rate(rules, policies, args.n, threads=top, repeats=1) if top > 1 else single
@@ -125,6 +125,11 @@ def main(argv=None):
     for name, g, p, r in rows:
         print(f"{name:<42} {g:>12} {p:>14} {r:>13}")
     print(f"{'threads speed-up (' + str(top) + ' vs 1, paired median)':<42} {speedup:>12.2f}x")
+    print(f"{'threads speed-up (' + str(top) + ' vs 1, best vs best)':<42} {many[0] / one[0]:>12.2f}x")
+    # CPU time per game, summed over threads: equal on 1 and on all threads means the kernel has no
+    # parallel overhead, and a speed-up under the thread count comes from slower cores under full load
+    print(f"{'CPU time per game, 1 thread':<42} {one[2]:>11.2f}us")
+    print(f"{'CPU time per game, ' + str(top) + ' threads (sum)':<42} {many[2]:>11.2f}us")
     print(f"{'first result after import, cold cache':<42} {cold:>11.2f}s")
     print(f"{'first result after import, warm cache':<42} {warm:>11.2f}s")
     print(f"{'panel rule change: 100,000 games + redraw':<42} {redraw:>11.2f}s")
