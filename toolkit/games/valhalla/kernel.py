@@ -153,19 +153,12 @@ def to_kernel(rules):
                     q += 1
             ip[P_RUN_TABLE + pattern] = protected
 
-    p = rules.stick_rune_up_probability
     cdf = np.zeros(16)
     tvalue = np.zeros(16, np.int64)
     tnat = np.zeros(16, np.int64)
     cumulative = 0.0
-    for k in range(16):
-        sticks = tuple((k >> i) & 1 for i in range(4))
-        prob = 1.0
-        for up in sticks:
-            prob *= p if up else 1.0 - p
+    for k, (prob, _, value, natural_one) in enumerate(odds.float_outcomes(rules)):
         cumulative += prob
-        value, _, natural_one = odds.stick_value(sticks, rules.throw_mode, rules.zero_runes_value,
-                                                 rules.hagalaz_alone_value)
         cdf[k], tvalue[k], tnat[k] = cumulative, value, natural_one
     for j in range(1 << GUIDE_BITS):
         start = 0

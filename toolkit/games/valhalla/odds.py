@@ -69,6 +69,25 @@ def outcomes(rules) -> list[dict]:
     return rows
 
 
+def float_outcomes(rules) -> list[tuple[float, tuple[int, int, int, int], int, bool]]:
+    """``(probability, sticks, value, natural_one)`` of outcomes k = 0..15 in float arithmetic.
+
+    The probability is the product over sticks S, T, G, H in that order, as the
+    reference's ``Sticks`` computes it, so the simulators' cumulative tables
+    agree bit for bit (the exact values are :func:`outcomes`)."""
+    p = float(rules.stick_rune_up_probability)
+    rows = []
+    for k in range(16):
+        sticks = tuple((k >> i) & 1 for i in range(4))
+        prob = 1.0
+        for up in sticks:
+            prob *= p if up else 1.0 - p
+        value, _, natural_one = stick_value(sticks, rules.throw_mode, rules.zero_runes_value,
+                                            rules.hagalaz_alone_value)
+        rows.append((prob, sticks, value, natural_one))
+    return rows
+
+
 def throw_table(rules) -> pd.DataFrame:
     """The 16-row table of §3.4 for these rules (probability as Fraction and float)."""
     df = pd.DataFrame(outcomes(rules))

@@ -65,18 +65,11 @@ def greedy_score(rules, state, seat, move) -> int:
 
 def throw_groups(rules) -> list:
     """[(probability, Throw)] grouped by (value, natural one), first-appearance order."""
-    from toolkit.games.valhalla.reference import evaluate_sticks
+    from toolkit.games.valhalla.odds import float_outcomes
 
-    p = rules.stick_rune_up_probability
     groups: dict = {}
-    for k in range(16):
-        sticks = tuple((k >> i) & 1 for i in range(4))
-        prob = 1.0
-        for up in sticks:
-            prob *= p if up else 1.0 - p
-        throw = evaluate_sticks(rules, sticks)
-        key = (throw.value, throw.natural_one)
-        groups[key] = groups.get(key, 0.0) + prob
+    for prob, _, value, natural_one in float_outcomes(rules):
+        groups[(value, natural_one)] = groups.get((value, natural_one), 0.0) + prob
     return [(prob, Throw(value, natural_one)) for (value, natural_one), prob in groups.items()]
 
 
