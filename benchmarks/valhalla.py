@@ -106,6 +106,7 @@ def main(argv=None):
         ratios.append(multi[0] / single[0])
         one, many = max(one, single), max(many, multi)
     speedup = float(np.median(ratios))
+    print("paired speed-ups:", " ".join(f"{r:.2f}" for r in ratios))
     greedy = kernel_rate(rules, ("greedy", "greedy"), max(args.n // 10, 1000), threads=1, repeats=1)
 
     with tempfile.TemporaryDirectory() as cold_dir:
