@@ -13,6 +13,11 @@
     - + (40 - origin): advance the rearmost ship (home counts as origin 0).
 
     DP-2: always throw again.
+
+    Measured consequence of "hit first" (standard rules, ``make run``): two
+    greedy players swap ships back and forth, about 1,140 attacks and 1,630
+    turns a game, against 380 turns for random and 320 for lookahead
+    self-play.  Greedy still beats random in 94% of games.
 ``lookahead``
     Expectimax, one ply: for each option, the expected value over the exact
     distribution of the opponent's next throw of the position after the
