@@ -8,6 +8,14 @@ over from earlier runs.  Targets (issue 2):
 - >= 100,000 standard random-vs-random games/s on one core; 2 threads >= 1.7x;
 - first result after a fresh import with a warm cache < 3 s;
 - a rule change in the panel redraws 100,000 games in < 2 s.
+
+On the development VM the two-thread speed-up drifts between runs (paired
+median 1.4x-1.7x, best vs best 1.6x-1.95x) while the CPU time per game
+stays within a few percent of the one-thread figure and both threads stay
+busy (process time / wall time 1.8-2.0).  A latency-bound loop (an LCG
+chain) scales 2.0x on the same VM and the kernel scaled 1.98x back when it
+ran at 48,000 games/s, so the shortfall looks like the two vCPUs sharing one
+physical core (SMT): the faster the kernel, the more the siblings compete.
 """
 
 from __future__ import annotations
