@@ -62,16 +62,9 @@ def _rate(rate, low, high) -> str:
 
 def _check_output(path: str) -> Path:
     """Refuse a bad output name before a long run, with the error ``results.save`` would give."""
-    out = Path(path)
-    if out.suffix not in (".csv", ".parquet"):
-        raise ValueError(f"output={path!r} is not allowed: the name must end in .csv or .parquet")
-    if out.suffix == ".parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise ValueError(f"output={path!r} is not allowed: Parquet needs pyarrow "
-                             "(pip install pyarrow); use a .csv name instead") from None
-    return out
+    from toolkit.core.results import check_path
+
+    return check_path(path)
 
 
 def _rules(spec, args):

@@ -1,6 +1,5 @@
 """Paired comparison on common seeds (core stats, issue 2)."""
 
-import numpy as np
 import pytest
 
 import toolkit

@@ -1,9 +1,7 @@
 """Bit counting for bitboard kernels: LLVM's ctpop / cttz as Numba intrinsics.
 
 Numba has no public popcount; these map to single machine instructions
-(``popcnt``, ``tzcnt``) where the CPU has them.  Pure-Python twins are given
-for reference code and tests.
-"""
+(``popcnt``, ``tzcnt``) where the CPU has them."""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from toolkit.core.jit import njit, njit_inline
+from toolkit.core.jit import njit_inline
 
 
 @intrinsic
@@ -46,15 +44,3 @@ def popcount(x):
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero int64 (64 for zero)."""
     return _cttz(x)
-
-
-@njit_inline
-def nth_bit_index(x, n):
-    """Index of the ``n``-th lowest set bit (0-based) of ``x``."""
-    for _ in range(n):
-        x &= x - 1
-    return _cttz(x)
-
-
-def popcount_py(x: int) -> int:
-    return bin(x).count("1")

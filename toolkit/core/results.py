@@ -50,26 +50,34 @@ def sidecar_path(path) -> Path:
     return path.with_suffix(".json")
 
 
-def save(df: pd.DataFrame, path) -> list[Path]:
-    """Write ``df`` to CSV or Parquet (by suffix) and its attrs to a JSON sidecar.
-
-    Returns the written paths.  Parquet needs ``pyarrow`` (``pip install pyarrow``).
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
+def check_path(path) -> Path:
+    """The output path, or a ``ValueError`` if :func:`save` could not write it (checked
+    before a long run, so the run is not wasted)."""
+    out = Path(path)
+    if out.suffix not in (".csv", ".parquet"):
+        raise ValueError(f"output={str(path)!r} is not allowed: the name must end in .csv or .parquet")
+    if out.suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError:
             raise ValueError(f"output={str(path)!r} is not allowed: Parquet needs pyarrow "
                              "(pip install pyarrow); use a .csv name instead") from None
+    return out
+
+
+def save(df: pd.DataFrame, path) -> list[Path]:
+    """Write ``df`` to CSV or Parquet (by suffix) and its attrs to a JSON sidecar.
+
+    Returns the written paths.  Parquet needs ``pyarrow`` (``pip install pyarrow``).
+    """
+    path = check_path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".parquet":
         table = df.copy()
         table.attrs = {}
         table.to_parquet(path, index=False)
-    elif path.suffix == ".csv":
-        df.to_csv(path, index=False)
     else:
-        raise ValueError(f"output={str(path)!r} is not allowed: the name must end in .csv or .parquet")
+        df.to_csv(path, index=False)
     meta = sidecar_path(path)
     meta.write_text(json.dumps(df.attrs, indent=2, default=str) + "\n")
     return [path, meta]

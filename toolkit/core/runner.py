@@ -15,7 +15,6 @@ buffer, so memory stays flat however many games run.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Mapping
 
 import numba
@@ -247,10 +246,3 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
     if summary is not None:
         return summary
     return results.to_frame(spec, out, first_game, attrs)
-
-
-def timed(fn, *args, **kwargs):
-    """``(result, seconds)`` of one call."""
-    start = time.perf_counter()
-    value = fn(*args, **kwargs)
-    return value, time.perf_counter() - start

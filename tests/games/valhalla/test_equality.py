@@ -17,29 +17,11 @@ import pandas as pd
 import pytest
 
 import toolkit
+from valhalla_configs import CONFIGS  # the shared rule configurations, beside this file
 from toolkit.games.valhalla import SPEC
-from toolkit.games.valhalla.rules import Rules
 
 pytestmark = pytest.mark.slow
 
-# Rule configurations shared (by copy) with test_invariants.py and test_properties.py.
-CONFIGS = {
-    "standard": Rules.preset("standard"),
-    "alternative": Rules.preset("alternative"),
-    # hagalaz -1, one-square backward, direct bear-off, literal gate, passage blocking, any-one release,
-    # attackable repairing ship
-    "variant_a": Rules(hagalaz_alone_value=-1, backward_rule="one_square", valhalla_entry="direct_off",
-                       bear_off_gate="first_only", blockade_blocks_passage=True, dock_release="any_one",
-                       repairing_ship_protected=False),
-    # harsh entry, exact bear-in, forced extra throws on 2 and 3, skewed sticks, unsafe entry squares,
-    # runs of 2 and 3 protected.  blocked_entry_forfeits_turn deadlocks most games once squares 1..5 fill
-    # up with both seats still holding ships at home (every throw 1..5 is then voided for both), so
-    # max_turns is lowered: the aborted path is exercised and the pure-Python reference stays quick.
-    "variant_b": Rules(blocked_entry_forfeits_turn=True, valhalla_entry="exact", extra_throw_enabled=True,
-                       extra_throw_optional=False, extra_throw_values=("2", "3"),
-                       stick_rune_up_probability=0.3, safe_squares=frozenset({29, 32, 34}),
-                       protected_run_lengths=frozenset({2, 3}), max_turns=1_000),
-}
 
 
 def reference_frame(rules, seed, n_games, policies, first_game=0) -> pd.DataFrame:

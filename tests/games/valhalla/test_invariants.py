@@ -36,28 +36,12 @@ import pandas as pd
 import pytest
 
 import toolkit
+from valhalla_configs import CONFIGS  # the shared rule configurations, beside this file
 from toolkit.games.valhalla import reference
 from toolkit.games.valhalla.rules import Rules
 
 HOME, VALHALLA, OFF = 0, 36, 37
 
-# Shared (by copy) with test_equality.py; c and d add the throwless opening and small ship counts.
-CONFIGS = {
-    "standard": Rules.preset("standard"),
-    "alternative": Rules.preset("alternative"),
-    "variant_a": Rules(hagalaz_alone_value=-1, backward_rule="one_square", valhalla_entry="direct_off",
-                       bear_off_gate="first_only", blockade_blocks_passage=True, dock_release="any_one",
-                       repairing_ship_protected=False),
-    "variant_b": Rules(blocked_entry_forfeits_turn=True, valhalla_entry="exact", extra_throw_enabled=True,
-                       extra_throw_optional=False, extra_throw_values=("2", "3"),
-                       stick_rune_up_probability=0.3, safe_squares=frozenset({29, 32, 34}),
-                       protected_run_lengths=frozenset({2, 3}), max_turns=1_000),
-    "variant_c": Rules(setup="alternating_blocks", start_player_rule="random", hagalaz_alone_value=-1,
-                       backward_attacks_allowed=False, bear_off_gate="none", zero_runes_value=6),
-    "variant_d": Rules(ships_per_player=3, start_player_rule="seat0", throw_mode="simplified",
-                       extra_throw_enabled=True, extra_throw_values=("natural_one", "unnatural_one", "2"),
-                       unentered_count_as_row1=False, rock_square=20, dock_square=10),
-}
 RUNS = [  # (config, policies)
     ("standard", ("random", "random")),
     ("standard", ("greedy", "random")),

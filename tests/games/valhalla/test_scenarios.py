@@ -12,7 +12,6 @@ other throw of value ``v``.
 
 from __future__ import annotations
 
-import itertools
 
 import pytest
 
