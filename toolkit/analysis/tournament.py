@@ -41,8 +41,7 @@ def _policy_names(spec, policies) -> list[str]:
     if not names:
         raise ValueError(f"policies={policies!r} is not allowed: at least one of {', '.join(spec.policies)}")
     for name in names:
-        if name not in spec.policies:
-            raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(spec.policies)}")
+        spec.check_policy_name(name)
     return names
 
 

@@ -28,6 +28,15 @@ class GameSpec:
     categories: dict = dataclasses.field(default_factory=dict)  # column -> labels of its codes
     histogram_columns: tuple = ("turns", "plies")
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
+    policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
+
+    def check_policy_name(self, name: str) -> None:
+        """Raise ``ValueError`` unless ``name`` is one of the game's policies
+        (``lookahead:16`` style arguments are checked by ``policy_parser``)."""
+        if self.policy_parser is not None:
+            self.policy_parser(name)
+        elif name not in self.policies:
+            raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(self.policies)}")
 
     def check_policies(self, policies, rules) -> tuple:
         """Validate per-seat policy names; a single name fills every seat."""
@@ -43,6 +52,5 @@ class GameSpec:
             raise ValueError(f"policies={','.join(policies)!r} is not allowed: {self.name} needs {seats} "
                              f"policies, one per seat, from {', '.join(self.policies)}")
         for p in policies:
-            if p not in self.policies:
-                raise ValueError(f"policy={p!r} is not allowed: one of {', '.join(self.policies)}")
+            self.check_policy_name(p)
         return policies

@@ -1,7 +1,8 @@
 """The registered games (a literal dict: adding a game is one line here)."""
 
-from toolkit.games import valhalla
+from toolkit.games import herrlof, valhalla
 
 GAMES = {
     "valhalla": valhalla.SPEC,
+    "herrlof": herrlof.SPEC,
 }

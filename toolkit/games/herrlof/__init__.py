@@ -1,0 +1,73 @@
+"""Herrlof: a 2-player trick-taking card game with secret exact bids (spec ``herrlof.md``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from toolkit.core.game import GameSpec
+from toolkit.games.herrlof import kernel, odds
+from toolkit.games.herrlof.policies import POLICIES, parse_policy
+from toolkit.games.herrlof.rules import Rules
+
+
+def _prepare(rules, policies):
+    return (kernel.to_kernel(rules), kernel.policy_ids(policies))
+
+
+def _play_reference(rules, seed, game_index, policies):
+    from toolkit.games.herrlof.reference import play_game, record_row
+
+    row = record_row(play_game(rules, seed, game_index, policies))
+    return {c: row[c] for c in kernel.COLUMNS}
+
+
+def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("random", "random"),
+              first_game: int = 0) -> pd.DataFrame:
+    """One row per round and seat: the bid, the tricks won, the points, and the dealt hand's
+    strength (``policies.hand_strength``, quarter tricks), trumps, specials and cards of rank
+    1/3/6/9, and the effects that seat executed that round.
+
+    The games are the same as ``toolkit.simulate("herrlof", ...)`` with the same seed and
+    policies (the kernel plays them once more, writing the log).
+
+    Examples
+    --------
+    >>> log = round_log(n_games=100, seed=1, policies=("greedy", "random"))
+    >>> bool((log["tricks"] <= 15).all())
+    True
+    """
+    rules = Rules() if rules is None else (Rules.preset("standard", **rules) if isinstance(rules, dict) else rules)
+    policies = SPEC.check_policies(policies, rules)
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
+    out, log = kernel.play_logged(kernel.to_kernel(rules), kernel.policy_ids(policies), seed, first_game,
+                                  n_games, rules.max_rounds)
+    rounds = out[:, kernel.C_ROUNDS]
+    game = np.repeat(np.arange(first_game, first_game + n_games), 2 * rules.max_rounds)
+    flat = log.reshape(-1, kernel.N_LOG)
+    keep = np.arange(2 * rules.max_rounds)[None, :] < 2 * rounds[:, None]
+    frame = pd.DataFrame(flat[keep.ravel()], columns=list(kernel.LOG_FIELDS))
+    frame.insert(0, "game", game[keep.ravel()])
+    frame.insert(3, "policy", np.asarray(policies, dtype=object)[frame["seat"].to_numpy()])
+    return frame
+
+
+SPEC = GameSpec(
+    name="herrlof",
+    title="Herrlof",
+    description="2-player trick-taking card game with exact bids",
+    Rules=Rules,
+    policies=POLICIES,
+    default_policies=lambda rules: ("greedy", "greedy"),
+    seats=lambda rules: 2,
+    columns=kernel.COLUMNS,
+    prepare=_prepare,
+    play_many=kernel.play_many,
+    play_reference=_play_reference,
+    odds=odds.summary,
+    categories={"result": kernel.RESULT_CODES},
+    histogram_columns=("turns", "plies", "rounds", "first_dealer"),
+    turn_word="one trick",
+    policy_parser=parse_policy,
+)

@@ -1,0 +1,405 @@
+"""Exact Herrlof deal odds (spec ``herrlof.md`` §2 and R-2) in exact fractions.
+
+Every number here is a :class:`fractions.Fraction` computed with
+:func:`math.comb` (hypergeometric arithmetic), never by sampling.  The
+results hold for any valid :class:`~toolkit.games.herrlof.rules.Rules`.
+
+Notation: ``D`` = ``deck_size``, ``h`` = ``hand_size``, ``M`` = ``max_rank``
+(cards per suit), ``C`` = ``suited_cards`` = ``suits * M``, ``S`` =
+``valknut_count + hagalaz_count`` (the specials, V and N).
+
+Derivations
+-----------
+The deck is shuffled uniformly (R-2.1), so one seat's hand is a uniform
+``h``-subset of the ``D`` physical cards, whichever block of the deal it
+comes from.  Hence the counts of one kind of card in a hand are
+hypergeometric: with ``K`` cards of the kind in the deck,
+``P(k) = comb(K, k) * comb(D - K, h - k) / comb(D, h)``.  This gives
+:func:`special_count_distribution` (``K = S``, or one kind alone) and
+:func:`rank_count_distribution` (``K = suits``: one card of each rank per
+suit).
+
+The indicator (R-2.2) is the card after both hands.  By exchangeability it is
+a uniform card of the deck, and given the indicator the hand is a uniform
+``h``-subset of the other ``D - 1`` cards.
+
+- ``no_trump``: a special indicator means no trump, so
+  ``P(no trump) = S / D`` (:func:`p_no_trump`).  A suited indicator
+  (probability ``C / D``) leaves ``M - 1`` cards of the trump suit among the
+  other ``D - 1`` cards, so the number ``k`` of trumps in a hand is
+  ``P(k) = [k = 0] * S / D + (C / D) * comb(M - 1, k) * comb(D - M, h - k) / comb(D - 1, h)``
+  (a no-trump round counts as 0 trumps).
+- ``redraw``: specials go to the bottom of the stock until a suited card
+  turns up, so the trump suit is the suit of the first suited card among the
+  ``D - 2h`` leftover cards (validation guarantees one), and
+  ``P(no trump) = 0``.  Given the hand, the other ``D - h`` cards are in
+  uniform order, and swapping the identities of suited cards preserves that
+  order's law, so the first leftover suited card is uniform over the
+  ``C - t`` suited cards not in the hand (``t`` = suited cards in the hand):
+  ``P(trump = s | hand) = (M - a_s) / (C - t)`` with ``a_s`` the hand's cards
+  of suit ``s`` (:func:`trump_given_hand`).  Averaging over the hand: ``t`` is
+  hypergeometric (``C`` suited of ``D``), and given ``t`` the suited cards of
+  the hand are a uniform ``t``-subset of the ``C``, so ``a_s`` is
+  hypergeometric (``M`` of ``C``, ``t`` drawn) and, by symmetry of the
+  suits,
+  ``P(k) = sum_t P(t) * suits * P(a_1 = k | t) * (M - k) / (C - t)``.
+  This is the composition-by-composition sum of the multivariate
+  hypergeometric, collapsed by suit symmetry (the tests check it against the
+  explicit composition enumeration and against brute force).
+
+Both seats have the same distributions (the deal is exchangeable); the
+numbers are for "a given seat's hand".
+
+:func:`summary` is the game's ``odds`` table (``toolkit odds``, the report).
+The module deliberately defines no ``throw_table`` or ``value_distribution``:
+the CLI looks those names up to print Valhalla's per-outcome tables.
+
+Examples
+--------
+>>> from toolkit.games.herrlof.rules import Rules
+>>> p_no_trump(Rules())
+Fraction(1, 7)
+>>> mean_trumps(Rules())
+Fraction(720, 287)
+>>> p_no_trump(Rules(special_indicator_means="redraw"))
+Fraction(0, 1)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pandas as pd
+
+EFFECT_RANKS = (1, 3, 6, 9)  # the ranks with powers (R-4)
+SPECIAL_KINDS = ("both", "V", "N")
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def hypergeometric(population: int, successes: int, draws: int) -> dict[int, Fraction]:
+    """Exact hypergeometric law, keyed ``k = 0..draws`` (impossible ``k`` have probability 0).
+
+    Parameters
+    ----------
+    population : int
+        Cards in the deck.
+    successes : int
+        Cards of the counted kind in the deck.
+    draws : int
+        Cards drawn (the hand size).
+
+    Returns
+    -------
+    dict[int, Fraction]
+        ``P(k of the counted kind among the drawn cards)``.
+
+    Examples
+    --------
+    >>> hypergeometric(4, 2, 2)
+    {0: Fraction(1, 6), 1: Fraction(2, 3), 2: Fraction(1, 6)}
+    """
+    total = comb(population, draws)
+    return {k: Fraction(comb(successes, k) * comb(population - successes, draws - k), total)
+            for k in range(draws + 1)}
+
+
+def specials(rules) -> int:
+    """Number of unsuited cards, ``S = valknut_count + hagalaz_count``.
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> specials(Rules())
+    6
+    """
+    return rules.valknut_count + rules.hagalaz_count
+
+
+def _tail(dist: dict[int, Fraction], k: int) -> Fraction:
+    return sum((p for j, p in dist.items() if j >= k), Fraction(0))
+
+
+def _mean(dist: dict[int, Fraction]) -> Fraction:
+    return sum((k * p for k, p in dist.items()), Fraction(0))
+
+
+# ---------------------------------------------------------------------- trump (R-2.2)
+
+
+def p_special_indicator(rules) -> Fraction:
+    """P(the first card turned as indicator is a V or N): ``S / D``, in both modes.
+
+    Under ``redraw`` this is the probability that at least one redraw happens.
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> p_special_indicator(Rules(special_indicator_means="redraw"))
+    Fraction(1, 7)
+    """
+    return Fraction(specials(rules), rules.deck_size)
+
+
+def p_no_trump(rules) -> Fraction:
+    """P(a round starts with no trump).
+
+    ``S / D`` under ``special_indicator_means = no_trump``; 0 under ``redraw``
+    (a suited card always turns up).
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> p_no_trump(Rules(valknut_count=2, hagalaz_count=1))
+    Fraction(1, 13)
+    """
+    if rules.special_indicator_means == "redraw":
+        return Fraction(0)
+    return p_special_indicator(rules)
+
+
+def trump_given_hand(rules, suit_counts, special_count: int = 0) -> dict[int, Fraction]:
+    """P(trump suit | one seat's hand), keyed by suit, with ``-1`` for no trump.
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+    suit_counts : sequence of int
+        Cards of each suit ``0..suits-1`` in the hand.
+    special_count : int, optional
+        V and N cards in the hand (matters only under ``no_trump``).
+
+    Returns
+    -------
+    dict[int, Fraction]
+        ``{suit: P(trump = suit | hand), -1: P(no trump | hand)}``.  Under
+        ``no_trump`` the indicator is uniform over the ``D - h`` cards outside
+        the hand; under ``redraw`` the trump card is uniform over the suited
+        cards outside the hand.
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> r = Rules(special_indicator_means="redraw")
+    >>> trump_given_hand(r, [9, 6, 0, 0])[0], trump_given_hand(r, [9, 6, 0, 0])[2]
+    (Fraction(0, 1), Fraction(3, 7))
+    """
+    if len(suit_counts) != rules.suits:
+        raise ValueError(f"suit_counts needs {rules.suits} entries, got {len(suit_counts)}")
+    if sum(suit_counts) + special_count != rules.hand_size:
+        raise ValueError(f"the counts must add up to hand_size={rules.hand_size}")
+    m = rules.max_rank
+    if rules.special_indicator_means == "redraw":
+        out = rules.suited_cards - sum(suit_counts)
+        dist = {s: Fraction(m - a, out) for s, a in enumerate(suit_counts)}
+        dist[-1] = Fraction(0)
+        return dist
+    out = rules.deck_size - rules.hand_size
+    dist = {s: Fraction(m - a, out) for s, a in enumerate(suit_counts)}
+    dist[-1] = Fraction(specials(rules) - special_count, out)
+    return dist
+
+
+def trump_count_distribution(rules) -> dict[int, Fraction]:
+    """Law of the number of trump cards in a given seat's hand, keyed ``k = 0..hand_size``.
+
+    A no-trump round counts as 0 trumps.  See the module docstring for the
+    derivation in each ``special_indicator_means`` mode.
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+
+    Returns
+    -------
+    dict[int, Fraction]
+        ``P(k trumps)`` for ``k = 0..hand_size`` (exact zeros included); sums to 1.
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> dist = trump_count_distribution(Rules())
+    >>> sum(dist.values()), dist[3], dist[9]
+    (Fraction(1, 1), Fraction(131560, 489991), Fraction(0, 1))
+    """
+    d, h, m, c = rules.deck_size, rules.hand_size, rules.max_rank, rules.suited_cards
+    dist = {k: Fraction(0) for k in range(h + 1)}
+    if rules.special_indicator_means == "redraw":
+        for t, p_t in hypergeometric(d, c, h).items():
+            if p_t == 0:
+                continue
+            # validation (D - 2h > S) gives h < C / 2, so C - t > 0 here
+            given_t = hypergeometric(c, m, t)
+            for k in range(min(t, m) + 1):
+                dist[k] += p_t * rules.suits * given_t[k] * Fraction(m - k, c - t)
+        return dist
+    suited_indicator = Fraction(c, d)
+    for k, p in hypergeometric(d - 1, m - 1, h).items():
+        dist[k] += suited_indicator * p
+    dist[0] += p_no_trump(rules)
+    return dist
+
+
+def mean_trumps(rules) -> Fraction:
+    """Expected number of trump cards in a given seat's hand (0 in a no-trump round).
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> mean_trumps(Rules()), mean_trumps(Rules(special_indicator_means="redraw"))
+    (Fraction(720, 287), Fraction(144, 49))
+    """
+    return _mean(trump_count_distribution(rules))
+
+
+def p_at_least_trumps(rules, k: int) -> Fraction:
+    """P(a given seat's hand holds at least ``k`` trump cards).
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+    k : int
+        Threshold; ``k <= 0`` gives 1.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> p_at_least_trumps(Rules(), 0)
+    Fraction(1, 1)
+    >>> p_at_least_trumps(Rules(), 9)  # at most 8 trumps: the indicator is one of the 9
+    Fraction(0, 1)
+    """
+    return _tail(trump_count_distribution(rules), k)
+
+
+# ---------------------------------------------------------------------- hand contents (§2.1)
+
+
+def special_count_distribution(rules, kind: str = "both") -> dict[int, Fraction]:
+    """Law of the number of special cards in a given seat's hand, keyed ``k = 0..hand_size``.
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+    kind : {"both", "V", "N"}, optional
+        Count V and N together (default), only Valknuts or only Hagalaz cards.
+
+    Returns
+    -------
+    dict[int, Fraction]
+        Hypergeometric ``P(k)`` with ``K`` = the count of that kind in the deck.
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> special_count_distribution(Rules(), "V")[0]
+    Fraction(585, 2296)
+    >>> special_count_distribution(Rules())[6]
+    Fraction(55, 57646)
+    """
+    if kind not in SPECIAL_KINDS:
+        raise ValueError(f"kind={kind!r} is not allowed: one of {', '.join(SPECIAL_KINDS)}")
+    count = {"both": specials(rules), "V": rules.valknut_count, "N": rules.hagalaz_count}[kind]
+    return hypergeometric(rules.deck_size, count, rules.hand_size)
+
+
+def rank_count_distribution(rules, rank: int) -> dict[int, Fraction]:
+    """Law of the number of cards of ``rank`` (any suit) in a given seat's hand.
+
+    There are ``suits`` cards of each rank 1..``max_rank``; 1, 3, 6 and 9 are
+    the ranks with powers (R-4).
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+    rank : int
+        A rank in ``1..max_rank``.
+
+    Returns
+    -------
+    dict[int, Fraction]
+        ``P(k)`` for ``k = 0..hand_size`` (zero beyond ``suits``).
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> dist = rank_count_distribution(Rules(), 9)
+    >>> dist[0], dist[4], dist[5]
+    (Fraction(45, 287), Fraction(1, 82), Fraction(0, 1))
+    """
+    if not 1 <= rank <= rules.max_rank:
+        raise ValueError(f"rank={rank} is not allowed: ranks are 1..max_rank={rules.max_rank}")
+    return hypergeometric(rules.deck_size, rules.suits, rules.hand_size)
+
+
+# ---------------------------------------------------------------------- the table
+
+
+def summary(rules) -> pd.DataFrame:
+    """The exact deal odds, one row each (``toolkit odds herrlof``, the report).
+
+    Same shape as Valhalla's ``summary``: columns ``quantity`` (text),
+    ``exact`` (the fraction as a string) and ``value`` (float).  The
+    distributions are listed for every ``k`` with a nonzero probability.
+
+    Parameters
+    ----------
+    rules : Rules
+        Herrlof rules.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> df = summary(Rules())
+    >>> list(df.columns)
+    ['quantity', 'exact', 'value']
+    >>> df.loc[0, "quantity"], df.loc[0, "exact"], round(float(df.loc[0, "value"]), 4)
+    ('P(no trump)', '1/7', 0.1429)
+    """
+    h = rules.hand_size
+    trumps = trump_count_distribution(rules)
+    rows = [
+        ("P(no trump)", p_no_trump(rules)),
+        ("P(first indicator is V or N)", p_special_indicator(rules)),
+        ("mean trumps in a hand", _mean(trumps)),
+    ]
+    rows += [(f"P(trumps in a hand = {k})", p) for k, p in trumps.items() if p > 0]
+    rows += [(f"P(trumps in a hand >= {k})", _tail(trumps, k)) for k in range(1, h + 1)
+             if _tail(trumps, k) > 0]
+    for kind, label in (("both", "V or N"), ("V", "V"), ("N", "N")):
+        dist = special_count_distribution(rules, kind)
+        rows.append((f"mean {label} cards in a hand", _mean(dist)))
+        rows.append((f"P(at least one {label} card in a hand)", 1 - dist[0]))
+    rows += [(f"P(V or N cards in a hand = {k})", p) for k, p in special_count_distribution(rules).items() if p > 0]
+    # every rank has the same law (one card per suit), so one table serves the 1, 3, 6 and 9
+    effect = [r for r in EFFECT_RANKS if r <= rules.max_rank]
+    rows.append((f"mean effect cards ({', '.join(map(str, effect))}) in a hand",
+                 Fraction(h * len(effect) * rules.suits, rules.deck_size)))
+    dist = rank_count_distribution(rules, 1)
+    rows += [(f"P(cards of one rank, e.g. 1s, in a hand = {k})", p) for k, p in dist.items() if p > 0]
+    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
+                         "value": [float(r[1]) for r in rows]})
