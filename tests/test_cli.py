@@ -189,6 +189,7 @@ def test_report_writes_csv_odds_and_plots(capsys, tmp_path):
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["game", "games", "policies"]
     assert lines[1].split()[:3] == ["valhalla", "300", "greedy,greedy"]
+    assert lines[2].split()[:3] == ["herrlof", "300", "greedy,greedy"]  # every registered game
     assert json.loads((tmp_path / "valhalla.json").read_text())["policies"] == ["greedy", "greedy"]
     assert len(pd.read_csv(tmp_path / "valhalla_odds.csv")) == 8
     summary = pd.read_csv(tmp_path / "summary.csv", index_col="game")
@@ -212,3 +213,180 @@ def test_simulate_output_parquet(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "valhalla", "-n", "100", "-o", str(tmp_path / "p.parquet"), "--no-progress")
     assert code == 0, err
     assert len(pd.read_parquet(tmp_path / "p.parquet")) == 100 and (tmp_path / "p.json").exists()
+
+
+# --------------------------------------------------------------------- Herrlof
+
+
+def test_list_shows_herrlof(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("herrlof"))
+    assert row.split()[:3] == ["herrlof", "Herrlof", "2"]
+    assert "random,greedy,lookahead" in row and "greedy,greedy" in row and "trick-taking" in row
+
+
+def test_rules_herrlof_with_publisher_preset(capsys):
+    code, out, _ = run(capsys, "rules", "herrlof", "--preset", "publisher")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Herrlof rules (rules_version 1):"
+    assert next(line for line in lines if line.startswith("name")).split()[:4] == [
+        "name", "type", "default", "publisher"]
+    consolation = next(line for line in lines if line.startswith("consolation_range "))
+    assert consolation.split()[:6] == ["consolation_range", "set", "of", "int", "3,4,5", "3,4"]
+    hand = next(line for line in lines if line.startswith("hand_size"))
+    assert hand.split()[:4] == ["hand_size", "int", "15", "15"] and "Cards dealt to each player" in hand
+    assert lines[-2:] == ["presets:", "  publisher: consolation_range=3,4"]
+
+
+def test_rules_herrlof_lists_both_presets(capsys):
+    code, out, _ = run(capsys, "rules", "herrlof")
+    assert code == 0
+    assert out.splitlines()[-3:] == ["presets:", "  standard: (the defaults)", "  publisher: consolation_range=3,4"]
+
+
+def test_odds_herrlof_prints_the_summary_table(capsys):
+    from toolkit.games.herrlof.odds import summary
+    from toolkit.games.herrlof.rules import Rules
+
+    code, out, _ = run(capsys, "odds", "herrlof")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:3] == ["Herrlof: exact odds, preset standard", "", lines[2]]
+    # Herrlof has no per-outcome tables (no throw_table / value_distribution): one table, the summary
+    assert lines[2].split() == ["quantity", "exact", "value"]
+    assert len(lines) == 3 + len(summary(Rules()))
+    assert lines[3].split() == ["P(no", "trump)", "1/7", "0.1429"]
+    assert any(line.startswith("mean trumps in a hand") and "720/287" in line for line in lines)
+
+
+def test_odds_herrlof_with_preset_and_set(capsys):
+    code, out, _ = run(capsys, "odds", "herrlof", "--preset", "publisher", "--set", "special_indicator_means=redraw")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Herrlof: exact odds, preset publisher with special_indicator_means=redraw"
+    assert lines[3].split() == ["P(no", "trump)", "0", "0.0000"]
+    assert any(line.startswith("mean trumps in a hand") and "144/49" in line for line in lines)
+
+
+def _herrlof_block(out: str) -> list[str]:
+    lines = out.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if line.startswith("herrlof: ")):]
+
+
+def test_simulate_herrlof_prints_the_summary(capsys):
+    code, out, _ = run(capsys, "simulate", "herrlof", "-n", "400", "--seed", "1", "--policies", "greedy,random",
+                       "--no-progress")
+    assert code == 0
+    lines = _herrlof_block(out)
+    assert lines[0] == "herrlof: 400 games, seed 1, preset standard, policies greedy,random"
+    assert lines[3].split()[:2] == ["0", "greedy"] and lines[4].split()[:2] == ["1", "random"]
+    wins = int(lines[3].split()[2]) + int(lines[4].split()[2])
+    # draws are counted on their own line
+    assert lines[5].startswith("no winner: ") and int(lines[5].split()[2]) == 400 - wins
+    assert int(lines[3].split()[2]) > int(lines[4].split()[2])  # greedy beats random
+    assert "game length in turns (a turn is one trick):" in lines
+    quantiles = lines[lines.index("game length in turns (a turn is one trick):") + 2].split()
+    assert all(int(q) % 15 == 0 for q in quantiles[2:])  # turns = rounds * hand_size
+
+
+def test_simulate_herrlof_output_set_and_summary(capsys, tmp_path):
+    out_csv = tmp_path / "h.csv"
+    argv = ["simulate", "herrlof", "-n", "300", "--seed", "5", "--preset", "publisher", "--set", "hand_size=12",
+            "--set", "effect_6=off", "--policies", "greedy,random", "--no-progress"]
+    code, out, err = run(capsys, *argv, "-o", str(out_csv), "--summary")
+    assert code == 0, err
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'h.json'}"
+    df = pd.read_csv(out_csv)
+    assert len(df) == 300 and df["game_index"].tolist() == list(range(300))
+    assert (df["turns"] == 12 * df["rounds"]).all() and (df["swaps_0"] == 0).all() and (df["swaps_1"] == 0).all()
+    meta = json.loads((tmp_path / "h.json").read_text())
+    assert meta["game"] == "herrlof" and meta["policies"] == ["greedy", "random"] and meta["preset"] is None
+    assert meta["rules"]["hand_size"] == 12 and meta["rules"]["consolation_range"] == [3, 4]
+    code, streamed, _ = run(capsys, *argv)
+    assert code == 0 and _herrlof_block(out) == _herrlof_block(streamed)
+    assert "preset publisher with hand_size=12 effect_6=off" in streamed
+
+
+def test_simulate_herrlof_lookahead_with_samples(capsys, tmp_path):
+    code, out, err = run(capsys, "simulate", "herrlof", "-n", "4", "--seed", "2", "--policies", "lookahead:4,random",
+                         "-o", str(tmp_path / "l.csv"), "--summary", "--no-progress")
+    assert code == 0, err
+    assert "policies lookahead:4,random" in out
+    assert json.loads((tmp_path / "l.json").read_text())["policies"] == ["lookahead:4", "random"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "herrlof", "--set", "hand_size=30"],
+     "hand_size=30 is not allowed: 2 * hand_size + 1 must be <= the deck size 42, so hand_size in 1..20"),
+    (["simulate", "herrlof", "--set", "hand_size=0"], "hand_size='0' is not allowed: an integer in 1..100"),
+    (["simulate", "herrlof", "--set", "consolation_range=3,16"],
+     "consolation_range=3,16 is not allowed: trick counts must be in 0..hand_size=15 (16 is not)"),
+    (["simulate", "herrlof", "--policies", "lookahead:0"],
+     "policy='lookahead:0' is not allowed: lookahead:S needs S samples in 1..4096"),
+    (["simulate", "herrlof", "--policies", "greedy,lookahead:many"],
+     "policy='lookahead:many' is not allowed: lookahead:S needs S samples in 1..4096"),
+    (["simulate", "herrlof", "--policies", "greedy:2"],
+     "policy='greedy:2' is not allowed: one of random, greedy, lookahead, lookahead:S"),
+    (["simulate", "herrlof", "--policies", "greedy,random,random"], "herrlof needs 2 policies"),
+    (["simulate", "herrlof", "--set", "special_indicator_means=redraw", "--set", "hand_size=18"],
+     "special_indicator_means='redraw' is not allowed here"),
+    (["rules", "herrlof", "--preset", "deluxe"], "preset='deluxe' is not allowed: one of standard, publisher"),
+    (["odds", "herrlof", "--set", "suits=5"], "suits='5' is not allowed: an integer in 1..4"),
+    (["compare", "herrlof", "--policies", "random,lookahead:0", "-n", "5"], "policy='lookahead:0'"),
+    (["compare", "herrlof", "--policies", "random,greedy", "-n", "5", "--set", "hand_size=30"], "hand_size=30"),
+])
+def test_herrlof_errors_are_one_line_with_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("toolkit: error: ") and message in err
+
+
+def test_compare_herrlof_with_lookahead_samples(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "herrlof", "--policies", "random,greedy,lookahead:8", "-n", "6",
+                         "--seed", "4", "--no-progress", "-o", str(tmp_path / "c.csv"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "herrlof: 6 games per ordered pair, seed 4 for every pair, preset standard"
+    names = ["random", "greedy", "lookahead:8"]
+    assert [line.split()[:2] for line in lines[3:12]] == [[a, b] for a in names for b in names]
+    start = next(i for i, line in enumerate(lines) if line.startswith("row policy's win rate"))
+    assert lines[start + 1].split() == ["policy", *names]
+    assert [line.split()[0] for line in lines[start + 2:start + 5]] == names
+    table = pd.read_csv(tmp_path / "c.csv")
+    assert len(table) == 9 and (table["games"] == 6).all()
+    assert (table["mean_turns"] >= 15).all()
+    assert json.loads((tmp_path / "c.json").read_text())["policies"] == names
+
+
+def test_report_herrlof_writes_csv_odds_and_plots(capsys, tmp_path):
+    from toolkit.games.herrlof.odds import summary
+    from toolkit.games.herrlof.rules import Rules
+
+    code, out, err = run(capsys, "report", "herrlof", "-n", "300", "--seed", "2", "--out", str(tmp_path),
+                         "--no-progress")
+    assert code == 0, err
+    for name in ("herrlof.csv", "herrlof.json", "herrlof_odds.csv", "herrlof_win_rates.png", "herrlof_length.png",
+                 "summary.csv"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert not (tmp_path / "valhalla.csv").exists()
+    lines = out.splitlines()
+    assert "no winner" in lines[0]
+    assert lines[1].split()[:3] == ["herrlof", "300", "greedy,greedy"]
+    assert len(pd.read_csv(tmp_path / "herrlof_odds.csv")) == len(summary(Rules()))
+    row = pd.read_csv(tmp_path / "summary.csv", index_col="game").loc["herrlof"]
+    wins = round(row["win_rate_0"] * 300) + round(row["win_rate_1"] * 300)
+    assert wins + row["no_winner"] == 300
+
+
+def test_installed_entry_point_herrlof_bad_hand_size():
+    exe = Path(sys.executable).with_name("toolkit")
+    if not exe.exists():
+        pytest.skip(f"no installed entry point at {exe}")
+    proc = subprocess.run([str(exe), "simulate", "herrlof", "--set", "hand_size=30"],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "toolkit: error: hand_size=30 is not allowed: 2 * hand_size + 1 must be <= the deck size 42, "
+        "so hand_size in 1..20"]

@@ -15,7 +15,15 @@ stderr with exit code 2 (the code argparse uses for usage errors).
         --set extra_throw_enabled=false --policies greedy,random -o out.csv --summary
     toolkit odds valhalla [--preset P] [--set NAME=VALUE ...]
     toolkit compare valhalla --policies random,greedy,lookahead -n 100000 [-o table.csv]
+    toolkit rules herrlof --preset publisher
+    toolkit simulate herrlof -n 100000 --policies greedy,random --set hand_size=12
+    toolkit odds herrlof --set special_indicator_means=redraw
+    toolkit compare herrlof --policies random,greedy,lookahead:8 -n 1000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR]
+
+Every command takes any registered game (``toolkit list``).  A policy name
+may carry an argument (Herrlof's ``lookahead:16`` = 16 samples); the game
+checks it (``spec.check_policy_name``).
 """
 
 from __future__ import annotations
@@ -108,6 +116,9 @@ def _print_run_summary(spec, data, label: str) -> None:
     })
     print()
     _print_table(table)
+    # draws (Herrlof's R-6.3) and games stopped at a turn limit: the seats' win rates leave them out
+    no_winner = n - int(rates["wins"].sum())
+    print(f"no winner: {no_winner:,} games, {_rate(*stats.wilson(no_winner, n))}")
     print()
     print(f"game length in turns (a turn is {spec.turn_word}):")
     # quantiles of integer data are integers
@@ -173,6 +184,24 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+# Per-outcome tables a game's odds module may define besides ``spec.odds`` (the summary every
+# game has), printed first when present: Valhalla's 16 stick outcomes and its throw values.
+EXTRA_ODDS_TABLES = ("throw_table", "value_distribution")
+
+
+def _odds_frame(table) -> pd.DataFrame:
+    """An extra odds table as a frame: a DataFrame as is, a ``{value: probability}`` dict as
+    value / exact probability / float; exact fractions are shown as text (``1/16``)."""
+    if isinstance(table, dict):
+        return pd.DataFrame({"value": list(table), "probability": [str(p) for p in table.values()],
+                             "p": [float(p) for p in table.values()]})
+    frame = table.copy()
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            frame[column] = frame[column].map(str)
+    return frame
+
+
 def cmd_odds(args) -> int:
     import importlib
 
@@ -180,24 +209,16 @@ def cmd_odds(args) -> int:
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
-    # the per-outcome table is game-specific (Valhalla's 16 stick outcomes), so it is looked up by name
-    module = importlib.import_module(f"{spec.Rules.__module__.rpartition('.')[0]}.odds")
-    throw_table = getattr(module, "throw_table", None)
+    # the module that defines the game's odds function holds its other exact tables, if any
+    module = importlib.import_module(spec.odds.__module__)
     print(f"{spec.title}: exact odds, {_rules_label(rules, args)}")
-    if throw_table is not None:
-        table = throw_table(rules).copy()
-        table["probability"] = table["probability"].map(str)
-        print()
-        _print_table(table)
-    value_distribution = getattr(module, "value_distribution", None)
-    if value_distribution is not None:
-        dist = value_distribution(rules)
-        print()
-        _print_table(pd.DataFrame({"value": list(dist), "probability": [str(p) for p in dist.values()],
-                                   "p": [float(p) for p in dist.values()]}))
+    for name in EXTRA_ODDS_TABLES:
+        table = getattr(module, name, None)
+        if callable(table):
+            print()
+            _print_table(_odds_frame(table(rules)))
     print()
-    summary = spec.odds(rules).copy()
-    _print_table(summary)
+    _print_table(spec.odds(rules))
     return 0
 
 
@@ -246,6 +267,7 @@ def cmd_report(args) -> int:
     for seat in range(sum(1 for c in table.columns if c.startswith("win_rate_"))):
         shown[f"seat {seat} wins [95% CI]"] = [
             _rate(r[f"win_rate_{seat}"], r[f"ci_low_{seat}"], r[f"ci_high_{seat}"]) for _, r in table.iterrows()]
+    shown["no winner"] = table["no_winner"]
     shown["mean turns"] = [f"{r.mean_turns:.1f} ± {r.se_turns:.1f}" for r in table.itertuples()]
     shown["median turns"] = table["median_turns"].map("{:g}".format)
     shown["seconds"] = table["seconds"].map("{:.1f}".format)
@@ -267,7 +289,8 @@ def _add_run_options(p, *, n_default):
 def _add_rules_options(p):
     p.add_argument("--preset", default=None, help="rule preset (default standard; see `toolkit rules GAME`)")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29")
+                   help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29 "
+                        "or --set consolation_range=3..5")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -293,7 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     _add_run_options(p, n_default=10_000)
     _add_rules_options(p)
-    p.add_argument("--policies", default=None, help="one policy per seat, comma-separated (one name fills all)")
+    p.add_argument("--policies", default=None,
+                   help="one policy per seat, comma-separated (one name fills all), e.g. greedy,lookahead:16")
     p.add_argument("-o", "--output", default=None, help="write per-game rows to FILE.csv or FILE.parquet (+ FILE.json)")
     p.add_argument("--summary", action="store_true", help="print the summary also when writing -o")
     p.set_defaults(func=cmd_simulate)
@@ -305,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="every ordered pair of policies on common seeds")
     p.add_argument("game")
-    p.add_argument("--policies", required=True, help="comma-separated policy names")
+    p.add_argument("--policies", required=True, help="comma-separated policy names, e.g. random,greedy,lookahead:8")
     _add_run_options(p, n_default=10_000)
     _add_rules_options(p)
     p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ FILE.json)")

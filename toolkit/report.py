@@ -1,8 +1,9 @@
 """The main job (``make run`` = ``toolkit report``): every game, default rules, default policies.
 
-For each named game (default: all of ``toolkit.GAMES``) :func:`report`
-simulates the standard preset with the game's default policies (``greedy``
-in every seat) and writes, under ``out_dir``:
+For each named game (default: all of ``toolkit.GAMES``: Valhalla and
+Herrlof) :func:`report` simulates the standard preset with the game's default
+policies (``spec.default_policies``: ``greedy`` in every seat for both) and
+writes, under ``out_dir``:
 
 ``<game>.csv`` + ``<game>.json``
     one row per game and its provenance sidecar (:func:`toolkit.core.results.save`);
@@ -22,6 +23,13 @@ Examples
 ...     table = report(["valhalla"], n_games=1000, seed=1, out_dir=out, progress=False)
 >>> table.index.tolist()
 ['valhalla']
+
+Herrlof (a turn is one trick, so the lengths are multiples of ``hand_size``):
+
+>>> with tempfile.TemporaryDirectory() as out:
+...     table = report(["herrlof"], n_games=200, seed=1, out_dir=out, progress=False)
+>>> table.loc["herrlof", "policies"], int(table.loc["herrlof", "games"])
+('greedy,greedy', 200)
 """
 
 from __future__ import annotations
@@ -78,6 +86,7 @@ def _summary_row(df: pd.DataFrame, spec, seconds: float) -> dict:
         row[f"win_rate_{r.seat}"] = r.win_rate
         row[f"ci_low_{r.seat}"] = r.ci_low
         row[f"ci_high_{r.seat}"] = r.ci_high
+    row["no_winner"] = int((df["winner"] == -1).sum())  # draws (Herrlof R-6.3) and unfinished games
     row["mean_turns"], row["se_turns"] = stats.mean_se(df["turns"])
     row["median_turns"] = float(np.median(df["turns"]))
     row["seconds"] = seconds
@@ -105,7 +114,8 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
     -------
     DataFrame
         Indexed by game: ``preset``, ``policies``, ``games``, ``win_rate_<seat>``
-        with ``ci_low_<seat>`` / ``ci_high_<seat>`` (Wilson 95%), ``mean_turns``,
+        with ``ci_low_<seat>`` / ``ci_high_<seat>`` (Wilson 95%), ``no_winner``
+        (games without a winner: draws, games stopped at a limit), ``mean_turns``,
         ``se_turns``, ``median_turns`` and ``seconds`` (simulation wall time).
         Also written to ``out_dir/summary.csv``.
     """

@@ -65,6 +65,7 @@ S_PHASE, S_BID_TURN, S_DKIND, S_DSEAT, S_TAKEN = 37, 38, 39, 40, 41
 S_PLIES, S_TURNS, S_TRICKS_WON, S_DESTROYED, S_STEALS, S_TRADES, S_SWAPS = 42, 43, 44, 46, 47, 49, 51
 S_TRUMP_CHANGES, S_NO_TRUMP_ROUNDS, S_FIRST_DEALER, S_ROUND_POINTS = 53, 54, 55, 56  # round points [2]
 S_DESTROYED_AT_START, S_STOCK_LAST = 58, 59  # for the §7 checks
+S_SEAT_PLIES = 60  # [2] decision points presented to each seat
 S_STOCK = 64  # [2 * MAX_DECK]
 S_WON = S_STOCK + 2 * MAX_DECK  # won[seat, k, 0/1] at S_WON + (seat * MAX_TRICKS + k) * 2 + j
 COPY_SIZE = S_WON + 2 * MAX_TRICKS * 2  # what a rollout copies
@@ -77,10 +78,11 @@ STATE_SIZE = S_DISC + MAX_FACES
 # -- result columns (one row per game) -----------------------------------------------------
 COLUMNS = (("winner", "win_0", "win_1", "result", "first_dealer", "rounds", "turns", "plies",
             "destroyed_tricks", "trump_changes", "no_trump_rounds")
-           + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)))
+           + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)) + ("plies_0", "plies_1"))
 C_WINNER, C_WIN, C_RESULT, C_FIRST_DEALER, C_ROUNDS, C_TURNS, C_PLIES = 0, 1, 3, 4, 5, 6, 7
 C_DESTROYED, C_TRUMP_CHANGES, C_NO_TRUMP = 8, 9, 10
 C_SEAT = 11  # SEAT_FIELDS in order, two columns each
+C_SEAT_PLIES = C_SEAT + 2 * len(SEAT_FIELDS)
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "draw")
 LOG_FIELDS = ROUND_LOG_FIELDS
@@ -543,6 +545,7 @@ def apply_decision(ip, st, option, rs, ck):
     """Apply ``option`` to the pending decision (``st[S_DKIND]``, ``st[S_DSEAT]``); count the ply."""
     st[S_PLIES] += 1
     kind, seat = st[S_DKIND], st[S_DSEAT]
+    st[S_SEAT_PLIES + seat] += 1
     if kind == DP_BID:
         st[S_BID + seat] = option
         st[S_BID_TURN] += 1
@@ -1077,6 +1080,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
         row[C_SEAT + 6 + seat] = st[S_STEALS + seat]
         row[C_SEAT + 8 + seat] = st[S_TRADES + seat]
         row[C_SEAT + 10 + seat] = st[S_SWAPS + seat]
+        row[C_SEAT_PLIES + seat] = st[S_SEAT_PLIES + seat]
     return violation
 
 

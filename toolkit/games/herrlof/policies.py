@@ -49,9 +49,9 @@ BID_WINDOW = 2
 
 def parse_policy(name: str) -> tuple[str, int]:
     """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
-    base, _, arg = name.partition(":")
+    base, colon, arg = name.partition(":")
     if base == "lookahead":
-        if not arg:
+        if not colon:
             return base, DEFAULT_SAMPLES
         if arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES:
             return base, int(arg)

@@ -164,6 +164,7 @@ class State:
     void: list = None
     # §6 tallies
     plies: int = 0
+    seat_plies: list = dataclasses.field(default_factory=lambda: [0, 0])  # decision points per seat
     turns: int = 0
     tricks_won: list = dataclasses.field(default_factory=lambda: [0, 0])
     destroyed_tricks: int = 0
@@ -220,7 +221,7 @@ def new_round_state(rules, deck_order, dealer, previous: State | None = None) ->
         st.round_no = previous.round_no + 1
         for name in ("plies", "turns", "destroyed_tricks", "trump_changes", "no_trump_rounds", "first_dealer"):
             setattr(st, name, getattr(previous, name))
-        for name in ("scores", "exact_bids", "tricks_won", "steals", "trades", "swaps"):
+        for name in ("scores", "exact_bids", "tricks_won", "steals", "trades", "swaps", "seat_plies"):
             setattr(st, name, list(getattr(previous, name)))
     else:
         st.first_dealer = dealer
@@ -531,6 +532,7 @@ def apply_decision(st: State, decision: Decision, option, rs: Stream) -> None:
     """Apply ``option`` (one of ``decision.options``) and count the ply."""
     st.plies += 1
     kind, seat = decision.kind, decision.seat
+    st.seat_plies[seat] += 1
     if kind == DP_BID:
         st.bids[seat] = option
         st.bid_turn += 1
@@ -639,6 +641,7 @@ class Record:
     swaps: list
     trump_changes: int
     no_trump_rounds: int
+    seat_plies: list  # decision points presented to each seat (not in §6; benchmarks count a policy's decisions)
     round_log: list  # one dict per round and seat
 
 
@@ -677,7 +680,8 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
                   rounds=st.round_no, turns=st.turns, plies=st.plies, exact_bids=list(st.exact_bids),
                   tricks_won=list(st.tricks_won), destroyed_tricks=st.destroyed_tricks,
                   steals=list(st.steals), trades=list(st.trades), swaps=list(st.swaps),
-                  trump_changes=st.trump_changes, no_trump_rounds=st.no_trump_rounds, round_log=log)
+                  trump_changes=st.trump_changes, no_trump_rounds=st.no_trump_rounds,
+                  seat_plies=list(st.seat_plies), round_log=log)
 
 
 ROUND_LOG_FIELDS = ("round", "seat", "dealer", "bid", "tricks", "points", "strength", "trumps", "specials",
@@ -715,4 +719,6 @@ def record_row(record: Record) -> dict:
     for name in SEAT_FIELDS:
         for seat in (0, 1):
             row[f"{name}_{seat}"] = getattr(record, name)[seat]
+    for seat in (0, 1):
+        row[f"plies_{seat}"] = record.seat_plies[seat]
     return row
