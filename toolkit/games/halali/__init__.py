@@ -1,1 +1,44 @@
 """Halali: a 2-player hunt on a 7x7 board of face-down tiles (spec ``halali.md``)."""
+
+from __future__ import annotations
+
+from toolkit.core.game import GameSpec
+from toolkit.games.halali import kernel
+from toolkit.games.halali.policies import POLICIES
+from toolkit.games.halali.rules import Rules
+
+
+def _prepare(rules, policies):
+    return (kernel.to_kernel(rules), kernel.policy_ids(policies))
+
+
+def _play_reference(rules, seed, game_index, policies):
+    from toolkit.games.halali.reference import play_game, record_row
+
+    row = record_row(rules, play_game(rules, seed, game_index, policies))
+    return {c: row[c] for c in kernel.COLUMNS}
+
+
+def _odds(rules):
+    from toolkit.games.halali import odds
+
+    return odds.summary(rules)
+
+
+SPEC = GameSpec(
+    name="halali",
+    title="Halali",
+    description="2-player hunt on a 7x7 board of face-down tiles",
+    Rules=Rules,
+    policies=POLICIES,
+    default_policies=lambda rules: ("greedy", "greedy"),
+    seats=lambda rules: 2,
+    columns=kernel.COLUMNS,
+    prepare=_prepare,
+    play_many=kernel.play_many,
+    play_reference=_play_reference,
+    odds=_odds,
+    categories=kernel.CATEGORIES,
+    histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
+    turn_word="one action",
+)
