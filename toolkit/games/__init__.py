@@ -1,8 +1,9 @@
 """The registered games (a literal dict: adding a game is one line here)."""
 
-from toolkit.games import herrlof, valhalla
+from toolkit.games import halali, herrlof, valhalla
 
 GAMES = {
     "valhalla": valhalla.SPEC,
     "herrlof": herrlof.SPEC,
+    "halali": halali.SPEC,
 }

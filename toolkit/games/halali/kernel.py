@@ -16,6 +16,7 @@ import numpy as np
 from numba import prange
 
 from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
 from toolkit.games.halali.rules import DIRECTIONS, KINDS
@@ -32,6 +33,7 @@ LOCK_MODE = {"reveal_or_move": 0, "reveal_only": 1, "off": 2}
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 BEAR, FOX, LUMBERJACK, HUNTER, PHEASANT, DUCK, TREE = range(7)
 OWNER = np.array([0, 0, 1, 1, -1, -1, -2], np.int64)  # COLOUR_OF_KIND
+NEUTRAL_CLASS, TREE_CLASS = 2, 3
 CENTRE = 24
 ACTION_CAP = 10_000
 MAX_OPTIONS = 49 + 49 * 28  # every reveal and every (origin, direction, distance)
@@ -46,7 +48,10 @@ S_REVEALS, S_PASSES, S_SCORE, S_TILES, S_ON_BOARD = 219, 221, 223, 225, 227  # [
 S_CAPTURES, S_RESCUES = 229, 243  # [2 * 7] (seat, kind)
 S_FD_COUNT = 257  # [7] face-down tiles per kind (public)
 S_GUN_OF_ID, S_HOME_OF_ID = 264, 312  # [48] each, for the §7.4 check
-STATE_SIZE = 360
+# bit sets of squares (bit s = square s), kept in step with the board: face-down tiles, occupied
+# squares, and face-up tiles by owner class (blue, brown, neutral, tree = CLASS_OF_KIND)
+S_DOWN_BITS, S_OCC_BITS, S_UP_BITS = 360, 361, 362  # S_UP_BITS [4]
+STATE_SIZE = 366
 
 # -- result columns ----------------------------------------------------------------------
 COLUMNS = (("winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns", "main_turns", "end_turns",
@@ -112,6 +117,21 @@ def policy_ids(policies) -> np.ndarray:
 # ------------------------------------------------------------------------ geometry
 
 
+def _next_table():
+    table = np.full(49 * 4, -1, np.int64)
+    for sq in range(49):
+        x, y = sq % 7, sq // 7
+        for d, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+            if 0 <= x + dx < 7 and 0 <= y + dy < 7:
+                table[4 * sq + d] = 7 * (y + dy) + x + dx
+    return table
+
+
+# NEXT[4 * s + d]: the square one step from s in direction d, -1 off the board.  A constant of the
+# board (not a rule), so Numba may freeze it; walking with it instead of step() was measured faster.
+NEXT = _next_table()
+
+
 @njit_inline
 def step(s, d, n):
     x = s % 7
@@ -127,6 +147,18 @@ def step(s, d, n):
     if x < 0 or x > 6 or y < 0 or y > 6:
         return -1
     return 7 * y + x
+
+
+@njit_inline
+def owner_class(kind):
+    """0 blue, 1 brown, 2 neutral, 3 tree (the S_UP_BITS index)."""
+    if kind <= 1:
+        return 0
+    if kind <= 3:
+        return 1
+    if kind <= 5:
+        return 2
+    return 3
 
 
 @njit_inline
@@ -176,10 +208,11 @@ def legal_actions(ip, st, seat, opts):
     n = 0
     main = st[S_PHASE] == 0
     if main:
-        for s in range(49):
-            if st[S_KIND + s] >= 0 and st[S_UP + s] == 0:
-                opts[n] = s
-                n += 1
+        bits = st[S_DOWN_BITS]
+        while bits != 0:
+            opts[n] = lowest_bit_index(bits)
+            n += 1
+            bits &= bits - 1
         limit = ip[P_PROGRESS_LIMIT]
         if limit > 0 and st[S_SINCE] >= limit:
             return -n - 1
@@ -188,28 +221,31 @@ def legal_actions(ip, st, seat, opts):
     colour = st[S_COLOUR + seat]
     exits_open = (not main) or ip[P_EXITS_END_ONLY] == 0
     forced_capture = ip[P_FORCED_CAPTURE] == 1
-    for o in range(49):
+    occ = st[S_OCC_BITS]
+    movers = st[S_UP_BITS + colour] | st[S_UP_BITS + NEUTRAL_CLASS]
+    while movers != 0:
+        o = lowest_bit_index(movers)
+        movers &= movers - 1
+        if st[S_ID + o] == st[S_LOCK]:
+            continue
         kind = st[S_KIND + o]
-        if kind < 0 or st[S_UP + o] == 0 or st[S_ID + o] == st[S_LOCK]:
-            continue
         own = owner(kind)
-        if own != colour and own != -1:
-            continue
         gun = st[S_DIR + o]
         reach = ip[P_RANGE + kind]
         may_exit = own == colour or ip[P_RESCUE_NEUTRALS] == 1
         for d in range(4):
             plain_ok = kind != HUNTER or ip[P_HUNTER_FREE] == 1 or d == gun
+            t = o
             for dist in range(1, reach + 1):
-                t = step(o, d, dist)
+                edge = t
+                t = NEXT[4 * t + d]
                 if t < 0:
-                    edge = step(o, d, dist - 1)
                     if exits_open and may_exit and plain_ok and (ip[P_EXIT_MASK + d] >> edge) & 1 == 1:
                         if not forced_capture:
                             opts[n] = 49 + 28 * o + 7 * d + dist - 1
                             n += 1
                     break
-                if st[S_KIND + t] < 0:
+                if (occ >> t) & 1 == 0:
                     if plain_ok and not no_return_bans(ip, st, seat, o, t):
                         if not forced_capture:
                             opts[n] = 49 + 28 * o + 7 * d + dist - 1
@@ -236,27 +272,30 @@ def legal_without_forced_capture(ip, st, seat, opts, reveals):
     colour = st[S_COLOUR + seat]
     main = st[S_PHASE] == 0
     exits_open = (not main) or ip[P_EXITS_END_ONLY] == 0
-    for o in range(49):
+    occ = st[S_OCC_BITS]
+    movers = st[S_UP_BITS + colour] | st[S_UP_BITS + NEUTRAL_CLASS]
+    while movers != 0:
+        o = lowest_bit_index(movers)
+        movers &= movers - 1
+        if st[S_ID + o] == st[S_LOCK]:
+            continue
         kind = st[S_KIND + o]
-        if kind < 0 or st[S_UP + o] == 0 or st[S_ID + o] == st[S_LOCK]:
-            continue
         own = owner(kind)
-        if own != colour and own != -1:
-            continue
         gun = st[S_DIR + o]
         reach = ip[P_RANGE + kind]
         may_exit = own == colour or ip[P_RESCUE_NEUTRALS] == 1
         for d in range(4):
             plain_ok = kind != HUNTER or ip[P_HUNTER_FREE] == 1 or d == gun
+            t = o
             for dist in range(1, reach + 1):
-                t = step(o, d, dist)
+                edge = t
+                t = NEXT[4 * t + d]
                 if t < 0:
-                    edge = step(o, d, dist - 1)
                     if exits_open and may_exit and plain_ok and (ip[P_EXIT_MASK + d] >> edge) & 1 == 1:
                         opts[n] = 49 + 28 * o + 7 * d + dist - 1
                         n += 1
                     break
-                if st[S_KIND + t] < 0:
+                if (occ >> t) & 1 == 0:
                     if plain_ok and not no_return_bans(ip, st, seat, o, t):
                         opts[n] = 49 + 28 * o + 7 * d + dist - 1
                         n += 1
@@ -319,6 +358,10 @@ def remove_tile(st, s):
     own = owner(kind)
     if own >= 0:
         st[S_ON_BOARD + own] -= 1
+    bit = np.int64(1) << s
+    st[S_OCC_BITS] &= ~bit
+    st[S_DOWN_BITS] &= ~bit
+    st[S_UP_BITS + owner_class(kind)] &= ~bit
     st[S_KIND + s] = -1
     st[S_UP + s] = 0
     st[S_DIR + s] = -1
@@ -326,8 +369,10 @@ def remove_tile(st, s):
 
 
 @njit_no_nrt
-def apply_action(ip, st, seat, code):
-    """Apply a DP-1 option (one ply); returns a §7 violation code of the move itself (0 = fine)."""
+def apply_action(ip, st, seat, code, heat):
+    """Apply a DP-1 option (one ply); returns a §7 violation code of the move itself (0 = fine).
+
+    ``heat`` (49 counts, or empty) tallies the squares where captures happen."""
     st[S_PLIES] += 1
     st[S_LOCK] = -1
     lock_mode = ip[P_LOCK_MODE]
@@ -336,6 +381,8 @@ def apply_action(ip, st, seat, code):
     if d < 0:  # reveal
         s = origin
         st[S_UP + s] = 1
+        st[S_DOWN_BITS] &= ~(np.int64(1) << s)
+        st[S_UP_BITS + owner_class(st[S_KIND + s])] |= np.int64(1) << s
         st[S_FACE_DOWN] -= 1
         st[S_FD_COUNT + st[S_KIND + s]] -= 1
         st[S_REVEALS + seat] += 1
@@ -374,6 +421,8 @@ def apply_action(ip, st, seat, code):
         if (ip[P_CAPMASK + kind] >> victim) & 1 == 0:
             violation = INV_CAPTURE_LIST
         remove_tile(st, t)
+        if heat.shape[0] > 0:
+            heat[t] += 1
         st[S_CAPTURES + 7 * seat + victim] += 1
         st[S_SCORE + seat] += ip[P_POINTS + victim]
         st[S_TILES + seat] += 1
@@ -383,6 +432,8 @@ def apply_action(ip, st, seat, code):
     st[S_UP + t] = 1
     st[S_DIR + t] = gun
     st[S_ID + t] = tile_id
+    st[S_OCC_BITS] |= np.int64(1) << t
+    st[S_UP_BITS + owner_class(kind)] |= np.int64(1) << t
     if own >= 0:
         st[S_ON_BOARD + own] += 1
     st[last] = tile_id
@@ -409,7 +460,10 @@ def apply_pass(ip, st, seat):
 def threat(ip, st, attacker):
     """The most points ``attacker`` (a colour) could take with one capture (face-up tiles only)."""
     best = 0
-    for s in range(49):
+    pieces = st[S_UP_BITS + attacker] | st[S_UP_BITS + NEUTRAL_CLASS]
+    while pieces != 0:
+        s = lowest_bit_index(pieces)
+        pieces &= pieces - 1
         kind = st[S_KIND + s]
         if kind < 0 or st[S_UP + s] == 0 or ip[P_CAPMASK + kind] == 0:
             continue
@@ -421,8 +475,9 @@ def threat(ip, st, attacker):
         for d in range(4):
             if kind == HUNTER and ip[P_HUNTER_RESTRICTED] == 1 and d != gun:
                 continue
+            t = s
             for dist in range(1, reach + 1):
-                t = step(s, d, dist)
+                t = NEXT[4 * t + d]
                 if t < 0:
                     break
                 victim = st[S_KIND + t]
@@ -436,24 +491,31 @@ def threat(ip, st, attacker):
 
 @njit_inline
 def move_value(ip, st, seat, code):
-    """policies.greedy_value of a move: 10 * gain - 10 * threat after it, -1 for a main-phase plain move."""
+    """policies.greedy_value of a move: 10 * gain - 10 * threat after it, -1 for a main-phase plain move.
+
+    The move is made on the board (squares and bit sets) for the threat and then undone."""
     origin, d, dist = decode(code)
     opponent = st[S_COLOUR + 1 - seat]
     kind, up, gun, tid = st[S_KIND + origin], st[S_UP + origin], st[S_DIR + origin], st[S_ID + origin]
+    b0, b1, b2, b3 = st[S_UP_BITS], st[S_UP_BITS + 1], st[S_UP_BITS + 2], st[S_UP_BITS + 3]
     t = step(origin, d, dist)
     st[S_KIND + origin] = -1
+    st[S_UP_BITS + owner_class(kind)] &= ~(np.int64(1) << origin)
     if t < 0:
         value = 10 * ip[P_POINTS + kind] - 10 * threat(ip, st, opponent)
-        st[S_KIND + origin] = kind
-        return value
-    vk, vup, vgun, vid = st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t]
-    st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t] = kind, up, gun, tid
-    gain = ip[P_POINTS + vk] if vk >= 0 else 0
-    value = 10 * gain - 10 * threat(ip, st, opponent)
-    if vk < 0 and st[S_PHASE] == 0:
-        value -= 1
-    st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t] = vk, vup, vgun, vid
+    else:
+        vk, vup, vgun, vid = st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t]
+        if vk >= 0:
+            st[S_UP_BITS + owner_class(vk)] &= ~(np.int64(1) << t)
+        st[S_UP_BITS + owner_class(kind)] |= np.int64(1) << t
+        st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t] = kind, up, gun, tid
+        gain = ip[P_POINTS + vk] if vk >= 0 else 0
+        value = 10 * gain - 10 * threat(ip, st, opponent)
+        if vk < 0 and st[S_PHASE] == 0:
+            value -= 1
+        st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t] = vk, vup, vgun, vid
     st[S_KIND + origin] = kind
+    st[S_UP_BITS], st[S_UP_BITS + 1], st[S_UP_BITS + 2], st[S_UP_BITS + 3] = b0, b1, b2, b3
     return value
 
 
@@ -501,6 +563,9 @@ def lookahead_choice(ip, st, seat, opts, n):
                     continue
                 st[S_KIND + s] = k
                 st[S_UP + s] = 1
+                cls = owner_class(k)
+                saved = st[S_UP_BITS + cls]
+                st[S_UP_BITS + cls] = saved | (np.int64(1) << s)
                 if k == HUNTER:
                     for g in range(4):
                         st[S_DIR + s] = g
@@ -508,6 +573,7 @@ def lookahead_choice(ip, st, seat, opts, n):
                 else:
                     st[S_DIR + s] = -1
                     value -= count * 40 * threat(ip, st, opponent)
+                st[S_UP_BITS + cls] = saved
             st[S_KIND + s], st[S_UP + s], st[S_DIR + s] = kind, up, gun
         else:
             value = weight * move_value(ip, st, seat, code)
@@ -591,6 +657,8 @@ def setup(ip, st, rs, colour0, deck, kinds):
             st[S_ID + s] = -1
             continue
         tid = deck[i]
+        st[S_OCC_BITS] |= np.int64(1) << s
+        st[S_DOWN_BITS] |= np.int64(1) << s
         st[S_KIND + s] = kinds[tid]
         st[S_ID + s] = tid
         st[S_HOME_OF_ID + tid] = s
@@ -625,8 +693,10 @@ def game_winner(ip, st):
 
 
 @njit_no_nrt
-def play_game(ip, policies, seed, game, row, check, rs, work):
-    """Play one game or match; fill ``row`` (COLUMNS); return a §7 violation code when ``check``."""
+def play_game(ip, policies, seed, game, row, check, rs, work, heat):
+    """Play one game or match; fill ``row`` (COLUMNS); return a §7 violation code when ``check``.
+
+    ``heat``: 49 capture counts by square (added to), or an empty array."""
     rng.seed_streams(rs, seed, game)
     st = work[W_ST:W_ST + STATE_SIZE]
     opts = work[W_OPTS:W_OPTS + MAX_OPTIONS]
@@ -659,7 +729,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             else:
                 code = lookahead_choice(ip, st, seat, opts, n)
             before = st[S_FACE_DOWN]
-            v = apply_action(ip, st, seat, code)
+            v = apply_action(ip, st, seat, code, heat)
             if check and violation == 0:
                 violation = v if v != 0 else check_state(ip, st, counts, before)
         row[C_TURNS] += st[S_TURNS]
@@ -708,5 +778,25 @@ def play_many(ip, policies, seed, first_game, out, violations, check):
     for b in prange(blocks):
         rs = np.empty(3, np.uint64)
         work = np.zeros(WORK_SIZE, np.int64)
+        heat = np.zeros(0, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work)
+            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work, heat)
+
+
+def capture_heat(ip, policies, seed, first_game, n_games):
+    """Captures per square (a 7x7 array, row 0 = rank 1) over games ``first_game ..``, and their rows."""
+    out = np.zeros((n_games, N_COLUMNS), np.int32)
+    heat = np.zeros((256, 49), np.int64)
+    _play_heat(ip, policies, seed, first_game, out, heat)
+    return heat.sum(axis=0).reshape(7, 7), out
+
+
+@njit_parallel
+def _play_heat(ip, policies, seed, first_game, out, heat):
+    n = out.shape[0]
+    blocks = min(n, 256)
+    for b in prange(blocks):
+        rs = np.empty(3, np.uint64)
+        work = np.zeros(WORK_SIZE, np.int64)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            play_game(ip, policies, seed, first_game + i, out[i], False, rs, work, heat[b])
