@@ -1,0 +1,21 @@
+"""Rule configurations shared by the Halali equality, invariant and statistics tests."""
+
+from toolkit.games.halali.rules import Rules
+
+CONFIGS = {
+    "standard": Rules(),
+    # a two-game match, random first player, forced captures, literal hunters, exits any time, neutral rules
+    "variant_a": Rules(match_games=2, first_player="random", forced_capture=True, neutral_lock="reveal_only",
+                       no_return_applies_to_neutrals=True, rescue_neutrals=True, exits_only_in_end_phase=False,
+                       hunter_free_movement_direction=False),
+    # a short loop guard, uncapturable locked neutrals, hunters that capture any way, other end rules
+    "variant_b": Rules(progress_limit=5, locked_neutral_capturable=False, hunter_direction_restricted_capture=False,
+                       tiebreak="draw", early_end_no_own_tiles=False, end_phase_moves=2, first_player="brown",
+                       no_return_rule=False, neutral_lock="off"),
+    # another tile set, point values, ranges, capture matrix and exits
+    "variant_c": Rules(tile_counts={"bear": 4, "fox": 4, "lumberjack": 4, "hunter": 6, "pheasant": 6, "duck": 6,
+                                    "tree": 18},
+                       points={"bear": 8, "tree": 1}, ranges={"bear": 2, "fox": 3},
+                       capture_matrix={"bear": ("lumberjack", "hunter", "fox"), "pheasant": ("duck",)},
+                       exit_squares=("a1:S", "a1:W", "g7:N", "d7:N"), end_phase_moves=8),
+}
