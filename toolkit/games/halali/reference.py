@@ -421,8 +421,8 @@ def play_one(rules, chance: Stream, players, colour0: int, observer=None) -> Sta
 def play_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> list:
     """Play one game (or a ``match_games = 2`` match); returns the final state of each game.
 
-    ``observer(state, seat, options, action)`` sees every decision (``options = None``
-    for a pass) before it is applied."""
+    ``observer(state, seat, options, action)`` sees every decision before it is
+    applied, and every automatic pass (``options = action = None``) after it."""
     from toolkit.games.halali.policies import make_policy
 
     chance = Stream(seed, game_index, CHANCE)
