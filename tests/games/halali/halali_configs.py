@@ -7,7 +7,7 @@ CONFIGS = {
     # a two-game match, random first player, forced captures, literal hunters, exits any time, neutral rules
     "variant_a": Rules(match_games=2, first_player="random", forced_capture=True, neutral_lock="reveal_only",
                        no_return_applies_to_neutrals=True, rescue_neutrals=True, exits_only_in_end_phase=False,
-                       hunter_free_movement_direction=False),
+                       hunter_free_movement_direction=False, tiebreak="draw"),
     # a short loop guard, uncapturable locked neutrals, hunters that capture any way, other end rules
     "variant_b": Rules(progress_limit=5, locked_neutral_capturable=False, hunter_direction_restricted_capture=False,
                        tiebreak="draw", early_end_no_own_tiles=False, end_phase_moves=2, first_player="brown",

@@ -759,7 +759,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work, heat):
         w = -1
     elif s0 != s1:
         w = 0 if s0 > s1 else 1
-    elif ip[P_TIEBREAK_DRAW] == 0 and t0 != t1:
+    elif (ip[P_TIEBREAK_DRAW] == 0 or ip[P_MATCH_GAMES] == 2) and t0 != t1:  # H-8: a match always uses tiles
         w = 0 if t0 > t1 else 1
     else:
         w = -1

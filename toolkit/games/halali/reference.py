@@ -35,8 +35,8 @@ Choices the spec leaves open, decided here:
 - A match (``match_games = 2``) is one result row: per-seat columns are the
   sums over both games (seats keep their numbers; colours swap), ``turns``,
   ``plies`` and the other counts are summed, ``winner`` and ``result`` are
-  the match's (summed points, then summed tiles, else a draw; ``aborted`` if
-  either game was), ``end_reason`` is the first game's, and ``game1_winner``
+  the match's (summed points, then summed tiles, else a draw, as H-8 says
+  whatever ``tiebreak`` is; ``aborted`` if either game was), ``end_reason`` is the first game's, and ``game1_winner``
   / ``game2_winner`` give each game (-2 when there is no second game).
 - ``first_player`` in the record is the seat that moved first in game 1.
 """
@@ -442,7 +442,12 @@ def record_row(rules, games: list) -> dict:
     aborted = any(g.end_reason == "aborted" for g in games)
     scores = [sum(g.score(s) for g in games) for s in (0, 1)]
     tiles = [sum(g.tiles(s) for g in games) for s in (0, 1)]
-    w = -1 if aborted else winner(rules, scores, tiles)
+    if aborted:
+        w = -1
+    elif len(games) == 2:  # H-8: summed points, then summed tiles (whatever ``tiebreak`` says), else a draw
+        w = winner(rules.replace(tiebreak="most_tiles_then_draw"), scores, tiles)
+    else:
+        w = winner(rules, scores, tiles)
     row = {"winner": w, "win_0": int(w == 0), "win_1": int(w == 1),
            "result": 2 if aborted else (0 if w >= 0 else 1),
            "colour_0": first.colour[0], "first_player": first.first_player,
