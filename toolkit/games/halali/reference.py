@@ -39,6 +39,16 @@ Choices the spec leaves open, decided here:
   whatever ``tiebreak`` is; ``aborted`` if either game was), ``end_reason`` is the first game's, and ``game1_winner``
   / ``game2_winner`` give each game (-2 when there is no second game).
 - ``first_player`` in the record is the seat that moved first in game 1.
+  With ``first_player = random`` each game of a match draws its own coin.
+- The two hunter switches are independent: with
+  ``hunter_free_movement_direction = false`` and
+  ``hunter_direction_restricted_capture = false`` a hunter captures in any
+  direction but makes plain moves (and exits) only along its gun.
+- "Still where the player put it" (no-return for neutrals) compares squares:
+  a neutral the opponent moved away and back counts as unmoved.
+- ``forced_reveal_turns`` counts only with ``progress_limit > 0`` (with 0 the
+  guard is off and no turn is forced); ``end_reason`` has a third value,
+  ``aborted``, for the H-7 cap.
 """
 
 from __future__ import annotations
