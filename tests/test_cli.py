@@ -190,6 +190,7 @@ def test_report_writes_csv_odds_and_plots(capsys, tmp_path):
     assert lines[0].split()[:3] == ["game", "games", "policies"]
     assert lines[1].split()[:3] == ["valhalla", "300", "greedy,greedy"]
     assert lines[2].split()[:3] == ["herrlof", "300", "greedy,greedy"]  # every registered game
+    assert lines[3].split()[:3] == ["halali", "300", "greedy,greedy"]
     assert json.loads((tmp_path / "valhalla.json").read_text())["policies"] == ["greedy", "greedy"]
     assert len(pd.read_csv(tmp_path / "valhalla_odds.csv")) == 8
     summary = pd.read_csv(tmp_path / "summary.csv", index_col="game")
@@ -390,3 +391,242 @@ def test_installed_entry_point_herrlof_bad_hand_size():
     assert proc.stderr.splitlines() == [
         "toolkit: error: hand_size=30 is not allowed: 2 * hand_size + 1 must be <= the deck size 42, "
         "so hand_size in 1..20"]
+
+
+# --------------------------------------------------------------------- Halali
+
+HALALI_POINTS = {"bear": 10, "fox": 5, "lumberjack": 5, "hunter": 5, "pheasant": 3, "duck": 2, "tree": 2}
+
+
+def test_list_shows_halali(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("halali"))
+    assert row.split()[:3] == ["halali", "Halali", "2"]
+    assert "random,greedy,lookahead" in row and "greedy,greedy" in row and "7x7 board of face-down tiles" in row
+
+
+def test_rules_halali_table_and_preset(capsys):
+    code, out, _ = run(capsys, "rules", "halali")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Halali rules (rules_version 1):"
+    assert next(line for line in lines if line.startswith("name")).split() == [
+        "name", "type", "default", "allowed", "doc"]
+    counts = next(line for line in lines if line.startswith("tile_counts"))
+    assert counts.split()[:3] == [
+        "tile_counts", "mapping", "bear:2,fox:6,lumberjack:2,hunter:8,pheasant:8,duck:7,tree:15"]
+    captures = next(line for line in lines if line.startswith("capture_matrix"))
+    assert "bear:lumberjack/hunter,fox:pheasant/duck,lumberjack:tree,hunter:bear/fox/pheasant/duck" in captures
+    exits = next(line for line in lines if line.startswith("exit_squares"))
+    assert exits.split()[:4] == ["exit_squares", "set", "of", "choice"] and "d7:N" in exits and "g4:E" in exits
+    assert next(line for line in lines if line.startswith("match_games")).split()[:6] == [
+        "match_games", "choice", "1", "one", "of", "1,"]
+    assert lines[-2:] == ["presets:", "  standard: (the defaults)"]
+
+
+def test_rules_halali_with_standard_preset_shows_its_values(capsys):
+    code, out, _ = run(capsys, "rules", "halali", "--preset", "standard")
+    assert code == 0
+    lines = out.splitlines()
+    assert next(line for line in lines if line.startswith("name")).split()[:4] == [
+        "name", "type", "default", "standard"]
+    assert next(line for line in lines if line.startswith("end_phase_moves")).split()[:4] == [
+        "end_phase_moves", "int", "5", "5"]
+
+
+def test_odds_halali_prints_the_summary_table(capsys):
+    from toolkit.games.halali.odds import summary  # written beside this test; missing until then
+    from toolkit.games.halali.rules import Rules
+
+    code, out, err = run(capsys, "odds", "halali")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:2] == ["Halali: exact odds, preset standard", ""]
+    # the summary is the last table printed: its header and one line per row
+    table = summary(Rules())
+    assert len(lines) >= 3 + len(table) and lines[-len(table) - 1:] == _table_lines(table)
+    # 8 hunters among the 48 face-down tiles
+    assert any(line.startswith("P(first reveal is a hunter)") and "1/6" in line for line in lines)
+
+
+def test_odds_halali_with_set(capsys):
+    from toolkit.games.halali.odds import summary
+    from toolkit.games.halali.rules import Rules
+
+    code, out, err = run(capsys, "odds", "halali", "--set", "tile_counts=hunter:7,tree:16")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Halali: exact odds, preset standard with tile_counts=hunter:7,tree:16"
+    # the table printed is the changed rules' table
+    changed = summary(Rules.from_assignments(["tile_counts=hunter:7,tree:16"]))
+    assert lines[-len(changed) - 1:] == _table_lines(changed)
+    assert any(line.startswith("P(first reveal is a hunter)") and "7/48" in line for line in lines)
+
+
+def _table_lines(table: pd.DataFrame) -> list[str]:
+    """The lines ``toolkit`` prints for ``table``."""
+    import contextlib
+    import io
+
+    from toolkit.cli import _print_table
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        _print_table(table)
+    return buffer.getvalue().splitlines()
+
+
+def _halali_block(out: str) -> list[str]:
+    lines = out.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if line.startswith("halali: ")):]
+
+
+def test_simulate_halali_prints_the_summary(capsys):
+    code, out, _ = run(capsys, "simulate", "halali", "-n", "300", "--seed", "1", "--policies", "greedy,random",
+                       "--no-progress")
+    assert code == 0
+    lines = _halali_block(out)
+    assert lines[0] == "halali: 300 games, seed 1, preset standard, policies greedy,random"
+    assert lines[3].split()[:2] == ["0", "greedy"] and lines[4].split()[:2] == ["1", "random"]
+    wins = int(lines[3].split()[2]) + int(lines[4].split()[2])
+    # draws (H-6.3) and aborted games (H-7) are counted on their own line
+    assert lines[5].startswith("no winner: ") and int(lines[5].split()[2]) == 300 - wins
+    assert int(lines[3].split()[2]) > 250  # greedy beats random nearly always
+    assert "game length in turns (a turn is one action):" in lines
+    quantiles = [int(q) for q in lines[lines.index("game length in turns (a turn is one action):") + 2].split()[2:]]
+    assert quantiles == sorted(quantiles) and quantiles[0] >= 48  # every game reveals all 48 tiles
+
+
+def test_simulate_halali_output_mappings_exits_and_match(capsys, tmp_path):
+    out_csv = tmp_path / "h.csv"
+    argv = ["simulate", "halali", "-n", "200", "--seed", "5", "--set", "points=tree:4",
+            "--set", "capture_matrix=bear:fox/hunter", "--set", "exit_squares=d7:N,g4:E", "--set", "match_games=2",
+            "--policies", "greedy,random", "--no-progress"]
+    code, out, err = run(capsys, *argv, "-o", str(out_csv), "--summary")
+    assert code == 0, err
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'h.json'}"
+    df = pd.read_csv(out_csv)
+    assert len(df) == 200 and df["game_index"].tolist() == list(range(200))
+    kinds = list(HALALI_POINTS)
+    assert df.columns.tolist() == [
+        "game_index", "winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns", "main_turns",
+        "end_turns", "plies", "forced_reveal_turns", "end_reason",
+        *[f"{name}_{seat}" for name in ("score", "tiles", "reveals", "passes") for seat in (0, 1)],
+        *[f"{table}_{kind}_{seat}" for table in ("captures", "rescues") for kind in kinds for seat in (0, 1)],
+        "game1_winner", "game2_winner"]
+    assert set(df["result"]) <= {"win", "draw", "aborted"}
+    assert set(df["end_reason"]) <= {"end_phase_complete", "early_end", "aborted"}
+    points = dict(HALALI_POINTS, tree=4)
+    for seat in (0, 1):
+        taken = {k: df[f"captures_{k}_{seat}"] + df[f"rescues_{k}_{seat}"] for k in kinds}
+        assert (df[f"score_{seat}"] == sum(points[k] * taken[k] for k in kinds)).all()
+        assert (df[f"tiles_{seat}"] == sum(taken.values())).all()
+        # bears now capture foxes and hunters, never lumberjacks, and nothing else captures lumberjacks
+        assert (df[f"captures_lumberjack_{seat}"] == 0).all()
+    assert (df["captures_fox_0"] + df["captures_fox_1"]).sum() > 0
+    # a match is two games: 48 reveals each, both game winners recorded, the turns summed over both
+    assert (df["reveals_0"] + df["reveals_1"] == 96).all()
+    assert df["game1_winner"].isin([-1, 0, 1]).all() and df["game2_winner"].isin([-1, 0, 1]).all()
+    assert (df["turns"] == df["main_turns"] + df["end_turns"]).all()
+    assert (df["plies"] == df["turns"] - df["passes_0"] - df["passes_1"]).all()  # a pass is no decision
+    assert (df["winner"] == df["win_1"] - (df["result"] != "win").astype(int)).all()
+    meta = json.loads((tmp_path / "h.json").read_text())
+    assert meta["game"] == "halali" and meta["policies"] == ["greedy", "random"] and meta["preset"] is None
+    assert meta["rules"]["points"] == points and meta["rules"]["match_games"] == 2
+    assert meta["rules"]["capture_matrix"]["bear"] == ["fox", "hunter"]
+    assert meta["rules"]["capture_matrix"]["hunter"] == ["bear", "fox", "pheasant", "duck"]  # the others kept
+    assert sorted(meta["rules"]["exit_squares"]) == ["d7:N", "g4:E"]
+    # the streaming summary (no -o) prints the very same numbers
+    code, streamed, _ = run(capsys, *argv)
+    assert code == 0 and _halali_block(out) == _halali_block(streamed)
+    assert ("preset standard with points=tree:4 capture_matrix=bear:fox/hunter exit_squares=d7:N,g4:E "
+            "match_games=2") in streamed
+
+
+def test_simulate_halali_single_game_has_no_second_game(capsys, tmp_path):
+    code, _, err = run(capsys, "simulate", "halali", "-n", "50", "--seed", "3", "--policies", "lookahead,greedy",
+                       "-o", str(tmp_path / "l.csv"), "--no-progress")
+    assert code == 0, err
+    df = pd.read_csv(tmp_path / "l.csv")
+    assert (df["game2_winner"] == -2).all() and (df["game1_winner"] == df["winner"]).all()
+    assert (df["reveals_0"] + df["reveals_1"] == 48).all() and (df["colour_0"] == 0).all()
+    assert json.loads((tmp_path / "l.json").read_text())["policies"] == ["lookahead", "greedy"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "halali", "--set", "tile_counts=bear:3"],
+     "tile_counts=bear:3,fox:6,lumberjack:2,hunter:8,pheasant:8,duck:7,tree:15 is not allowed: "
+     "the counts must sum to 48 (they sum to 49)"),
+    (["simulate", "halali", "--set", "tile_counts=wolf:3"], "tile_counts='wolf' is not allowed"),
+    (["simulate", "halali", "--set", "match_games=3"], "match_games='3' is not allowed: one of 1, 2"),
+    (["simulate", "halali", "--set", "exit_squares=d4:N"], "exit_squares='d4:N' is not allowed: a subset of {a1:S"),
+    (["simulate", "halali", "--set", "exit_squares=d7:S"], "exit_squares='d7:S' is not allowed"),
+    (["simulate", "halali", "--set", "points=tree:500"], "points[tree]='500' is not allowed: an integer in -100..100"),
+    (["simulate", "halali", "--set", "ranges=bear:8"], "ranges[bear]='8' is not allowed: an integer in 0..7"),
+    (["simulate", "halali", "--set", "capture_matrix=bear:wolf"], "capture_matrix[bear]='wolf' is not allowed"),
+    (["simulate", "halali", "--set", "first_player=green"],
+     "first_player='green' is not allowed: one of blue, brown, random"),
+    (["simulate", "halali", "--set", "end_phase_moves=0"], "end_phase_moves='0' is not allowed: an integer in 1..100"),
+    (["simulate", "halali", "--policies", "lookahead:4"],
+     "policy='lookahead:4' is not allowed: one of random, greedy, lookahead"),
+    (["simulate", "halali", "--policies", "greedy,random,random"], "halali needs 2 policies"),
+    (["rules", "halali", "--preset", "publisher"], "preset='publisher' is not allowed: one of standard"),
+    (["odds", "halali", "--set", "tile_counts=bear:3"], "tile_counts=bear:3,"),
+    (["compare", "halali", "--policies", "random,minimax", "-n", "5"], "policy='minimax'"),
+    (["compare", "halali", "--policies", "random,greedy", "-n", "5", "--set", "match_games=3"], "match_games='3'"),
+])
+def test_halali_errors_are_one_line_with_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("toolkit: error: ") and message in err
+
+
+def test_compare_halali_every_pair(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "halali", "--policies", "random,greedy,lookahead", "-n", "10",
+                         "--seed", "4", "--no-progress", "-o", str(tmp_path / "c.csv"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "halali: 10 games per ordered pair, seed 4 for every pair, preset standard"
+    names = ["random", "greedy", "lookahead"]
+    assert [line.split()[:2] for line in lines[3:12]] == [[a, b] for a in names for b in names]
+    start = next(i for i, line in enumerate(lines) if line.startswith("row policy's win rate"))
+    assert lines[start + 1].split() == ["policy", *names]
+    assert [line.split()[0] for line in lines[start + 2:start + 5]] == names
+    assert float(lines[start + 3].split()[1]) > 0.5  # greedy against random, both seatings
+    table = pd.read_csv(tmp_path / "c.csv")
+    assert len(table) == 9 and (table["games"] == 10).all()
+    assert (table["mean_turns"] >= 48).all()  # every game reveals all 48 tiles, one action each
+    assert json.loads((tmp_path / "c.json").read_text())["policies"] == names
+
+
+def test_report_halali_writes_csv_odds_and_plots(capsys, tmp_path):
+    from toolkit.games.halali.odds import summary
+    from toolkit.games.halali.rules import Rules
+
+    code, out, err = run(capsys, "report", "halali", "-n", "300", "--seed", "2", "--out", str(tmp_path),
+                         "--no-progress")
+    assert code == 0, err
+    for name in ("halali.csv", "halali.json", "halali_odds.csv", "halali_win_rates.png", "halali_length.png",
+                 "summary.csv"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert not (tmp_path / "valhalla.csv").exists() and not (tmp_path / "herrlof.csv").exists()
+    lines = out.splitlines()
+    assert "no winner" in lines[0]
+    assert lines[1].split()[:3] == ["halali", "300", "greedy,greedy"]
+    assert len(pd.read_csv(tmp_path / "halali_odds.csv")) == len(summary(Rules()))
+    row = pd.read_csv(tmp_path / "summary.csv", index_col="game").loc["halali"]
+    wins = round(row["win_rate_0"] * 300) + round(row["win_rate_1"] * 300)
+    assert wins + row["no_winner"] == 300
+
+
+def test_installed_entry_point_halali_bad_tile_counts():
+    exe = Path(sys.executable).with_name("toolkit")
+    if not exe.exists():
+        pytest.skip(f"no installed entry point at {exe}")
+    proc = subprocess.run([str(exe), "simulate", "halali", "--set", "tile_counts=bear:3"],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "toolkit: error: tile_counts=bear:3,fox:6,lumberjack:2,hunter:8,pheasant:8,duck:7,tree:15 is not allowed: "
+        "the counts must sum to 48 (they sum to 49)"]

@@ -19,11 +19,18 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit simulate herrlof -n 100000 --policies greedy,random --set hand_size=12
     toolkit odds herrlof --set special_indicator_means=redraw
     toolkit compare herrlof --policies random,greedy,lookahead:8 -n 1000
+    toolkit rules halali
+    toolkit simulate halali -n 100000 --policies greedy,random --set points=tree:4 \\
+        --set capture_matrix=bear:fox/hunter --set exit_squares=d7:N,g4:E --set match_games=2
+    toolkit odds halali
+    toolkit compare halali --policies random,greedy,lookahead -n 1000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR]
 
 Every command takes any registered game (``toolkit list``).  A policy name
 may carry an argument (Herrlof's ``lookahead:16`` = 16 samples); the game
-checks it (``spec.check_policy_name``).
+checks it (``spec.check_policy_name``).  A mapping rule is written
+``KEY:VALUE,...`` and a set value inside it ``A/B`` (Halali's
+``--set capture_matrix=bear:fox/hunter``); keys left out keep their defaults.
 """
 
 from __future__ import annotations
@@ -289,8 +296,8 @@ def _add_run_options(p, *, n_default):
 def _add_rules_options(p):
     p.add_argument("--preset", default=None, help="rule preset (default standard; see `toolkit rules GAME`)")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29 "
-                        "or --set consolation_range=3..5")
+                   help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29, "
+                        "--set consolation_range=3..5 or --set capture_matrix=bear:fox/hunter")
 
 
 class _Parser(argparse.ArgumentParser):

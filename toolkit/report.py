@@ -1,9 +1,9 @@
 """The main job (``make run`` = ``toolkit report``): every game, default rules, default policies.
 
-For each named game (default: all of ``toolkit.GAMES``: Valhalla and
-Herrlof) :func:`report` simulates the standard preset with the game's default
-policies (``spec.default_policies``: ``greedy`` in every seat for both) and
-writes, under ``out_dir``:
+For each named game (default: all of ``toolkit.GAMES``: Valhalla, Herrlof
+and Halali) :func:`report` simulates the standard preset with the game's
+default policies (``spec.default_policies``: ``greedy`` in every seat for all
+three) and writes, under ``out_dir``:
 
 ``<game>.csv`` + ``<game>.json``
     one row per game and its provenance sidecar (:func:`toolkit.core.results.save`);
@@ -29,6 +29,13 @@ Herrlof (a turn is one trick, so the lengths are multiples of ``hand_size``):
 >>> with tempfile.TemporaryDirectory() as out:
 ...     table = report(["herrlof"], n_games=200, seed=1, out_dir=out, progress=False)
 >>> table.loc["herrlof", "policies"], int(table.loc["herrlof", "games"])
+('greedy,greedy', 200)
+
+Halali (a turn is one action: a reveal, a move or an end-phase pass):
+
+>>> with tempfile.TemporaryDirectory() as out:
+...     table = report(["halali"], n_games=200, seed=1, out_dir=out, progress=False)
+>>> table.loc["halali", "policies"], int(table.loc["halali", "games"])
 ('greedy,greedy', 200)
 """
 
@@ -86,7 +93,8 @@ def _summary_row(df: pd.DataFrame, spec, seconds: float) -> dict:
         row[f"win_rate_{r.seat}"] = r.win_rate
         row[f"ci_low_{r.seat}"] = r.ci_low
         row[f"ci_high_{r.seat}"] = r.ci_high
-    row["no_winner"] = int((df["winner"] == -1).sum())  # draws (Herrlof R-6.3) and unfinished games
+    # draws (Herrlof R-6.3, Halali H-6.3) and unfinished games (Halali's aborted ones, H-7)
+    row["no_winner"] = int((df["winner"] == -1).sum())
     row["mean_turns"], row["se_turns"] = stats.mean_se(df["turns"])
     row["median_turns"] = float(np.median(df["turns"]))
     row["seconds"] = seconds
