@@ -1,0 +1,376 @@
+"""Attila, the readable pure-Python reference (spec ``attila.md``).  Work in progress.
+
+This module is written to be read beside the spec: :func:`play_game` runs the
+turns of A-3, wars (A-4), scorings (A-5) and action tiles (A-6), and every
+decision point of §5 goes through one function, :meth:`Game.decide`, with its
+options in canonical order.  The Numba kernel will be checked against it game
+for game.
+
+Order of random draws:
+
+- chance stream (0): ``start_player = random`` -> one ``below(num_players)``;
+  then the shuffle, a Fisher-Yates pass over the canonical deck (tribe 0's
+  cards first; ``for i = D-1 .. 1: j = below(i + 1)``).  Cards are drawn from
+  the front of the deck; the deal gives ``hand_size`` cards to seat 0, then to
+  seat 1, and so on.  A reshuffle puts the discard pile in canonical order
+  (it is kept as counts per tribe) and shuffles it the same way.
+- decision stream of seat ``s`` (1 + s): ``random`` draws one ``below(n)`` per
+  decision point with ``n >= 2`` options, and nothing for a single option.
+
+Count-vector options (§5) are listed lexicographically ascending, ``k_0``
+first; :func:`count_vectors` builds them.
+
+Choices the spec leaves open, decided here:
+
+- The start player is drawn before the shuffle.
+- "Triggered a war" (``initiator_skips_refill_after_war``) means the active
+  player's placements brought a province to ``war_threshold`` this turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from toolkit.core.rng import CHANCE, Stream
+from toolkit.games.attila.rules import TILES, TRIBES
+
+N_TRIBES = len(TRIBES)
+DP_TILE, DP_PLUS_TWO, DP_EXCHANGE, DP_PLAY, DP_DISCARD, DP_BONUS, DP_SUPPORT = 1, 2, 3, 4, 5, 6, 7
+PROCEED = "proceed"
+INFLUENCE = "influence"
+END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
+
+
+def count_vectors(limits) -> list:
+    """All count vectors ``k`` with ``0 <= k_t <= limits[t]``, lexicographically ascending."""
+    return [tuple(v) for v in itertools.product(*(range(c + 1) for c in limits))]
+
+
+def plus_two_options() -> list:
+    """DP-2: "+2 on t" for t = 0..5, then "+1 on t, +1 on u" for t < u (21 options)."""
+    return [(t,) for t in range(N_TRIBES)] + [(t, u) for t in range(N_TRIBES) for u in range(t + 1, N_TRIBES)]
+
+
+@dataclasses.dataclass
+class Decision:
+    kind: int
+    seat: int
+    options: list
+
+
+class Game:
+    """One game: the state of §3 and the rules of §4."""
+
+    def __init__(self, rules, seed: int, game_index: int, policies, observer=None):
+        from toolkit.games.attila.policies import make_policy
+
+        self.rules = rules
+        self.board = rules.board
+        self.n = rules.num_players
+        self.chance = Stream(seed, game_index, CHANCE)
+        self.players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
+        self.observer = observer
+        n, board = self.n, self.board
+        self.vp = [0] * n
+        self.influence = [[0] * N_TRIBES for _ in range(n)]
+        self.figures = [[0] * N_TRIBES for _ in range(board.n)]
+        self.pacified = [False] * board.n
+        self.supply = [rules.figures_per_tribe] * N_TRIBES
+        self.peace = list(rules.peace_tiles_per_century)
+        self.tiles = [set(TILES) for _ in range(n)]
+        self.tiles_used = [[] for _ in range(n)]
+        self.end_triggered = False
+        self.game_over = False
+        self.end_reason = ""
+        # §6 tallies
+        self.turns = 0
+        self.plies = 0
+        self.wars = 0
+        self.century_scorings = 0
+        self.figures_placed = [0] * n
+        self.figures_removed = 0
+        self.support_cards = [0] * n
+        # A-1
+        self.start_player = self.chance.below(n) if rules.start_player == "random" else 0
+        self.deck = [t for t in range(N_TRIBES) for _ in range(rules.cards_per_tribe)]
+        self._shuffle(self.deck)
+        self.discard = [0] * N_TRIBES
+        self.hands = [[0] * N_TRIBES for _ in range(n)]
+        for seat in range(n):
+            for _ in range(rules.hand_size):
+                self.draw(seat)
+
+    # -- cards ------------------------------------------------------------------
+
+    def _shuffle(self, cards: list) -> None:
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.chance.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def draw(self, seat: int) -> bool:
+        """Draw one card (A-3.5): an empty deck is rebuilt from the whole discard pile first."""
+        if not self.deck:
+            if sum(self.discard) == 0:
+                return False
+            self.deck = [t for t in range(N_TRIBES) for _ in range(self.discard[t])]
+            self.discard = [0] * N_TRIBES
+            self._shuffle(self.deck)
+        self.hands[seat][self.deck.pop(0)] += 1
+        return True
+
+    # -- derived values ------------------------------------------------------------
+
+    @property
+    def century(self) -> int:
+        """The first position whose peace stack is non-empty (0..3 = IV..VII)."""
+        for c, left in enumerate(self.peace):
+            if left > 0:
+                return c
+        return 3
+
+    def legal(self, t: int, x: int) -> bool:
+        """A-2: may a figure of tribe t go to province x?"""
+        rules, board = self.rules, self.board
+        if self.pacified[x] or sum(self.figures[x]) >= rules.war_threshold or self.supply[t] <= 0:
+            return False
+        if x in board.start or self.figures[x][t] > 0:
+            return True
+        return any(self.figures[y][t] > 0 for y in board.neighbours[x])
+
+    def legal_provinces(self, t: int) -> list:
+        return [x for x in range(self.board.n) if self.legal(t, x)]
+
+    # -- decisions -------------------------------------------------------------------
+
+    def decide(self, kind: int, seat: int, options: list):
+        """Present a decision point (one ply) and return the chosen option."""
+        self.plies += 1
+        d = Decision(kind, seat, options)
+        choice = self.players[seat].choose(self.view(seat), d)
+        if self.observer is not None:
+            self.observer(self, d, choice)
+        return choice
+
+    def view(self, seat: int):
+        """What ``seat`` may know: everything but the other hands (their sizes are public)."""
+        return {"seat": seat, "hand": list(self.hands[seat]), "hand_sizes": [sum(h) for h in self.hands],
+                "influence": [list(r) for r in self.influence], "figures": [list(r) for r in self.figures],
+                "pacified": list(self.pacified), "supply": list(self.supply), "vp": list(self.vp),
+                "peace": list(self.peace), "tiles": [set(s) for s in self.tiles], "rules": self.rules}
+
+    # -- A-5 scoring -----------------------------------------------------------------
+
+    def scoring(self) -> None:
+        rules = self.rules
+        up = rules.tie_rounding == "up"
+
+        def share(total, k):
+            return -(-total // k) if up else total // k
+
+        for t in range(N_TRIBES):
+            n_fig = sum(self.figures[x][t] for x in range(self.board.n))
+            n_prov = sum(1 for x in range(self.board.n) if self.figures[x][t] > 0)
+            eligible = [p for p in range(self.n) if self.influence[p][t] > 0]
+            if not eligible:
+                continue
+            top = max(self.influence[p][t] for p in eligible)
+            first = [p for p in eligible if self.influence[p][t] == top]
+            if len(first) >= 2:
+                for p in first:
+                    self.vp[p] += share(n_fig + n_prov, len(first))
+                continue
+            self.vp[first[0]] += n_fig
+            rest = [p for p in eligible if p != first[0]]
+            if not rest:
+                continue
+            second_value = max(self.influence[p][t] for p in rest)
+            second = [p for p in rest if self.influence[p][t] == second_value]
+            gap = rules.two_player_second_place_gap
+            if self.n == 2 and gap is not None and top - second_value > gap:
+                continue
+            for p in second:
+                self.vp[p] += share(n_prov, len(second))
+        self.century_scorings += 1
+
+    # -- A-3 helpers -------------------------------------------------------------------
+
+    def gain_influence(self, seat: int, t: int, amount: int) -> None:
+        cap = self.rules.influence_track_max
+        self.influence[seat][t] = min(cap, self.influence[seat][t] + amount)
+        if self.rules.end_on_track_max and self.influence[seat][t] >= cap:
+            self.end_triggered = True
+
+    def place(self, seat: int, t: int, x: int, pending: list) -> None:
+        self.figures[x][t] += 1
+        self.supply[t] -= 1
+        self.figures_placed[seat] += 1
+        if sum(self.figures[x]) == self.rules.war_threshold:
+            pending.append(x)
+
+    def usable_tiles(self, seat: int) -> list:
+        tiles = self.tiles[seat]
+        out = [t for t in ("double_turn", "plus_two") if t in tiles]
+        if "exchange" in tiles and sum(self.hands[seat]) > 0:
+            out.append("exchange")
+        return out
+
+    def tile_window(self, seat: int) -> int:
+        """A-3.1 / DP-1..3: returns the number of plays this turn (2 after Double turn)."""
+        plays, used = 1, 0
+        while used < self.rules.max_tiles_per_turn:
+            usable = self.usable_tiles(seat)
+            if not usable:
+                break
+            choice = self.decide(DP_TILE, seat, usable + [PROCEED])
+            if choice == PROCEED:
+                break
+            used += 1
+            self.tiles[seat].discard(choice)
+            self.tiles_used[seat].append((choice, self.turns + 1))
+            if choice == "double_turn":
+                plays = 2
+            elif choice == "plus_two":
+                option = self.decide(DP_PLUS_TWO, seat, plus_two_options())
+                if len(option) == 1:
+                    self.gain_influence(seat, option[0], 2)
+                else:
+                    self.gain_influence(seat, option[0], 1)
+                    self.gain_influence(seat, option[1], 1)
+            else:  # exchange: discard >= 1 cards, draw as many
+                vectors = count_vectors(self.hands[seat])[1:]
+                k = self.decide(DP_EXCHANGE, seat, vectors)
+                for t in range(N_TRIBES):
+                    self.hands[seat][t] -= k[t]
+                    self.discard[t] += k[t]
+                for _ in range(sum(k)):
+                    self.draw(seat)
+        return plays
+
+    def play(self, seat: int, pending: list) -> None:
+        """A-3.2: card and figure, then influence or a second figure."""
+        rules = self.rules
+        pairs = [(t, x) for t in range(N_TRIBES) if self.hands[seat][t] > 0 for x in self.legal_provinces(t)]
+        if not pairs:
+            if sum(self.hands[seat]) > 0:  # DP-5
+                t = self.decide(DP_DISCARD, seat, [t for t in range(N_TRIBES) if self.hands[seat][t] > 0])
+                self.hands[seat][t] -= 1
+                self.discard[t] += 1
+            return
+        t, x = self.decide(DP_PLAY, seat, pairs)
+        self.hands[seat][t] -= 1
+        self.discard[t] += 1
+        self.place(seat, t, x, pending)
+        rate = rules.influence_rate_per_century[self.century]
+        if not rules.second_figure_option:
+            self.gain_influence(seat, t, rate)
+            return
+        choice = self.decide(DP_BONUS, seat, [INFLUENCE] + self.legal_provinces(t))
+        if choice == INFLUENCE:
+            self.gain_influence(seat, t, rate)
+        else:
+            self.place(seat, t, choice, pending)
+
+    # -- A-4 war ------------------------------------------------------------------------
+
+    def war(self, active: int, x: int) -> bool:
+        """Resolve the war in ``x``; returns True if a century scoring took place."""
+        rules = self.rules
+        involved = [t for t in range(N_TRIBES) if self.figures[x][t] > 0]
+        laid = [0] * N_TRIBES
+        for i in range(self.n):  # A-4.2: from the active player clockwise, once each
+            seat = (active + i) % self.n
+            hand = self.hands[seat]
+            limits = [hand[t] if (rules.support_any_tribe or t in involved) else 0 for t in range(N_TRIBES)]
+            if sum(limits) == 0:
+                continue
+            k = self.decide(DP_SUPPORT, seat, count_vectors(limits))
+            for t in range(N_TRIBES):
+                hand[t] -= k[t]
+                laid[t] += k[t]
+            self.support_cards[seat] += sum(k)
+        strength = {t: self.figures[x][t] + laid[t] for t in involved}
+        weakest = min(strength.values())
+        losers = [t for t in involved if strength[t] == weakest]
+        remove = True
+        if len(involved) == 1 and not rules.single_tribe_war_removes:
+            remove = False
+        if len(losers) >= 2 and not rules.war_tie_removes_all_weakest:
+            remove = False
+        if remove:
+            for t in losers:
+                self.supply[t] += self.figures[x][t]
+                self.figures_removed += self.figures[x][t]
+                self.figures[x][t] = 0
+        c = self.century
+        self.peace[c] -= 1  # A-4.5
+        self.pacified[x] = True
+        for t in range(N_TRIBES):
+            self.discard[t] += laid[t]
+        self.wars += 1
+        if self.peace[c] == 0:  # A-4.6
+            self.scoring()
+            if sum(self.peace) == 0:
+                self.game_over = True
+                self.end_reason = "tenth_war"
+            return True
+        return False
+
+    # -- the turn and the game ----------------------------------------------------------------
+
+    def any_placement_possible(self) -> bool:
+        return any(self.supply[t] > 0 and self.legal_provinces(t) for t in range(N_TRIBES))
+
+    def turn(self, seat: int) -> None:
+        rules = self.rules
+        pending = []
+        plays = self.tile_window(seat)
+        for _ in range(plays):
+            self.play(seat, pending)
+        triggered = bool(pending)
+        scored = False
+        for x in pending:  # A-3.3
+            if self.game_over:
+                break
+            scored |= self.war(seat, x)
+        if self.end_triggered and not self.game_over:  # A-3.4
+            if not scored:
+                self.scoring()
+            self.game_over = True
+            self.end_reason = "track_end"
+        if not (rules.initiator_skips_refill_after_war and triggered):  # A-3.5
+            while sum(self.hands[seat]) < rules.hand_size and self.draw(seat):
+                pass
+        self.turns += 1
+        if not self.game_over and not self.any_placement_possible():  # A-3.6
+            self.scoring()
+            self.game_over = True
+            self.end_reason = "stall"
+        if not self.game_over and self.turns >= rules.max_turns:  # A-3.7
+            self.game_over = True
+            self.end_reason = "aborted"
+
+    def play_out(self) -> "Game":
+        seat = self.start_player
+        while not self.game_over:
+            self.turn(seat)
+            seat = (seat + 1) % self.n
+        return self
+
+    def winners(self) -> list:
+        """A-7: the winning seats (all tied at the top with ``shared``), none if aborted."""
+        if self.end_reason == "aborted":
+            return []
+        best = max(self.vp)
+        top = [p for p in range(self.n) if self.vp[p] == best]
+        if len(top) > 1 and self.rules.tiebreak == "influence_sum":
+            sums = {p: sum(self.influence[p]) for p in top}
+            most = max(sums.values())
+            top = [p for p in top if sums[p] == most]
+        return top
+
+
+def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -> Game:
+    """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
+    policies = policies or ("random",) * rules.num_players
+    return Game(rules, seed, game_index, policies, observer).play_out()
