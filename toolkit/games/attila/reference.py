@@ -374,3 +374,26 @@ def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -
     """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
     policies = policies or ("random",) * rules.num_players
     return Game(rules, seed, game_index, policies, observer).play_out()
+
+
+def record_row(game: Game) -> dict:
+    """The outcome record (§6) as one flat row (the kernel's COLUMNS; seats beyond the player count are 0)."""
+    from toolkit.games.attila.kernel import COLUMNS, MAX_SEATS
+
+    winners = game.winners()
+    row = dict.fromkeys(COLUMNS, 0)
+    row.update({"winner": winners[0] if len(winners) == 1 else -1, "n_winners": len(winners),
+                "result": 2 if game.end_reason == "aborted" else (0 if len(winners) == 1 else 1),
+                "start_player": game.start_player, "turns": game.turns, "plies": game.plies, "wars": game.wars,
+                "century_scorings": game.century_scorings, "end_reason": END_REASONS.index(game.end_reason),
+                "figures_removed": game.figures_removed})
+    for p in range(min(game.n, MAX_SEATS)):
+        row[f"vp_{p}"] = game.vp[p]
+        row[f"win_{p}"] = int(p in winners)
+        row[f"figures_placed_{p}"] = game.figures_placed[p]
+        row[f"support_cards_{p}"] = game.support_cards[p]
+        for tile, turn in game.tiles_used[p]:
+            row[f"{tile}_used_{p}"] = turn
+        for t in range(N_TRIBES):
+            row[f"influence_{p}_{t}"] = game.influence[p][t]
+    return row

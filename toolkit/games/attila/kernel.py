@@ -1,0 +1,575 @@
+"""Attila, the Numba fast path (work in progress: the ``random`` policy).
+
+Same rules, same random draws and same option order as ``reference.py``; the
+tests check both produce identical games.  Rules and the map arrive as values
+(:func:`to_kernel`): provinces are bits of an ``int64`` (at most 62), each
+province's neighbours a bit set, and ``presence[t]`` the provinces holding
+tribe ``t``, so the placement test of A-2 is a few bit operations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index, popcount
+from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+
+N_TRIBES = 6
+MAX_SEATS = 5
+MAX_PROVINCES = 62
+MAX_DECK = 6 * 30
+
+# -- rule vector layout --------------------------------------------------------------
+P_PLAYERS, P_HAND, P_CARDS, P_FIGURES, P_THRESHOLD, P_TRACK_MAX, P_END_ON_MAX, P_SECOND = range(8)
+P_SUPPORT_ANY, P_TIE_REMOVES, P_SINGLE_REMOVES, P_MAX_TILES, P_ROUND_UP, P_GAP, P_SKIP_REFILL = range(8, 15)
+P_START_RANDOM, P_TIEBREAK_SUM, P_MAX_TURNS, P_PROVINCES, P_START_MASK = range(15, 20)
+P_PEACE = 20  # [4]
+P_RATE = 24  # [4]
+P_ADJ = 28  # [MAX_PROVINCES] neighbour bit sets
+N_PARAMS = P_ADJ + MAX_PROVINCES
+POLICY_ID = {"random": 0}
+
+# -- state layout ------------------------------------------------------------------------
+S_VP = 0  # [5]
+S_INF = 5  # [5 * 6]
+S_HAND = 35  # [5 * 6]
+S_SUPPLY = 65  # [6]
+S_DISCARD = 71  # [6]
+S_PRESENCE = 77  # [6] bit sets of provinces holding the tribe
+S_PEACE = 83  # [4]
+S_TILES = 87  # [5] unused tiles as bits: double_turn 1, plus_two 2, exchange 4
+S_PACIFIED, S_TOTAL_MASK = 92, 93  # bit sets: pacified provinces; provinces at war_threshold or more
+S_DECK_HEAD, S_DECK_N, S_END_TRIGGERED, S_OVER, S_END_REASON, S_START = 94, 95, 96, 97, 98, 99
+S_TURNS, S_PLIES, S_WARS, S_SCORINGS, S_REMOVED = 100, 101, 102, 103, 104
+S_PLACED = 105  # [5]
+S_SUPPORT = 110  # [5]
+S_TILES_USED = 115  # [5 * 3] turn number each tile was used (0 = never)
+S_PENDING_N = 130
+S_PENDING = 131  # [16] provinces whose war is pending this turn, in order
+S_FIG = 147  # [MAX_PROVINCES * 6]
+S_TOTAL = S_FIG + MAX_PROVINCES * N_TRIBES  # [MAX_PROVINCES] figures per province
+S_DECK = S_TOTAL + MAX_PROVINCES  # [MAX_DECK]
+STATE_SIZE = S_DECK + MAX_DECK
+W_OPTS = STATE_SIZE  # option scratch [MAX_PROVINCES * 6 * 2]
+W_LAID = W_OPTS + MAX_PROVINCES * N_TRIBES * 2  # [6]
+W_LIMITS = W_LAID + N_TRIBES  # [6]
+WORK_SIZE = W_LIMITS + N_TRIBES
+
+END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
+TILE_DOUBLE, TILE_PLUS_TWO, TILE_EXCHANGE = 1, 2, 4
+
+# -- result columns: per-seat columns for 5 seats (unused seats stay 0) --------------------------
+SEAT_FIELDS = ("vp", "win", "figures_placed", "support_cards", "double_turn_used", "plus_two_used", "exchange_used")
+COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "wars", "century_scorings",
+            "end_reason", "figures_removed")
+           + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS))
+           + tuple(f"influence_{s}_{t}" for s in range(MAX_SEATS) for t in range(N_TRIBES)))
+C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_WARS, C_SCORINGS, C_END_REASON, C_REMOVED = range(10)
+C_SEAT = 10
+C_INFLUENCE = C_SEAT + len(SEAT_FIELDS) * MAX_SEATS
+N_COLUMNS = len(COLUMNS)
+RESULT_CODES = ("win", "shared", "aborted")
+
+
+def to_kernel(rules):
+    board = rules.board
+    ip = np.zeros(N_PARAMS, np.int64)
+    ip[P_PLAYERS], ip[P_HAND], ip[P_CARDS] = rules.num_players, rules.hand_size, rules.cards_per_tribe
+    ip[P_FIGURES], ip[P_THRESHOLD] = rules.figures_per_tribe, rules.war_threshold
+    ip[P_TRACK_MAX], ip[P_END_ON_MAX] = rules.influence_track_max, rules.end_on_track_max
+    ip[P_SECOND], ip[P_SUPPORT_ANY] = rules.second_figure_option, rules.support_any_tribe
+    ip[P_TIE_REMOVES], ip[P_SINGLE_REMOVES] = rules.war_tie_removes_all_weakest, rules.single_tribe_war_removes
+    ip[P_MAX_TILES], ip[P_ROUND_UP] = rules.max_tiles_per_turn, rules.tie_rounding == "up"
+    ip[P_GAP] = -1 if rules.two_player_second_place_gap is None else rules.two_player_second_place_gap
+    ip[P_SKIP_REFILL] = rules.initiator_skips_refill_after_war
+    ip[P_START_RANDOM], ip[P_TIEBREAK_SUM] = rules.start_player == "random", rules.tiebreak == "influence_sum"
+    ip[P_MAX_TURNS], ip[P_PROVINCES] = rules.max_turns, board.n
+    ip[P_START_MASK] = sum(1 << x for x in board.start)
+    for c in range(4):
+        ip[P_PEACE + c] = rules.peace_tiles_per_century[c]
+        ip[P_RATE + c] = rules.influence_rate_per_century[c]
+    for x in range(board.n):
+        ip[P_ADJ + x] = sum(1 << y for y in board.neighbours[x])
+    return ip
+
+
+def policy_ids(policies) -> np.ndarray:
+    return np.array([POLICY_ID[p] for p in policies], np.int64)
+
+
+# ------------------------------------------------------------------------ cards
+
+
+@njit_inline
+def shuffle_into_deck(ip, st, rs, counts_base):
+    """Build the deck in canonical order from counts at ``st[counts_base + t]`` and shuffle it."""
+    n = 0
+    for t in range(N_TRIBES):
+        for _ in range(st[counts_base + t]):
+            st[S_DECK + n] = t
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng.below(rs, 0, i + 1)
+        tmp = st[S_DECK + i]
+        st[S_DECK + i] = st[S_DECK + j]
+        st[S_DECK + j] = tmp
+    st[S_DECK_HEAD] = 0
+    st[S_DECK_N] = n
+
+
+@njit_inline
+def draw(ip, st, rs, seat):
+    if st[S_DECK_N] == 0:
+        total = 0
+        for t in range(N_TRIBES):
+            total += st[S_DISCARD + t]
+        if total == 0:
+            return False
+        shuffle_into_deck(ip, st, rs, S_DISCARD)
+        for t in range(N_TRIBES):
+            st[S_DISCARD + t] = 0
+    t = st[S_DECK + st[S_DECK_HEAD]]
+    st[S_DECK_HEAD] += 1
+    st[S_DECK_N] -= 1
+    st[S_HAND + N_TRIBES * seat + t] += 1
+    return True
+
+
+@njit_inline
+def hand_total(st, seat):
+    total = 0
+    for t in range(N_TRIBES):
+        total += st[S_HAND + N_TRIBES * seat + t]
+    return total
+
+
+# ------------------------------------------------------------------------ A-2 placement
+
+
+@njit_inline
+def legal_mask(ip, st, t):
+    """The provinces where a figure of ``t`` may go (A-2), as bits."""
+    if st[S_SUPPLY + t] <= 0:
+        return np.int64(0)
+    presence = st[S_PRESENCE + t]
+    reach = ip[P_START_MASK] | presence
+    bits = presence
+    while bits != 0:
+        y = lowest_bit_index(bits)
+        bits &= bits - 1
+        reach |= ip[P_ADJ + y]
+    return reach & ~st[S_PACIFIED] & ~st[S_TOTAL_MASK]
+
+
+@njit_inline
+def century(st):
+    for c in range(4):
+        if st[S_PEACE + c] > 0:
+            return c
+    return 3
+
+
+@njit_inline
+def gain_influence(ip, st, seat, t, amount):
+    k = S_INF + N_TRIBES * seat + t
+    st[k] = min(ip[P_TRACK_MAX], st[k] + amount)
+    if ip[P_END_ON_MAX] == 1 and st[k] >= ip[P_TRACK_MAX]:
+        st[S_END_TRIGGERED] = 1
+
+
+@njit_inline
+def place(ip, st, seat, t, x):
+    st[S_FIG + N_TRIBES * x + t] += 1
+    st[S_TOTAL + x] += 1
+    st[S_PRESENCE + t] |= np.int64(1) << x
+    st[S_SUPPLY + t] -= 1
+    st[S_PLACED + seat] += 1
+    if st[S_TOTAL + x] >= ip[P_THRESHOLD]:
+        st[S_TOTAL_MASK] |= np.int64(1) << x
+    if st[S_TOTAL + x] == ip[P_THRESHOLD]:
+        st[S_PENDING + st[S_PENDING_N]] = x
+        st[S_PENDING_N] += 1
+
+
+# ------------------------------------------------------------------------ A-5 scoring
+
+
+@njit_inline
+def share(ip, total, k):
+    if ip[P_ROUND_UP] == 1:
+        return (total + k - 1) // k
+    return total // k
+
+
+@njit_no_nrt
+def scoring(ip, st):
+    n = ip[P_PLAYERS]
+    for t in range(N_TRIBES):
+        n_fig = 0
+        for x in range(ip[P_PROVINCES]):
+            n_fig += st[S_FIG + N_TRIBES * x + t]
+        n_prov = popcount(st[S_PRESENCE + t])
+        top = 0
+        n_top = 0
+        for p in range(n):
+            v = st[S_INF + N_TRIBES * p + t]
+            if v > top:
+                top, n_top = v, 1
+            elif v == top and v > 0:
+                n_top += 1
+        if top == 0:
+            continue
+        if n_top >= 2:
+            for p in range(n):
+                if st[S_INF + N_TRIBES * p + t] == top:
+                    st[S_VP + p] += share(ip, n_fig + n_prov, n_top)
+            continue
+        second = 0
+        n_second = 0
+        for p in range(n):
+            v = st[S_INF + N_TRIBES * p + t]
+            if v == top:
+                st[S_VP + p] += n_fig
+            elif v > second:
+                second, n_second = v, 1
+            elif v == second and v > 0:
+                n_second += 1
+        if second == 0:
+            continue
+        if n == 2 and ip[P_GAP] >= 0 and top - second > ip[P_GAP]:
+            continue
+        for p in range(n):
+            if st[S_INF + N_TRIBES * p + t] == second:
+                st[S_VP + p] += share(ip, n_prov, n_second)
+    st[S_SCORINGS] += 1
+
+
+# ------------------------------------------------------------------------ decisions (random)
+
+
+@njit_inline
+def pick(rs, seat, n):
+    """The ``random`` policy: an index in 0..n-1 (no draw for a single option)."""
+    if n == 1:
+        return 0
+    return rng.below(rs, 1 + seat, n)
+
+
+@njit_inline
+def pick_vector(st, rs, seat, limits, out, skip_zero):
+    """A uniform count vector ``0 <= out[t] <= limits[t]`` by its lexicographic index (§5)."""
+    total = 1
+    for t in range(N_TRIBES):
+        total *= limits[t] + 1
+    n = total - 1 if skip_zero else total
+    st[S_PLIES] += 1
+    i = pick(rs, seat, n) + (1 if skip_zero else 0)
+    for t in range(N_TRIBES - 1, -1, -1):
+        out[t] = i % (limits[t] + 1)
+        i //= limits[t] + 1
+
+
+# ------------------------------------------------------------------------ the turn
+
+
+@njit_no_nrt
+def tile_window(ip, st, rs, seat, work):
+    plays = 1
+    used = 0
+    limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
+    laid = work[W_LAID:W_LAID + N_TRIBES]
+    while used < ip[P_MAX_TILES]:
+        tiles = st[S_TILES + seat]
+        usable = tiles & (TILE_DOUBLE | TILE_PLUS_TWO)
+        if tiles & TILE_EXCHANGE and hand_total(st, seat) > 0:
+            usable |= TILE_EXCHANGE
+        if usable == 0:
+            break
+        n = popcount(usable) + 1  # the usable tiles, then proceed
+        st[S_PLIES] += 1
+        i = pick(rs, seat, n)
+        if i == n - 1:
+            break
+        bits = usable
+        for _ in range(i):
+            bits &= bits - 1
+        tile = bits & -bits
+        used += 1
+        st[S_TILES + seat] &= ~tile
+        k = lowest_bit_index(tile)
+        st[S_TILES_USED + 3 * seat + k] = st[S_TURNS] + 1
+        if tile == TILE_DOUBLE:
+            plays = 2
+        elif tile == TILE_PLUS_TWO:
+            st[S_PLIES] += 1
+            j = pick(rs, seat, 21)
+            if j < 6:
+                gain_influence(ip, st, seat, j, 2)
+            else:
+                j -= 6
+                for a in range(N_TRIBES):
+                    if j < 5 - a:
+                        gain_influence(ip, st, seat, a, 1)
+                        gain_influence(ip, st, seat, a + 1 + j, 1)
+                        break
+                    j -= 5 - a
+        else:
+            for t in range(N_TRIBES):
+                limits[t] = st[S_HAND + N_TRIBES * seat + t]
+            pick_vector(st, rs, seat, limits, laid, True)
+            count = 0
+            for t in range(N_TRIBES):
+                st[S_HAND + N_TRIBES * seat + t] -= laid[t]
+                st[S_DISCARD + t] += laid[t]
+                count += laid[t]
+            for _ in range(count):
+                draw(ip, st, rs, seat)
+    return plays
+
+
+@njit_no_nrt
+def play(ip, st, rs, seat, work):
+    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
+    n = 0
+    for t in range(N_TRIBES):
+        if st[S_HAND + N_TRIBES * seat + t] == 0:
+            continue
+        bits = legal_mask(ip, st, t)
+        while bits != 0:
+            opts[2 * n] = t
+            opts[2 * n + 1] = lowest_bit_index(bits)
+            bits &= bits - 1
+            n += 1
+    if n == 0:
+        distinct = 0
+        for t in range(N_TRIBES):
+            if st[S_HAND + N_TRIBES * seat + t] > 0:
+                distinct += 1
+        if distinct == 0:
+            return
+        st[S_PLIES] += 1
+        i = pick(rs, seat, distinct)
+        for t in range(N_TRIBES):
+            if st[S_HAND + N_TRIBES * seat + t] > 0:
+                if i == 0:
+                    st[S_HAND + N_TRIBES * seat + t] -= 1
+                    st[S_DISCARD + t] += 1
+                    return
+                i -= 1
+        return
+    st[S_PLIES] += 1
+    i = pick(rs, seat, n)
+    t, x = opts[2 * i], opts[2 * i + 1]
+    st[S_HAND + N_TRIBES * seat + t] -= 1
+    st[S_DISCARD + t] += 1
+    place(ip, st, seat, t, x)
+    rate = ip[P_RATE + century(st)]
+    if ip[P_SECOND] == 0:
+        gain_influence(ip, st, seat, t, rate)
+        return
+    bits = legal_mask(ip, st, t)
+    st[S_PLIES] += 1
+    i = pick(rs, seat, popcount(bits) + 1)
+    if i == 0:
+        gain_influence(ip, st, seat, t, rate)
+        return
+    for _ in range(i - 1):
+        bits &= bits - 1
+    place(ip, st, seat, t, lowest_bit_index(bits))
+
+
+@njit_no_nrt
+def war(ip, st, rs, active, x, work):
+    """A-4; returns 1 if a century scoring took place."""
+    n = ip[P_PLAYERS]
+    laid = work[W_LAID:W_LAID + N_TRIBES]
+    limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
+    total_laid0 = 0
+    strength_laid = work[W_OPTS:W_OPTS + N_TRIBES]  # cards laid per tribe, all players
+    for t in range(N_TRIBES):
+        strength_laid[t] = 0
+    for i in range(n):
+        seat = (active + i) % n
+        any_card = 0
+        for t in range(N_TRIBES):
+            layable = ip[P_SUPPORT_ANY] == 1 or st[S_FIG + N_TRIBES * x + t] > 0
+            limits[t] = st[S_HAND + N_TRIBES * seat + t] if layable else 0
+            any_card += limits[t]
+        if any_card == 0:
+            continue
+        pick_vector(st, rs, seat, limits, laid, False)
+        for t in range(N_TRIBES):
+            st[S_HAND + N_TRIBES * seat + t] -= laid[t]
+            strength_laid[t] += laid[t]
+            st[S_SUPPORT + seat] += laid[t]
+            total_laid0 += laid[t]
+    weakest = -1
+    involved = 0
+    for t in range(N_TRIBES):
+        f = st[S_FIG + N_TRIBES * x + t]
+        if f > 0:
+            involved += 1
+            s = f + strength_laid[t]
+            if weakest < 0 or s < weakest:
+                weakest = s
+    losers = 0
+    for t in range(N_TRIBES):
+        f = st[S_FIG + N_TRIBES * x + t]
+        if f > 0 and f + strength_laid[t] == weakest:
+            losers += 1
+    remove = True
+    if involved == 1 and ip[P_SINGLE_REMOVES] == 0:
+        remove = False
+    if losers >= 2 and ip[P_TIE_REMOVES] == 0:
+        remove = False
+    if remove:
+        for t in range(N_TRIBES):
+            f = st[S_FIG + N_TRIBES * x + t]
+            if f > 0 and f + strength_laid[t] == weakest:
+                st[S_SUPPLY + t] += f
+                st[S_REMOVED] += f
+                st[S_TOTAL + x] -= f
+                st[S_FIG + N_TRIBES * x + t] = 0
+                st[S_PRESENCE + t] &= ~(np.int64(1) << x)
+    c = century(st)
+    st[S_PEACE + c] -= 1
+    st[S_PACIFIED] |= np.int64(1) << x
+    for t in range(N_TRIBES):
+        st[S_DISCARD + t] += strength_laid[t]
+    st[S_WARS] += 1
+    if st[S_PEACE + c] == 0:
+        scoring(ip, st)
+        left = 0
+        for k in range(4):
+            left += st[S_PEACE + k]
+        if left == 0:
+            st[S_OVER] = 1
+            st[S_END_REASON] = 0
+        return 1
+    return 0
+
+
+@njit_inline
+def any_placement_possible(ip, st):
+    for t in range(N_TRIBES):
+        if legal_mask(ip, st, t) != 0:
+            return True
+    return False
+
+
+@njit_no_nrt
+def turn(ip, st, rs, seat, work):
+    st[S_PENDING_N] = 0
+    plays = tile_window(ip, st, rs, seat, work)
+    for _ in range(plays):
+        play(ip, st, rs, seat, work)
+    triggered = st[S_PENDING_N] > 0
+    scored = 0
+    for i in range(st[S_PENDING_N]):
+        if st[S_OVER] == 1:
+            break
+        scored |= war(ip, st, rs, seat, st[S_PENDING + i], work)
+    if st[S_END_TRIGGERED] == 1 and st[S_OVER] == 0:
+        if scored == 0:
+            scoring(ip, st)
+        st[S_OVER] = 1
+        st[S_END_REASON] = 1
+    if not (ip[P_SKIP_REFILL] == 1 and triggered):
+        while hand_total(st, seat) < ip[P_HAND]:
+            if not draw(ip, st, rs, seat):
+                break
+    st[S_TURNS] += 1
+    if st[S_OVER] == 0 and not any_placement_possible(ip, st):
+        scoring(ip, st)
+        st[S_OVER] = 1
+        st[S_END_REASON] = 2
+    if st[S_OVER] == 0 and st[S_TURNS] >= ip[P_MAX_TURNS]:
+        st[S_OVER] = 1
+        st[S_END_REASON] = 3
+
+
+@njit_no_nrt
+def play_game(ip, policies, seed, game, row, check, rs, work):
+    rng.seed_streams(rs, seed, game)
+    st = work[:STATE_SIZE]
+    for i in range(STATE_SIZE):
+        st[i] = 0
+    for i in range(row.shape[0]):
+        row[i] = 0
+    n = ip[P_PLAYERS]
+    start = rng.below(rs, 0, n) if ip[P_START_RANDOM] == 1 else 0
+    st[S_START] = start
+    for t in range(N_TRIBES):
+        st[S_SUPPLY + t] = ip[P_FIGURES]
+        st[S_DISCARD + t] = ip[P_CARDS]  # the canonical deck, shuffled from counts
+    shuffle_into_deck(ip, st, rs, S_DISCARD)
+    for t in range(N_TRIBES):
+        st[S_DISCARD + t] = 0
+    for c in range(4):
+        st[S_PEACE + c] = ip[P_PEACE + c]
+    for p in range(n):
+        st[S_TILES + p] = TILE_DOUBLE | TILE_PLUS_TWO | TILE_EXCHANGE
+        for _ in range(ip[P_HAND]):
+            draw(ip, st, rs, p)
+    seat = start
+    while st[S_OVER] == 0:
+        turn(ip, st, rs, seat, work)
+        seat = (seat + 1) % n
+    # A-7
+    aborted = st[S_END_REASON] == 3
+    best = st[S_VP]
+    for p in range(1, n):
+        best = max(best, st[S_VP + p])
+    best_sum = -1
+    if ip[P_TIEBREAK_SUM] == 1:
+        for p in range(n):
+            if st[S_VP + p] == best:
+                total = 0
+                for t in range(N_TRIBES):
+                    total += st[S_INF + N_TRIBES * p + t]
+                best_sum = max(best_sum, total)
+    winners = 0
+    winner = -1
+    for p in range(n):
+        win = st[S_VP + p] == best and not aborted
+        if win and best_sum >= 0:
+            total = 0
+            for t in range(N_TRIBES):
+                total += st[S_INF + N_TRIBES * p + t]
+            win = total == best_sum
+        if win:
+            winners += 1
+            winner = p
+            row[C_SEAT + MAX_SEATS + p] = 1
+    row[C_WINNER] = winner if winners == 1 else -1
+    row[C_N_WINNERS] = winners
+    row[C_RESULT] = 2 if aborted else (0 if winners == 1 else 1)
+    row[C_START] = start
+    row[C_TURNS] = st[S_TURNS]
+    row[C_PLIES] = st[S_PLIES]
+    row[C_WARS] = st[S_WARS]
+    row[C_SCORINGS] = st[S_SCORINGS]
+    row[C_END_REASON] = st[S_END_REASON]
+    row[C_REMOVED] = st[S_REMOVED]
+    for p in range(n):
+        row[C_SEAT + p] = st[S_VP + p]
+        row[C_SEAT + 2 * MAX_SEATS + p] = st[S_PLACED + p]
+        row[C_SEAT + 3 * MAX_SEATS + p] = st[S_SUPPORT + p]
+        for k in range(3):
+            row[C_SEAT + (4 + k) * MAX_SEATS + p] = st[S_TILES_USED + 3 * p + k]
+        for t in range(N_TRIBES):
+            row[C_INFLUENCE + N_TRIBES * p + t] = st[S_INF + N_TRIBES * p + t]
+    return 0
+
+
+@njit_parallel
+def play_many(ip, policies, seed, first_game, out, violations, check):
+    n = out.shape[0]
+    blocks = min(n, 256)
+    for b in prange(blocks):
+        rs = np.empty(3 + MAX_SEATS, np.uint64)
+        work = np.zeros(WORK_SIZE, np.int64)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work)
