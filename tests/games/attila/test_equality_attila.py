@@ -47,3 +47,36 @@ def test_reference_equals_kernel(config):
         reasons.add(game.end_reason)
     if config == "short_4p":
         assert reasons - {"tenth_war"}, "the short variant should also end by the track or a stall"
+
+
+@pytest.mark.parametrize("config,policies", [
+    ("2p", ("greedy", "random")),
+    ("4p", ("random", "greedy", "greedy", "random")),
+    ("5p", ("greedy",) * 5),
+    ("strict_3p", ("greedy", "random", "greedy")),
+    ("short_4p", ("greedy",) * 4),
+])
+def test_reference_equals_kernel_greedy(config, policies):
+    rules = CONFIGS[config]
+    n = 200
+    out = np.zeros((n, K.N_COLUMNS), np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(policies), 2025, 0, out, np.zeros(n, np.int32), False)
+    for g in range(n):
+        expected = ref.record_row(ref.play_game(rules, 2025, g, policies))
+        got = dict(zip(K.COLUMNS, out[g].tolist()))
+        if got != expected:
+            diff = {c: (expected[c], got[c]) for c in K.COLUMNS if expected[c] != got[c]}
+            raise AssertionError(f"game {g} differs (reference, kernel): {diff}")
+
+
+def test_greedy_beats_random():
+    """Greedy in seat 0 against three random players wins far more than its 1/4 share."""
+    rules = CONFIGS["4p"]
+    n = 2_000
+    out = np.zeros((n, K.N_COLUMNS), np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(("greedy", "random", "random", "random")), 7, 0, out,
+                np.zeros(n, np.int32), False)
+    from toolkit.core import stats
+
+    rate, low, _ = stats.wilson(int(out[:, K.COLUMNS.index("win_0")].sum()), n)
+    assert low > 0.5, rate

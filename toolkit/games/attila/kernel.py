@@ -1,4 +1,4 @@
-"""Attila, the Numba fast path (work in progress: the ``random`` policy).
+"""Attila, the Numba fast path (work in progress: the ``random`` and ``greedy`` policies).
 
 Same rules, same random draws and same option order as ``reference.py``; the
 tests check both produce identical games.  Rules and the map arrive as values
@@ -29,7 +29,7 @@ P_PEACE = 20  # [4]
 P_RATE = 24  # [4]
 P_ADJ = 28  # [MAX_PROVINCES] neighbour bit sets
 N_PARAMS = P_ADJ + MAX_PROVINCES
-POLICY_ID = {"random": 0}
+POLICY_ID = {"random": 0, "greedy": 1}
 
 # -- state layout ------------------------------------------------------------------------
 S_VP = 0  # [5]
@@ -271,11 +271,164 @@ def pick_vector(st, rs, seat, limits, out, skip_zero):
         i //= limits[t] + 1
 
 
+# ------------------------------------------------------------------------ greedy (policies.py)
+
+
+@njit_inline
+def gain_for(ip, st, me):
+    """reference.scoring_gains for one player: the VP ``me`` would get from a scoring now."""
+    n = ip[P_PLAYERS]
+    g = 0
+    for t in range(N_TRIBES):
+        n_fig = ip[P_FIGURES] - st[S_SUPPLY + t]
+        n_prov = popcount(st[S_PRESENCE + t])
+        top = 0
+        n_top = 0
+        for p in range(n):
+            v = st[S_INF + N_TRIBES * p + t]
+            if v > top:
+                top, n_top = v, 1
+            elif v == top and v > 0:
+                n_top += 1
+        if top == 0:
+            continue
+        mine = st[S_INF + N_TRIBES * me + t]
+        if n_top >= 2:
+            if mine == top:
+                g += share(ip, n_fig + n_prov, n_top)
+            continue
+        if mine == top:
+            g += n_fig
+            continue
+        second = 0
+        n_second = 0
+        for p in range(n):
+            v = st[S_INF + N_TRIBES * p + t]
+            if v == top:
+                continue
+            if v > second:
+                second, n_second = v, 1
+            elif v == second and v > 0:
+                n_second += 1
+        if second == 0 or mine != second:
+            continue
+        if n == 2 and ip[P_GAP] >= 0 and top - second > ip[P_GAP]:
+            continue
+        g += share(ip, n_prov, n_second)
+    return g
+
+
+@njit_inline
+def gain_with_influence(ip, st, me, t, amount, u, amount_u):
+    """The gain after adding ``amount`` to tribe t and ``amount_u`` to tribe u (capped), then undo."""
+    kt = S_INF + N_TRIBES * me + t
+    ku = S_INF + N_TRIBES * me + u
+    old_t, old_u = st[kt], st[ku]
+    st[kt] = min(ip[P_TRACK_MAX], st[kt] + amount)
+    if amount_u > 0:
+        st[ku] = min(ip[P_TRACK_MAX], st[ku] + amount_u)
+    g = gain_for(ip, st, me)
+    st[kt] = old_t
+    st[ku] = old_u
+    return g
+
+
+@njit_inline
+def put_figure(st, t, x, delta):
+    """Add (+1) or take back (-1) a hypothetical figure of t in x."""
+    k = S_FIG + N_TRIBES * x + t
+    st[k] += delta
+    st[S_TOTAL + x] += delta
+    st[S_SUPPLY + t] -= delta
+    if st[k] > 0:
+        st[S_PRESENCE + t] |= np.int64(1) << x
+    else:
+        st[S_PRESENCE + t] &= ~(np.int64(1) << x)
+
+
+@njit_inline
+def plus_two_gain(ip, st, me, j):
+    if j < 6:
+        return gain_with_influence(ip, st, me, j, 2, j, 0)
+    j -= 6
+    for a in range(N_TRIBES):
+        if j < 5 - a:
+            return gain_with_influence(ip, st, me, a, 1, a + 1 + j, 1)
+        j -= 5 - a
+    return 0
+
+
+@njit_no_nrt
+def greedy_tile(ip, st, seat, usable):
+    """DP-1: the index of the chosen option among the usable tiles, then proceed."""
+    n = popcount(usable) + 1
+    if usable & TILE_PLUS_TWO:
+        base = gain_for(ip, st, seat)
+        for j in range(21):
+            if plus_two_gain(ip, st, seat, j) > base:
+                return popcount(usable & (TILE_PLUS_TWO - 1))
+    if usable & TILE_DOUBLE and century(st) >= 2:
+        return 0
+    if usable & TILE_EXCHANGE:
+        playable = False
+        for t in range(N_TRIBES):
+            if st[S_HAND + N_TRIBES * seat + t] > 0 and legal_mask(ip, st, t) != 0:
+                playable = True
+        if not playable:
+            return popcount(usable & (TILE_EXCHANGE - 1))
+    return n - 1
+
+
+@njit_no_nrt
+def greedy_plus_two(ip, st, seat):
+    best, best_gain = 0, plus_two_gain(ip, st, seat, 0)
+    for j in range(1, 21):
+        g = plus_two_gain(ip, st, seat, j)
+        if g > best_gain:
+            best, best_gain = j, g
+    return best
+
+
+@njit_no_nrt
+def greedy_play(ip, st, seat, opts, n):
+    rate = ip[P_RATE + century(st)]
+    best, best_value = 0, 0
+    for i in range(n):
+        t, x = opts[2 * i], opts[2 * i + 1]
+        starts_war = st[S_TOTAL + x] + 1 == ip[P_THRESHOLD]
+        put_figure(st, t, x, 1)
+        value = 10 * gain_with_influence(ip, st, seat, t, rate, t, 0)
+        put_figure(st, t, x, -1)
+        if starts_war:
+            value -= 5
+        if i == 0 or value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@njit_no_nrt
+def greedy_bonus(ip, st, seat, t, bits):
+    """DP-6: 0 for influence, else 1 + the rank of the chosen province among ``bits``."""
+    rate = ip[P_RATE + century(st)]
+    best, best_value = 0, gain_with_influence(ip, st, seat, t, rate, t, 0)
+    i = 0
+    while bits != 0:
+        x = lowest_bit_index(bits)
+        bits &= bits - 1
+        i += 1
+        put_figure(st, t, x, 1)
+        value = gain_for(ip, st, seat)
+        put_figure(st, t, x, -1)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
 # ------------------------------------------------------------------------ the turn
 
 
 @njit_no_nrt
-def tile_window(ip, st, rs, seat, work):
+def tile_window(ip, st, rs, seat, work, pid):
     plays = 1
     used = 0
     limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
@@ -289,7 +442,7 @@ def tile_window(ip, st, rs, seat, work):
             break
         n = popcount(usable) + 1  # the usable tiles, then proceed
         st[S_PLIES] += 1
-        i = pick(rs, seat, n)
+        i = pick(rs, seat, n) if pid == 0 else greedy_tile(ip, st, seat, usable)
         if i == n - 1:
             break
         bits = usable
@@ -304,7 +457,7 @@ def tile_window(ip, st, rs, seat, work):
             plays = 2
         elif tile == TILE_PLUS_TWO:
             st[S_PLIES] += 1
-            j = pick(rs, seat, 21)
+            j = pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, seat)
             if j < 6:
                 gain_influence(ip, st, seat, j, 2)
             else:
@@ -318,7 +471,20 @@ def tile_window(ip, st, rs, seat, work):
         else:
             for t in range(N_TRIBES):
                 limits[t] = st[S_HAND + N_TRIBES * seat + t]
-            pick_vector(st, rs, seat, limits, laid, True)
+            if pid == 0:
+                pick_vector(st, rs, seat, limits, laid, True)
+            else:  # the cards that cannot be placed, else the first option
+                st[S_PLIES] += 1
+                anything = 0
+                for t in range(N_TRIBES):
+                    laid[t] = limits[t] if legal_mask(ip, st, t) == 0 else 0
+                    anything += laid[t]
+                if anything == 0:
+                    last = 0
+                    for t in range(N_TRIBES):
+                        if limits[t] > 0:
+                            last = t
+                    laid[last] = 1
             count = 0
             for t in range(N_TRIBES):
                 st[S_HAND + N_TRIBES * seat + t] -= laid[t]
@@ -330,7 +496,7 @@ def tile_window(ip, st, rs, seat, work):
 
 
 @njit_no_nrt
-def play(ip, st, rs, seat, work):
+def play(ip, st, rs, seat, work, pid):
     opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
     n = 0
     for t in range(N_TRIBES):
@@ -350,7 +516,16 @@ def play(ip, st, rs, seat, work):
         if distinct == 0:
             return
         st[S_PLIES] += 1
-        i = pick(rs, seat, distinct)
+        if pid == 0:
+            i = pick(rs, seat, distinct)
+        else:  # the tribe it has least influence in (the first on ties)
+            i, rank, least = 0, 0, -1
+            for t in range(N_TRIBES):
+                if st[S_HAND + N_TRIBES * seat + t] > 0:
+                    v = st[S_INF + N_TRIBES * seat + t]
+                    if least < 0 or v < least:
+                        i, least = rank, v
+                    rank += 1
         for t in range(N_TRIBES):
             if st[S_HAND + N_TRIBES * seat + t] > 0:
                 if i == 0:
@@ -360,7 +535,7 @@ def play(ip, st, rs, seat, work):
                 i -= 1
         return
     st[S_PLIES] += 1
-    i = pick(rs, seat, n)
+    i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, seat, opts, n)
     t, x = opts[2 * i], opts[2 * i + 1]
     st[S_HAND + N_TRIBES * seat + t] -= 1
     st[S_DISCARD + t] += 1
@@ -371,7 +546,7 @@ def play(ip, st, rs, seat, work):
         return
     bits = legal_mask(ip, st, t)
     st[S_PLIES] += 1
-    i = pick(rs, seat, popcount(bits) + 1)
+    i = pick(rs, seat, popcount(bits) + 1) if pid == 0 else greedy_bonus(ip, st, seat, t, bits)
     if i == 0:
         gain_influence(ip, st, seat, t, rate)
         return
@@ -381,7 +556,7 @@ def play(ip, st, rs, seat, work):
 
 
 @njit_no_nrt
-def war(ip, st, rs, active, x, work):
+def war(ip, st, rs, active, x, work, policies):
     """A-4; returns 1 if a century scoring took place."""
     n = ip[P_PLAYERS]
     laid = work[W_LAID:W_LAID + N_TRIBES]
@@ -399,7 +574,17 @@ def war(ip, st, rs, active, x, work):
             any_card += limits[t]
         if any_card == 0:
             continue
-        pick_vector(st, rs, seat, limits, laid, False)
+        if policies[seat] == 0:
+            pick_vector(st, rs, seat, limits, laid, False)
+        else:  # every layable card of the involved tribes it leads
+            st[S_PLIES] += 1
+            for t in range(N_TRIBES):
+                mine = st[S_INF + N_TRIBES * seat + t]
+                top = 0
+                for p in range(n):
+                    top = max(top, st[S_INF + N_TRIBES * p + t])
+                leads = st[S_FIG + N_TRIBES * x + t] > 0 and mine > 0 and mine == top
+                laid[t] = limits[t] if leads else 0
         for t in range(N_TRIBES):
             st[S_HAND + N_TRIBES * seat + t] -= laid[t]
             strength_laid[t] += laid[t]
@@ -460,17 +645,18 @@ def any_placement_possible(ip, st):
 
 
 @njit_no_nrt
-def turn(ip, st, rs, seat, work):
+def turn(ip, st, rs, seat, work, policies):
     st[S_PENDING_N] = 0
-    plays = tile_window(ip, st, rs, seat, work)
+    pid = policies[seat]
+    plays = tile_window(ip, st, rs, seat, work, pid)
     for _ in range(plays):
-        play(ip, st, rs, seat, work)
+        play(ip, st, rs, seat, work, pid)
     triggered = st[S_PENDING_N] > 0
     scored = 0
     for i in range(st[S_PENDING_N]):
         if st[S_OVER] == 1:
             break
-        scored |= war(ip, st, rs, seat, st[S_PENDING + i], work)
+        scored |= war(ip, st, rs, seat, st[S_PENDING + i], work, policies)
     if st[S_END_TRIGGERED] == 1 and st[S_OVER] == 0:
         if scored == 0:
             scoring(ip, st)
@@ -515,7 +701,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             draw(ip, st, rs, p)
     seat = start
     while st[S_OVER] == 0:
-        turn(ip, st, rs, seat, work)
+        turn(ip, st, rs, seat, work, policies)
         seat = (seat + 1) % n
     # A-7
     aborted = st[S_END_REASON] == 3

@@ -57,6 +57,42 @@ class Decision:
     kind: int
     seat: int
     options: list
+    info: int = -1  # DP-6: the tribe just placed; DP-7: the war province
+
+
+def scoring_gains(rules, influence, figures, n_players) -> list:
+    """A-5: the VP each player gains from a scoring of this position (one definition, used by
+    the game and by the greedy policy)."""
+    up = rules.tie_rounding == "up"
+    gains = [0] * n_players
+
+    def share(total, k):
+        return -(-total // k) if up else total // k
+
+    for t in range(N_TRIBES):
+        n_fig = sum(row[t] for row in figures)
+        n_prov = sum(1 for row in figures if row[t] > 0)
+        eligible = [p for p in range(n_players) if influence[p][t] > 0]
+        if not eligible:
+            continue
+        top = max(influence[p][t] for p in eligible)
+        first = [p for p in eligible if influence[p][t] == top]
+        if len(first) >= 2:
+            for p in first:
+                gains[p] += share(n_fig + n_prov, len(first))
+            continue
+        gains[first[0]] += n_fig
+        rest = [p for p in eligible if p != first[0]]
+        if not rest:
+            continue
+        second_value = max(influence[p][t] for p in rest)
+        second = [p for p in rest if influence[p][t] == second_value]
+        gap = rules.two_player_second_place_gap
+        if n_players == 2 and gap is not None and top - second_value > gap:
+            continue
+        for p in second:
+            gains[p] += share(n_prov, len(second))
+    return gains
 
 
 class Game:
@@ -143,10 +179,10 @@ class Game:
 
     # -- decisions -------------------------------------------------------------------
 
-    def decide(self, kind: int, seat: int, options: list):
+    def decide(self, kind: int, seat: int, options: list, info: int = -1):
         """Present a decision point (one ply) and return the chosen option."""
         self.plies += 1
-        d = Decision(kind, seat, options)
+        d = Decision(kind, seat, options, info)
         choice = self.players[seat].choose(self.view(seat), d)
         if self.observer is not None:
             self.observer(self, d, choice)
@@ -157,40 +193,14 @@ class Game:
         return {"seat": seat, "hand": list(self.hands[seat]), "hand_sizes": [sum(h) for h in self.hands],
                 "influence": [list(r) for r in self.influence], "figures": [list(r) for r in self.figures],
                 "pacified": list(self.pacified), "supply": list(self.supply), "vp": list(self.vp),
-                "peace": list(self.peace), "tiles": [set(s) for s in self.tiles], "rules": self.rules}
+                "peace": list(self.peace), "tiles": [set(s) for s in self.tiles], "rules": self.rules,
+                "century": self.century, "legal": self.legal_provinces}
 
     # -- A-5 scoring -----------------------------------------------------------------
 
     def scoring(self) -> None:
-        rules = self.rules
-        up = rules.tie_rounding == "up"
-
-        def share(total, k):
-            return -(-total // k) if up else total // k
-
-        for t in range(N_TRIBES):
-            n_fig = sum(self.figures[x][t] for x in range(self.board.n))
-            n_prov = sum(1 for x in range(self.board.n) if self.figures[x][t] > 0)
-            eligible = [p for p in range(self.n) if self.influence[p][t] > 0]
-            if not eligible:
-                continue
-            top = max(self.influence[p][t] for p in eligible)
-            first = [p for p in eligible if self.influence[p][t] == top]
-            if len(first) >= 2:
-                for p in first:
-                    self.vp[p] += share(n_fig + n_prov, len(first))
-                continue
-            self.vp[first[0]] += n_fig
-            rest = [p for p in eligible if p != first[0]]
-            if not rest:
-                continue
-            second_value = max(self.influence[p][t] for p in rest)
-            second = [p for p in rest if self.influence[p][t] == second_value]
-            gap = rules.two_player_second_place_gap
-            if self.n == 2 and gap is not None and top - second_value > gap:
-                continue
-            for p in second:
-                self.vp[p] += share(n_prov, len(second))
+        for p, gain in enumerate(scoring_gains(self.rules, self.influence, self.figures, self.n)):
+            self.vp[p] += gain
         self.century_scorings += 1
 
     # -- A-3 helpers -------------------------------------------------------------------
@@ -265,7 +275,7 @@ class Game:
         if not rules.second_figure_option:
             self.gain_influence(seat, t, rate)
             return
-        choice = self.decide(DP_BONUS, seat, [INFLUENCE] + self.legal_provinces(t))
+        choice = self.decide(DP_BONUS, seat, [INFLUENCE] + self.legal_provinces(t), info=t)
         if choice == INFLUENCE:
             self.gain_influence(seat, t, rate)
         else:
@@ -284,7 +294,7 @@ class Game:
             limits = [hand[t] if (rules.support_any_tribe or t in involved) else 0 for t in range(N_TRIBES)]
             if sum(limits) == 0:
                 continue
-            k = self.decide(DP_SUPPORT, seat, count_vectors(limits))
+            k = self.decide(DP_SUPPORT, seat, count_vectors(limits), info=x)
             for t in range(N_TRIBES):
                 hand[t] -= k[t]
                 laid[t] += k[t]
