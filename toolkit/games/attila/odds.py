@@ -66,6 +66,8 @@ from math import comb
 
 import pandas as pd
 
+from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
+
 from toolkit.games.attila.rules import TRIBES
 
 N_TRIBES = len(TRIBES)
@@ -73,37 +75,6 @@ PLACES = ("first", "second", "none", "ineligible")
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def hypergeometric(population: int, successes: int, draws: int) -> dict[int, Fraction]:
-    """Exact hypergeometric law, keyed ``k = 0..draws`` (impossible ``k`` have probability 0).
-
-    Parameters
-    ----------
-    population : int
-        Cards in the deck.
-    successes : int
-        Cards of the counted kind in the deck.
-    draws : int
-        Cards drawn (without replacement); at most ``population``.
-
-    Returns
-    -------
-    dict[int, Fraction]
-        ``P(k of the counted kind among the drawn cards)``.
-
-    Examples
-    --------
-    >>> hypergeometric(4, 2, 2)
-    {0: Fraction(1, 6), 1: Fraction(2, 3), 2: Fraction(1, 6)}
-    """
-    if not 0 <= successes <= population:
-        raise ValueError(f"successes={successes} is not allowed: it must be in 0..population={population}")
-    if not 0 <= draws <= population:
-        raise ValueError(f"draws={draws} is not allowed: it must be in 0..population={population}")
-    total = comb(population, draws)
-    return {k: Fraction(comb(successes, k) * comb(population - successes, draws - k), total)
-            for k in range(draws + 1)}
 
 
 def deck_size(rules) -> int:
@@ -133,14 +104,6 @@ def _tribe(tribe) -> int:
     if not 0 <= tribe < N_TRIBES:
         raise ValueError(f"tribe={tribe} is not allowed: an id 0..5 or one of {', '.join(TRIBES)}")
     return int(tribe)
-
-
-def _tail(dist: dict[int, Fraction], k: int) -> Fraction:
-    return sum((p for j, p in dist.items() if j >= k), Fraction(0))
-
-
-def _mean(dist: dict[int, Fraction]) -> Fraction:
-    return sum((k * p for k, p in dist.items()), Fraction(0))
 
 
 # ---------------------------------------------------------------------- hands (A-1.3)

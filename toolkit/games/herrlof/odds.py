@@ -68,42 +68,16 @@ Fraction(0, 1)
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
 
 import pandas as pd
+
+from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 
 EFFECT_RANKS = (1, 3, 6, 9)  # the ranks with powers (R-4)
 SPECIAL_KINDS = ("both", "V", "N")
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def hypergeometric(population: int, successes: int, draws: int) -> dict[int, Fraction]:
-    """Exact hypergeometric law, keyed ``k = 0..draws`` (impossible ``k`` have probability 0).
-
-    Parameters
-    ----------
-    population : int
-        Cards in the deck.
-    successes : int
-        Cards of the counted kind in the deck.
-    draws : int
-        Cards drawn (the hand size).
-
-    Returns
-    -------
-    dict[int, Fraction]
-        ``P(k of the counted kind among the drawn cards)``.
-
-    Examples
-    --------
-    >>> hypergeometric(4, 2, 2)
-    {0: Fraction(1, 6), 1: Fraction(2, 3), 2: Fraction(1, 6)}
-    """
-    total = comb(population, draws)
-    return {k: Fraction(comb(successes, k) * comb(population - successes, draws - k), total)
-            for k in range(draws + 1)}
 
 
 def specials(rules) -> int:
@@ -116,14 +90,6 @@ def specials(rules) -> int:
     6
     """
     return rules.valknut_count + rules.hagalaz_count
-
-
-def _tail(dist: dict[int, Fraction], k: int) -> Fraction:
-    return sum((p for j, p in dist.items() if j >= k), Fraction(0))
-
-
-def _mean(dist: dict[int, Fraction]) -> Fraction:
-    return sum((k * p for k, p in dist.items()), Fraction(0))
 
 
 # ---------------------------------------------------------------------- trump (R-2.2)
