@@ -205,44 +205,9 @@ def share(ip, total, k):
 
 @njit_no_nrt
 def scoring(ip, st):
-    n = ip[P_PLAYERS]
-    for t in range(N_TRIBES):
-        n_fig = 0
-        for x in range(ip[P_PROVINCES]):
-            n_fig += st[S_FIG + N_TRIBES * x + t]
-        n_prov = popcount(st[S_PRESENCE + t])
-        top = 0
-        n_top = 0
-        for p in range(n):
-            v = st[S_INF + N_TRIBES * p + t]
-            if v > top:
-                top, n_top = v, 1
-            elif v == top and v > 0:
-                n_top += 1
-        if top == 0:
-            continue
-        if n_top >= 2:
-            for p in range(n):
-                if st[S_INF + N_TRIBES * p + t] == top:
-                    st[S_VP + p] += share(ip, n_fig + n_prov, n_top)
-            continue
-        second = 0
-        n_second = 0
-        for p in range(n):
-            v = st[S_INF + N_TRIBES * p + t]
-            if v == top:
-                st[S_VP + p] += n_fig
-            elif v > second:
-                second, n_second = v, 1
-            elif v == second and v > 0:
-                n_second += 1
-        if second == 0:
-            continue
-        if n == 2 and ip[P_GAP] >= 0 and top - second > ip[P_GAP]:
-            continue
-        for p in range(n):
-            if st[S_INF + N_TRIBES * p + t] == second:
-                st[S_VP + p] += share(ip, n_prov, n_second)
+    """A-5: every player gains what :func:`gain_for` says (it reads only tracks and the board)."""
+    for p in range(ip[P_PLAYERS]):
+        st[S_VP + p] += gain_for(ip, st, p)
     st[S_SCORINGS] += 1
 
 
