@@ -200,14 +200,54 @@ def can_capture(ip, st, mover_kind, gun, d, target):
     return True
 
 
+@njit_inline
+def list_moves(ip, st, seat, opts, n, plain):
+    """Append the moves of ``seat`` after ``opts[:n]`` (canonical order): all of them, or with
+    ``plain = False`` only the captures.  Returns (options now listed, captures among them)."""
+    captures = 0
+    colour = st[S_COLOUR + seat]
+    exits_open = st[S_PHASE] == 1 or ip[P_EXITS_END_ONLY] == 0
+    occ = st[S_OCC_BITS]
+    movers = st[S_UP_BITS + colour] | st[S_UP_BITS + NEUTRAL_CLASS]
+    while movers != 0:
+        o = lowest_bit_index(movers)
+        movers &= movers - 1
+        if st[S_ID + o] == st[S_LOCK]:
+            continue
+        kind = st[S_KIND + o]
+        gun = st[S_DIR + o]
+        reach = ip[P_RANGE + kind]
+        may_exit = owner(kind) == colour or ip[P_RESCUE_NEUTRALS] == 1
+        for d in range(4):
+            plain_ok = kind != HUNTER or ip[P_HUNTER_FREE] == 1 or d == gun
+            t = o
+            for dist in range(1, reach + 1):
+                edge = t
+                t = NEXT[4 * t + d]
+                if t < 0:
+                    if plain and exits_open and may_exit and plain_ok and (ip[P_EXIT_MASK + d] >> edge) & 1 == 1:
+                        opts[n] = 49 + 28 * o + 7 * d + dist - 1
+                        n += 1
+                    break
+                if (occ >> t) & 1 == 0:
+                    if plain and plain_ok and not no_return_bans(ip, st, seat, o, t):
+                        opts[n] = 49 + 28 * o + 7 * d + dist - 1
+                        n += 1
+                    continue
+                if can_capture(ip, st, kind, gun, d, t) and not no_return_bans(ip, st, seat, o, t):
+                    opts[n] = 49 + 28 * o + 7 * d + dist - 1
+                    n += 1
+                    captures += 1
+                break
+    return n, captures
+
+
 @njit_no_nrt
 def legal_actions(ip, st, seat, opts):
-    """DP-1 options as action codes, canonical order (§5); returns their number.
-
-    Also sets ``st[S_FORCED]``-counting flag: returns -n - 1 when the turn is a forced reveal."""
+    """DP-1 options as action codes, canonical order (§5); returns their number,
+    or ``-n - 1`` when the turn is a forced reveal (H-2)."""
     n = 0
-    main = st[S_PHASE] == 0
-    if main:
+    if st[S_PHASE] == 0:
         bits = st[S_DOWN_BITS]
         while bits != 0:
             opts[n] = lowest_bit_index(bits)
@@ -216,92 +256,15 @@ def legal_actions(ip, st, seat, opts):
         limit = ip[P_PROGRESS_LIMIT]
         if limit > 0 and st[S_SINCE] >= limit:
             return -n - 1
-    reveals = n
-    captures = 0
-    colour = st[S_COLOUR + seat]
-    exits_open = (not main) or ip[P_EXITS_END_ONLY] == 0
-    forced_capture = ip[P_FORCED_CAPTURE] == 1
-    occ = st[S_OCC_BITS]
-    movers = st[S_UP_BITS + colour] | st[S_UP_BITS + NEUTRAL_CLASS]
-    while movers != 0:
-        o = lowest_bit_index(movers)
-        movers &= movers - 1
-        if st[S_ID + o] == st[S_LOCK]:
-            continue
-        kind = st[S_KIND + o]
-        own = owner(kind)
-        gun = st[S_DIR + o]
-        reach = ip[P_RANGE + kind]
-        may_exit = own == colour or ip[P_RESCUE_NEUTRALS] == 1
-        for d in range(4):
-            plain_ok = kind != HUNTER or ip[P_HUNTER_FREE] == 1 or d == gun
-            t = o
-            for dist in range(1, reach + 1):
-                edge = t
-                t = NEXT[4 * t + d]
-                if t < 0:
-                    if exits_open and may_exit and plain_ok and (ip[P_EXIT_MASK + d] >> edge) & 1 == 1:
-                        if not forced_capture:
-                            opts[n] = 49 + 28 * o + 7 * d + dist - 1
-                            n += 1
-                    break
-                if (occ >> t) & 1 == 0:
-                    if plain_ok and not no_return_bans(ip, st, seat, o, t):
-                        if not forced_capture:
-                            opts[n] = 49 + 28 * o + 7 * d + dist - 1
-                            n += 1
-                    continue
-                if can_capture(ip, st, kind, gun, d, t) and not no_return_bans(ip, st, seat, o, t):
-                    opts[n] = 49 + 28 * o + 7 * d + dist - 1
-                    n += 1
-                    captures += 1
-                break
-    if forced_capture:
-        if captures > 0:  # only the captures were listed after the reveals: drop the reveals
+    if ip[P_FORCED_CAPTURE] == 1:
+        reveals = n
+        n, captures = list_moves(ip, st, seat, opts, n, False)
+        if captures > 0:  # only the captures count: move them to the front
             for i in range(captures):
                 opts[i] = opts[reveals + i]
             return captures
-        return legal_without_forced_capture(ip, st, seat, opts, reveals)
-    return n
-
-
-@njit_inline
-def legal_without_forced_capture(ip, st, seat, opts, reveals):
-    """With ``forced_capture`` on and no capture legal: the full list (reveals and plain moves)."""
-    n = reveals
-    colour = st[S_COLOUR + seat]
-    main = st[S_PHASE] == 0
-    exits_open = (not main) or ip[P_EXITS_END_ONLY] == 0
-    occ = st[S_OCC_BITS]
-    movers = st[S_UP_BITS + colour] | st[S_UP_BITS + NEUTRAL_CLASS]
-    while movers != 0:
-        o = lowest_bit_index(movers)
-        movers &= movers - 1
-        if st[S_ID + o] == st[S_LOCK]:
-            continue
-        kind = st[S_KIND + o]
-        own = owner(kind)
-        gun = st[S_DIR + o]
-        reach = ip[P_RANGE + kind]
-        may_exit = own == colour or ip[P_RESCUE_NEUTRALS] == 1
-        for d in range(4):
-            plain_ok = kind != HUNTER or ip[P_HUNTER_FREE] == 1 or d == gun
-            t = o
-            for dist in range(1, reach + 1):
-                edge = t
-                t = NEXT[4 * t + d]
-                if t < 0:
-                    if exits_open and may_exit and plain_ok and (ip[P_EXIT_MASK + d] >> edge) & 1 == 1:
-                        opts[n] = 49 + 28 * o + 7 * d + dist - 1
-                        n += 1
-                    break
-                if (occ >> t) & 1 == 0:
-                    if plain_ok and not no_return_bans(ip, st, seat, o, t):
-                        opts[n] = 49 + 28 * o + 7 * d + dist - 1
-                        n += 1
-                    continue
-                break
-    return n
+        n = reveals
+    return list_moves(ip, st, seat, opts, n, True)[0]
 
 
 @njit_inline
