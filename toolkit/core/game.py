@@ -29,6 +29,11 @@ class GameSpec:
     histogram_columns: tuple = ("turns", "plies")
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
     policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
+    columns_for: Callable | None = None  # rules -> the columns a frame shows (seats beyond the player count dropped)
+
+    def result_columns(self, rules) -> tuple:
+        """The columns of a result frame for these rules: ``columns``, less those of absent seats."""
+        return tuple(self.columns) if self.columns_for is None else tuple(self.columns_for(rules))
 
     def check_policy_name(self, name: str) -> None:
         """Raise ``ValueError`` unless ``name`` is one of the game's policies

@@ -35,12 +35,16 @@ def provenance(spec, rules, policies, seed, n_games) -> dict:
     }
 
 
-def to_frame(spec, records: np.ndarray, first_game: int, attrs: dict) -> pd.DataFrame:
-    """One row per game: ``game_index`` then the kernel's columns."""
+def to_frame(spec, records: np.ndarray, first_game: int, attrs: dict, columns=None) -> pd.DataFrame:
+    """One row per game: ``game_index`` then the kernel's columns (only ``columns`` if given,
+    e.g. without the seats a 3-player game does not have)."""
     df = pd.DataFrame(records, columns=list(spec.columns))
+    if columns is not None and list(columns) != list(spec.columns):
+        df = df[list(columns)]
     df.insert(0, "game_index", np.arange(first_game, first_game + len(df), dtype=np.int64))
     for column, labels in spec.categories.items():
-        df[column] = pd.Categorical.from_codes(df[column].to_numpy(), categories=list(labels))
+        if column in df:
+            df[column] = pd.Categorical.from_codes(df[column].to_numpy(), categories=list(labels))
     df.attrs.update(attrs)
     return df
 

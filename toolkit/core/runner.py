@@ -99,10 +99,11 @@ class Summary:
     ``spec.histogram_columns`` and every ``score_*`` column.
     """
 
-    def __init__(self, spec, attrs: dict):
+    def __init__(self, spec, attrs: dict, shown=None):
         self.spec = spec
         self.attrs = dict(attrs)
         self.columns = list(spec.columns)
+        self.shown = list(spec.columns if shown is None else shown)  # the columns a frame would have
         self.n_games = 0
         self.sums = np.zeros(len(self.columns))
         self.sums_sq = np.zeros(len(self.columns))
@@ -135,13 +136,15 @@ class Summary:
         """Mean and standard error of every result column."""
         rows = []
         for i, c in enumerate(self.columns):
+            if c not in self.shown:
+                continue
             mean, se = stats.mean_se_from_moments(self.n_games, self.sums[i], self.sums_sq[i])
             rows.append({"column": c, "mean": mean, "se": se})
         return pd.DataFrame(rows).set_index("column")
 
     def win_rates(self) -> pd.DataFrame:
         rows = []
-        for s in range(sum(1 for c in self.columns if c.startswith("win_"))):
+        for s in range(sum(1 for c in self.shown if c.startswith("win_"))):
             wins = int(round(self.sums[self.columns.index(f"win_{s}")]))
             rate, lo, hi = stats.wilson(wins, self.n_games)
             rows.append({"seat": s, "games": self.n_games, "wins": wins, "win_rate": rate,
@@ -223,7 +226,7 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
                 summary = None
             else:
                 out = np.zeros((min(chunk, n_games), ncols), np.int32)
-                summary = Summary(spec, attrs)
+                summary = Summary(spec, attrs, spec.result_columns(rules))
             violations = np.zeros(min(chunk, n_games), np.int32)
             done = 0
             while done < n_games:
@@ -245,4 +248,4 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
                 bar.close()
     if summary is not None:
         return summary
-    return results.to_frame(spec, out, first_game, attrs)
+    return results.to_frame(spec, out, first_game, attrs, spec.result_columns(rules))

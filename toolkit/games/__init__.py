@@ -1,9 +1,10 @@
 """The registered games (a literal dict: adding a game is one line here)."""
 
-from toolkit.games import halali, herrlof, valhalla
+from toolkit.games import attila, halali, herrlof, valhalla
 
 GAMES = {
     "valhalla": valhalla.SPEC,
     "herrlof": herrlof.SPEC,
     "halali": halali.SPEC,
+    "attila": attila.SPEC,
 }

@@ -29,7 +29,7 @@ P_PEACE = 20  # [4]
 P_RATE = 24  # [4]
 P_ADJ = 28  # [MAX_PROVINCES] neighbour bit sets
 N_PARAMS = P_ADJ + MAX_PROVINCES
-POLICY_ID = {"random": 0, "greedy": 1}
+POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 
 # -- state layout ------------------------------------------------------------------------
 S_VP = 0  # [5]
@@ -71,6 +71,14 @@ C_SEAT = 10
 C_INFLUENCE = C_SEAT + len(SEAT_FIELDS) * MAX_SEATS
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared", "aborted")
+CATEGORIES = {"result": RESULT_CODES, "end_reason": END_REASONS}
+
+
+def columns_for(n_players: int) -> tuple:
+    """The columns of an ``n_players`` game: those of seats ``>= n_players`` are left out."""
+    absent = {f"{name}_{s}" for name in SEAT_FIELDS for s in range(n_players, MAX_SEATS)}
+    absent |= {f"influence_{s}_{t}" for s in range(n_players, MAX_SEATS) for t in range(N_TRIBES)}
+    return tuple(c for c in COLUMNS if c not in absent)
 
 
 def to_kernel(rules):
@@ -96,7 +104,14 @@ def to_kernel(rules):
 
 
 def policy_ids(policies) -> np.ndarray:
-    return np.array([POLICY_ID[p] for p in policies], np.int64)
+    """Policy names -> kernel ids then sample counts: ``[id_0 .. id_4, samples_0 .. samples_4]``."""
+    from toolkit.games.attila.policies import parse_policy
+
+    out = np.zeros(2 * MAX_SEATS, np.int64)
+    for seat, name in enumerate(policies):
+        base, samples = parse_policy(name)
+        out[seat], out[MAX_SEATS + seat] = POLICY_ID[base], samples
+    return out
 
 
 # ------------------------------------------------------------------------ cards

@@ -29,7 +29,23 @@ from __future__ import annotations
 
 from toolkit.games.attila import reference as ref
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "lookahead")
+DEFAULT_SAMPLES = 8
+MAX_SAMPLES = 1024
+
+
+def parse_policy(name: str) -> tuple[str, int]:
+    """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
+    base, colon, arg = name.partition(":")
+    if base == "lookahead":
+        if not colon:
+            return base, DEFAULT_SAMPLES
+        if arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES:
+            return base, int(arg)
+        raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
+    if arg or base not in POLICIES:
+        raise ValueError(f"policy={name!r} is not allowed: one of random, greedy, lookahead, lookahead:S")
+    return base, 0
 
 
 class RandomPolicy:
