@@ -48,7 +48,9 @@ S_SUPPORT = 110  # [5]
 S_TILES_USED = 115  # [5 * 3] turn number each tile was used (0 = never)
 S_PENDING_N = 130
 S_PENDING = 131  # [16] provinces whose war is pending this turn, in order
-S_FIG = 147  # [MAX_PROVINCES * 6]
+S_CENTURY_END = 147  # [4] see C_CENTURY_END
+S_PLAYS_LEFT = 151  # plays still to come this turn after the current one
+S_FIG = 152  # [MAX_PROVINCES * 6]
 S_TOTAL = S_FIG + MAX_PROVINCES * N_TRIBES  # [MAX_PROVINCES] figures per province
 S_DECK = S_TOTAL + MAX_PROVINCES  # [MAX_DECK]
 STATE_SIZE = S_DECK + MAX_DECK
@@ -63,11 +65,13 @@ TILE_DOUBLE, TILE_PLUS_TWO, TILE_EXCHANGE = 1, 2, 4
 # -- result columns: per-seat columns for 5 seats (unused seats stay 0) --------------------------
 SEAT_FIELDS = ("vp", "win", "figures_placed", "support_cards", "double_turn_used", "plus_two_used", "exchange_used")
 COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "wars", "century_scorings",
-            "end_reason", "figures_removed")
+            "end_reason", "figures_removed", "century_end_turn_0", "century_end_turn_1", "century_end_turn_2",
+            "century_end_turn_3")
            + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS))
            + tuple(f"influence_{s}_{t}" for s in range(MAX_SEATS) for t in range(N_TRIBES)))
 C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_WARS, C_SCORINGS, C_END_REASON, C_REMOVED = range(10)
-C_SEAT = 10
+C_CENTURY_END = 10  # [4] the 1-based turn in which century c's peace stack ran out (0: never)
+C_SEAT = 14
 C_INFLUENCE = C_SEAT + len(SEAT_FIELDS) * MAX_SEATS
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared", "aborted")
@@ -605,6 +609,7 @@ def war(ip, st, rs, active, x, work, policies):
         st[S_DISCARD + t] += strength_laid[t]
     st[S_WARS] += 1
     if st[S_PEACE + c] == 0:
+        st[S_CENTURY_END + c] = st[S_TURNS] + 1
         scoring(ip, st)
         left = 0
         for k in range(4):
@@ -719,6 +724,8 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     row[C_SCORINGS] = st[S_SCORINGS]
     row[C_END_REASON] = st[S_END_REASON]
     row[C_REMOVED] = st[S_REMOVED]
+    for c in range(4):
+        row[C_CENTURY_END + c] = st[S_CENTURY_END + c]
     for p in range(n):
         row[C_SEAT + p] = st[S_VP + p]
         row[C_SEAT + 2 * MAX_SEATS + p] = st[S_PLACED + p]

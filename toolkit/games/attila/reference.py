@@ -124,6 +124,7 @@ class Game:
         self.plies = 0
         self.wars = 0
         self.century_scorings = 0
+        self.century_end_turn = [0] * 4  # the 1-based turn in which each peace stack ran out
         self.figures_placed = [0] * n
         self.figures_removed = 0
         self.support_cards = [0] * n
@@ -319,6 +320,7 @@ class Game:
             self.discard[t] += laid[t]
         self.wars += 1
         if self.peace[c] == 0:
+            self.century_end_turn[c] = self.turns + 1
             self.scoring()
             if sum(self.peace) == 0:
                 self.game_over = True
@@ -397,6 +399,8 @@ def record_row(game: Game) -> dict:
                 "start_player": game.start_player, "turns": game.turns, "plies": game.plies, "wars": game.wars,
                 "century_scorings": game.century_scorings, "end_reason": END_REASONS.index(game.end_reason),
                 "figures_removed": game.figures_removed})
+    for c in range(4):
+        row[f"century_end_turn_{c}"] = game.century_end_turn[c]
     for p in range(min(game.n, MAX_SEATS)):
         row[f"vp_{p}"] = game.vp[p]
         row[f"win_{p}"] = int(p in winners)
