@@ -80,3 +80,45 @@ def test_greedy_beats_random():
 
     rate, low, _ = stats.wilson(int(out[:, K.COLUMNS.index("win_0")].sum()), n)
     assert low > 0.5, rate
+
+
+def _assert_equal(rules, policies, seed, n):
+    out = np.zeros((n, K.N_COLUMNS), np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(policies), seed, 0, out, np.zeros(n, np.int32), False)
+    for g in range(n):
+        expected = ref.record_row(ref.play_game(rules, seed, g, policies))
+        got = dict(zip(K.COLUMNS, out[g].tolist()))
+        if got != expected:
+            diff = {c: (expected[c], got[c]) for c in K.COLUMNS if expected[c] != got[c]}
+            raise AssertionError(f"game {g} differs (reference, kernel): {diff}")
+
+
+@pytest.mark.parametrize("config,policies,n", [
+    ("2p", ("lookahead:2", "random"), 6),
+    ("3p", ("greedy", "lookahead:1:no_double_turn", "random"), 4),
+    ("short_4p", ("lookahead:1", "greedy", "lookahead:2:no_exchange", "random"), 4),
+    ("strict_3p", ("random", "greedy", "lookahead:1"), 4),
+])
+def test_reference_equals_kernel_lookahead(config, policies, n):
+    """The rollouts (determinization, chance stream, greedy play-outs) agree draw for draw."""
+    _assert_equal(CONFIGS[config], policies, 31, n)
+
+
+@pytest.mark.parametrize("config,policies", [
+    ("4p", ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy")),
+    ("2p", ("greedy:no_double_turn:no_plus_two:no_exchange", "greedy")),
+])
+def test_reference_equals_kernel_without_tiles(config, policies):
+    _assert_equal(CONFIGS[config], policies, 32, 100)
+
+
+def test_without_tiles_really_never_uses_them():
+    rules = CONFIGS["4p"]
+    n = 300
+    policies = ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy")
+    out = np.zeros((n, K.N_COLUMNS), np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(policies), 5, 0, out, np.zeros(n, np.int32), False)
+    used = {c: int((out[:, K.COLUMNS.index(c)] > 0).sum()) for c in K.COLUMNS if "_used_" in c}
+    assert used["exchange_used_0"] == used["plus_two_used_1"] == used["double_turn_used_2"] == 0
+    assert min(used["exchange_used_3"], used["plus_two_used_3"], used["double_turn_used_3"]) > 0
+    assert min(used["plus_two_used_0"], used["double_turn_used_0"], used["exchange_used_1"]) > 0

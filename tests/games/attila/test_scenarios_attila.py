@@ -148,7 +148,7 @@ def test_a3_2_card_figure_and_influence_by_century_rate():
     g, log = blank(plans={0: {ref.DP_PLAY: [(0, GSU)]}})
     g.hands[0] = [2, 0, 0, 1, 0, 0]
     g.peace = [0, 0, 3, 4]  # century VI: rate 3
-    g.play(0, [])
+    g.play(0)
     assert g.hands[0] == [1, 0, 0, 1, 0, 0] and g.discard == [1, 0, 0, 0, 0, 0]
     assert g.figures[GSU][0] == 1 and g.supply[0] == 19
     assert g.influence[0] == [3, 0, 0, 0, 0, 0]
@@ -160,7 +160,7 @@ def test_a3_2_influence_rate_per_century(century, rate):
     g, _ = blank()
     g.peace = [0] * century + [1] * (4 - century)
     g.hands[1] = [0, 1, 0, 0, 0, 0]
-    g.play(1, [])
+    g.play(1)
     assert g.influence[1][1] == rate
 
 
@@ -169,7 +169,7 @@ def test_a3_2_influence_capped_at_track_max_and_triggers_end():
     g.peace = [0, 0, 0, 4]
     g.influence[0][0] = 20
     g.hands[0] = [1, 0, 0, 0, 0, 0]
-    g.play(0, [])
+    g.play(0)
     assert g.influence[0][0] == 22 and g.end_triggered
 
 
@@ -177,7 +177,7 @@ def test_a3_2_end_on_track_max_off_does_not_trigger():
     g, _ = blank(end_on_track_max=False)
     g.influence[0][0] = 21
     g.hands[0] = [1, 0, 0, 0, 0, 0]
-    g.play(0, [])
+    g.play(0)
     assert g.influence[0][0] == 22 and not g.end_triggered
 
 
@@ -185,7 +185,7 @@ def test_a3_2_second_figure_legal_after_first_placement():
     g, log = blank(plans={0: {ref.DP_PLAY: [(0, GIN)], ref.DP_BONUS: [BEL]}})
     g.hands[0] = [1, 0, 0, 0, 0, 0]
     assert not g.legal(0, BEL)
-    g.play(0, [])
+    g.play(0)
     bonus = kinds(log, ref.DP_BONUS)[0]
     assert bonus.info == 0 and BEL in bonus.options
     assert bonus.options == [ref.INFLUENCE, GIN, GSU, RAE, NOR, PAN, DAC, BEL]
@@ -197,9 +197,8 @@ def test_a3_2_second_figure_excludes_province_filled_by_first():
     g, log = blank(plans={0: {ref.DP_PLAY: [(0, GIN)]}})
     put(g, GIN, 1, 4)
     g.hands[0] = [1, 0, 0, 0, 0, 0]
-    pending = []
-    g.play(0, pending)
-    assert pending == [GIN]
+    g.play(0)
+    assert g.pending == [GIN]
     assert GIN not in kinds(log, ref.DP_BONUS)[0].options
 
 
@@ -207,22 +206,21 @@ def test_a3_2_second_figure_reaching_threshold_is_recorded():
     g, log = blank(plans={0: {ref.DP_PLAY: [(0, GSU)], ref.DP_BONUS: [GIN]}})
     put(g, GIN, 1, 4)
     g.hands[0] = [1, 0, 0, 0, 0, 0]
-    pending = []
-    g.play(0, pending)
-    assert pending == [GIN] and sum(g.figures[GIN]) == 5
+    g.play(0)
+    assert g.pending == [GIN] and sum(g.figures[GIN]) == 5
 
 
 def test_a3_2_second_figure_option_off_takes_influence_automatically():
     g, log = blank(second_figure_option=False)
     g.hands[0] = [1, 0, 0, 0, 0, 0]
-    g.play(0, [])
+    g.play(0)
     assert [d.kind for d in log] == [ref.DP_PLAY] and g.influence[0][0] == 1
 
 
 def test_a3_2_bonus_offered_even_with_only_influence():
     g, log = blank(plans={0: {ref.DP_PLAY: [(0, GIN)]}}, figures_per_tribe=1)
     g.hands[0] = [1, 0, 0, 0, 0, 0]
-    g.play(0, [])
+    g.play(0)
     assert kinds(log, ref.DP_BONUS)[0].options == [ref.INFLUENCE]
 
 
@@ -230,7 +228,7 @@ def test_a3_2_no_legal_pair_forces_a_discard():
     g, log = blank(plans={0: {ref.DP_DISCARD: [4]}})
     g.supply[2] = g.supply[4] = 0
     g.hands[0] = [0, 0, 2, 0, 1, 0]
-    g.play(0, [])
+    g.play(0)
     assert [d.kind for d in log] == [ref.DP_DISCARD] and log[0].options == [2, 4]
     assert g.hands[0] == [0, 0, 2, 0, 0, 0] and g.discard == [0, 0, 0, 0, 1, 0]
     assert all(sum(r) == 0 for r in g.figures) and g.influence[0] == [0] * 6
@@ -238,7 +236,7 @@ def test_a3_2_no_legal_pair_forces_a_discard():
 
 def test_a3_2_empty_hand_play_does_nothing():
     g, log = blank()
-    g.play(0, [])
+    g.play(0)
     assert log == [] and g.discard == [0] * 6
 
 
@@ -743,7 +741,7 @@ def test_s5_dp4_pairs_by_tribe_then_province():
     put(g, RAE, 3, 1)
     g.hands[0] = [0, 0, 0, 1, 0, 0]
     g.hands[0][0] = 2
-    g.play(0, [])
+    g.play(0)
     opts = kinds(log, ref.DP_PLAY)[0].options
     assert opts == [(0, x) for x in range(6)] + [(3, x) for x in (0, 1, 2, 3, 4, 5, ITN)]
 
@@ -751,7 +749,7 @@ def test_s5_dp4_pairs_by_tribe_then_province():
 def test_s5_dp6_influence_first_then_provinces_in_order():
     g, log = blank(plans={0: {ref.DP_PLAY: [(2, PAN)]}})
     g.hands[0] = [0, 0, 1, 0, 0, 0]
-    g.play(0, [])
+    g.play(0)
     assert kinds(log, ref.DP_BONUS)[0].options == [ref.INFLUENCE, 0, 1, 2, 3, 4, 5, ITN, 18, 19]
 
 
@@ -759,7 +757,7 @@ def test_s5_dp5_distinct_tribes_ascending():
     g, log = blank()
     g.supply = [0] * 6
     g.hands[0] = [0, 3, 0, 1, 0, 2]
-    g.play(0, [])
+    g.play(0)
     assert log[0].kind == ref.DP_DISCARD and log[0].options == [1, 3, 5]
 
 
@@ -792,5 +790,5 @@ def test_s5_single_option_dp_counts_as_ply():
     g, _ = blank(figures_per_tribe=1)
     g.hands[0] = [1, 0, 0, 0, 0, 0]
     g.tiles[0] = set()
-    g.play(0, [])  # DP-4 (6 options) and DP-6 (influence only)
+    g.play(0)  # DP-4 (6 options) and DP-6 (influence only)
     assert g.plies == 2

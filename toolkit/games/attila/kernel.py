@@ -57,10 +57,17 @@ STATE_SIZE = S_DECK + MAX_DECK
 W_OPTS = STATE_SIZE  # option scratch [MAX_PROVINCES * 6 * 2]
 W_LAID = W_OPTS + MAX_PROVINCES * N_TRIBES * 2  # [6]
 W_LIMITS = W_LAID + N_TRIBES  # [6]
-WORK_SIZE = W_LIMITS + N_TRIBES
+W_WORLD = W_LIMITS + N_TRIBES  # the lookahead's rollout world [STATE_SIZE]
+W_CANDS = W_WORLD + STATE_SIZE  # its candidate plays [MAX_PROVINCES * 6 * 2]
+W_TOTALS = W_CANDS + MAX_PROVINCES * N_TRIBES * 2  # their values [MAX_PROVINCES * 6]
+W_POOL = W_TOTALS + MAX_PROVINCES * N_TRIBES  # the unseen cards [MAX_DECK]
+W_ROLL = W_POOL + MAX_DECK  # the rollout players' policy vector [3 * MAX_SEATS]
+WORK_SIZE = W_ROLL + 3 * MAX_SEATS
+N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 
 END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
 TILE_DOUBLE, TILE_PLUS_TWO, TILE_EXCHANGE = 1, 2, 4
+TILE_BITS = {"double_turn": TILE_DOUBLE, "plus_two": TILE_PLUS_TWO, "exchange": TILE_EXCHANGE}
 
 # -- result columns: per-seat columns for 5 seats (unused seats stay 0) --------------------------
 SEAT_FIELDS = ("vp", "win", "figures_placed", "support_cards", "double_turn_used", "plus_two_used", "exchange_used")
@@ -108,13 +115,14 @@ def to_kernel(rules):
 
 
 def policy_ids(policies) -> np.ndarray:
-    """Policy names -> kernel ids then sample counts: ``[id_0 .. id_4, samples_0 .. samples_4]``."""
+    """Policy names -> ``[ids of seats 0..4, their sample counts, their unused-tile masks]``."""
     from toolkit.games.attila.policies import parse_policy
 
-    out = np.zeros(2 * MAX_SEATS, np.int64)
+    out = np.zeros(3 * MAX_SEATS, np.int64)
     for seat, name in enumerate(policies):
-        base, samples = parse_policy(name)
+        base, samples, without = parse_policy(name)
         out[seat], out[MAX_SEATS + seat] = POLICY_ID[base], samples
+        out[2 * MAX_SEATS + seat] = sum(TILE_BITS[tile] for tile in without)
     return out
 
 
@@ -343,17 +351,19 @@ def plus_two_gain(ip, st, me, j):
 
 
 @njit_no_nrt
-def greedy_tile(ip, st, seat, usable):
-    """DP-1: the index of the chosen option among the usable tiles, then proceed."""
+def greedy_tile(ip, st, seat, usable, without):
+    """DP-1: the index of the chosen option among the usable tiles, then proceed (never a
+    tile in ``without``)."""
     n = popcount(usable) + 1
-    if usable & TILE_PLUS_TWO:
+    avail = usable & ~without
+    if avail & TILE_PLUS_TWO:
         base = gain_for(ip, st, seat)
         for j in range(21):
             if plus_two_gain(ip, st, seat, j) > base:
                 return popcount(usable & (TILE_PLUS_TWO - 1))
-    if usable & TILE_DOUBLE and century(st) >= 2:
+    if avail & TILE_DOUBLE and century(st) >= 2:
         return 0
-    if usable & TILE_EXCHANGE:
+    if avail & TILE_EXCHANGE:
         playable = False
         for t in range(N_TRIBES):
             if st[S_HAND + N_TRIBES * seat + t] > 0 and legal_mask(ip, st, t) != 0:
@@ -412,7 +422,7 @@ def greedy_bonus(ip, st, seat, t, bits):
 
 
 @njit_no_nrt
-def tile_window(ip, st, rs, seat, work, pid):
+def tile_window(ip, st, rs, seat, work, pid, without):
     plays = 1
     used = 0
     limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
@@ -426,7 +436,7 @@ def tile_window(ip, st, rs, seat, work, pid):
             break
         n = popcount(usable) + 1  # the usable tiles, then proceed
         st[S_PLIES] += 1
-        i = pick(rs, seat, n) if pid == 0 else greedy_tile(ip, st, seat, usable)
+        i = pick(rs, seat, n) if pid == 0 else greedy_tile(ip, st, seat, usable, without)
         if i == n - 1:
             break
         bits = usable
@@ -479,9 +489,9 @@ def tile_window(ip, st, rs, seat, work, pid):
     return plays
 
 
-@njit_no_nrt
-def play(ip, st, rs, seat, work, pid):
-    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
+@njit_inline
+def list_plays(ip, st, seat, opts):
+    """DP-4's options as (tribe, province) pairs in ``opts``; returns their number."""
     n = 0
     for t in range(N_TRIBES):
         if st[S_HAND + N_TRIBES * seat + t] == 0:
@@ -492,35 +502,41 @@ def play(ip, st, rs, seat, work, pid):
             opts[2 * n + 1] = lowest_bit_index(bits)
             bits &= bits - 1
             n += 1
-    if n == 0:
-        distinct = 0
-        for t in range(N_TRIBES):
-            if st[S_HAND + N_TRIBES * seat + t] > 0:
-                distinct += 1
-        if distinct == 0:
-            return
-        st[S_PLIES] += 1
-        if pid == 0:
-            i = pick(rs, seat, distinct)
-        else:  # the tribe it has least influence in (the first on ties)
-            i, rank, least = 0, 0, -1
-            for t in range(N_TRIBES):
-                if st[S_HAND + N_TRIBES * seat + t] > 0:
-                    v = st[S_INF + N_TRIBES * seat + t]
-                    if least < 0 or v < least:
-                        i, least = rank, v
-                    rank += 1
-        for t in range(N_TRIBES):
-            if st[S_HAND + N_TRIBES * seat + t] > 0:
-                if i == 0:
-                    st[S_HAND + N_TRIBES * seat + t] -= 1
-                    st[S_DISCARD + t] += 1
-                    return
-                i -= 1
+    return n
+
+
+@njit_no_nrt
+def forced_discard(ip, st, rs, seat, pid):
+    """DP-5 (no legal pair): discard one card of a tribe in hand, if any."""
+    distinct = 0
+    for t in range(N_TRIBES):
+        if st[S_HAND + N_TRIBES * seat + t] > 0:
+            distinct += 1
+    if distinct == 0:
         return
     st[S_PLIES] += 1
-    i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, seat, opts, n)
-    t, x = opts[2 * i], opts[2 * i + 1]
+    if pid == 0:
+        i = pick(rs, seat, distinct)
+    else:  # the tribe it has least influence in (the first on ties)
+        i, rank, least = 0, 0, -1
+        for t in range(N_TRIBES):
+            if st[S_HAND + N_TRIBES * seat + t] > 0:
+                v = st[S_INF + N_TRIBES * seat + t]
+                if least < 0 or v < least:
+                    i, least = rank, v
+                rank += 1
+    for t in range(N_TRIBES):
+        if st[S_HAND + N_TRIBES * seat + t] > 0:
+            if i == 0:
+                st[S_HAND + N_TRIBES * seat + t] -= 1
+                st[S_DISCARD + t] += 1
+                return
+            i -= 1
+
+
+@njit_no_nrt
+def apply_play(ip, st, rs, seat, pid, t, x):
+    """A-3.2 after the DP-4 choice: the card, the figure, then influence or a second figure."""
     st[S_HAND + N_TRIBES * seat + t] -= 1
     st[S_DISCARD + t] += 1
     place(ip, st, seat, t, x)
@@ -537,6 +553,19 @@ def play(ip, st, rs, seat, work, pid):
     for _ in range(i - 1):
         bits &= bits - 1
     place(ip, st, seat, t, lowest_bit_index(bits))
+
+
+@njit_no_nrt
+def play(ip, st, rs, seat, work, pid):
+    """A-3.2 for ``random`` (pid 0) and ``greedy`` (pid 1)."""
+    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
+    n = list_plays(ip, st, seat, opts)
+    if n == 0:
+        forced_discard(ip, st, rs, seat, pid)
+        return
+    st[S_PLIES] += 1
+    i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, seat, opts, n)
+    apply_play(ip, st, rs, seat, pid, opts[2 * i], opts[2 * i + 1])
 
 
 @njit_no_nrt
@@ -631,10 +660,18 @@ def any_placement_possible(ip, st):
 
 @njit_no_nrt
 def turn(ip, st, rs, seat, work, policies):
+    """A-3 for a ``random`` or ``greedy`` seat (a ``lookahead`` seat's turn is :func:`turn_top`)."""
     st[S_PENDING_N] = 0
+    st[S_PLAYS_LEFT] = tile_window(ip, st, rs, seat, work, policies[seat], policies[2 * MAX_SEATS + seat])
+    finish_turn(ip, st, rs, seat, work, policies)
+
+
+@njit_no_nrt
+def finish_turn(ip, st, rs, seat, work, policies):
+    """The rest of A-3 from the plays on (rollouts start here, mid-turn)."""
     pid = policies[seat]
-    plays = tile_window(ip, st, rs, seat, work, pid)
-    for _ in range(plays):
+    while st[S_PLAYS_LEFT] > 0:
+        st[S_PLAYS_LEFT] -= 1
         play(ip, st, rs, seat, work, pid)
     triggered = st[S_PENDING_N] > 0
     scored = 0
@@ -659,6 +696,113 @@ def turn(ip, st, rs, seat, work, policies):
     if st[S_OVER] == 0 and st[S_TURNS] >= ip[P_MAX_TURNS]:
         st[S_OVER] = 1
         st[S_END_REASON] = 3
+
+
+# ------------------------------------------------------------------------ lookahead (policies.py)
+
+
+@njit_inline
+def position_value(ip, st, me):
+    """policies.position_value: VP (+ a scoring now, if the game goes on) minus the best opponent's."""
+    mine, best = 0, -(1 << 40)
+    for p in range(ip[P_PLAYERS]):
+        w = st[S_VP + p]
+        if st[S_OVER] == 0:
+            w += gain_for(ip, st, p)
+        if p == me:
+            mine = w
+        elif w > best:
+            best = w
+    return mine - best
+
+
+@njit_no_nrt
+def lookahead_play(ip, st, rs, me, work, policies, n):
+    """policies.lookahead_play: the best of the ``n`` pairs in ``opts``, written to ``opts[0:2]``."""
+    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
+    cands = work[W_CANDS:W_CANDS + MAX_PROVINCES * N_TRIBES * 2]
+    totals = work[W_TOTALS:W_TOTALS + MAX_PROVINCES * N_TRIBES]
+    pool = work[W_POOL:W_POOL + MAX_DECK]
+    world = work[W_WORLD:W_WORLD + STATE_SIZE]
+    roll = work[W_ROLL:W_ROLL + 3 * MAX_SEATS]
+    rs2 = rs[N_STREAMS:]
+    players = ip[P_PLAYERS]
+    k = 1 + me
+    for i in range(2 * n):
+        cands[i] = opts[i]
+    for i in range(n):
+        totals[i] = 0
+    for p in range(MAX_SEATS):  # greedy everywhere; the seat keeps its unused-tile mask
+        roll[p], roll[MAX_SEATS + p], roll[2 * MAX_SEATS + p] = 1, 0, 0
+    roll[2 * MAX_SEATS + me] = policies[2 * MAX_SEATS + me]
+    for _ in range(policies[MAX_SEATS + me]):
+        m = 0  # determinize: the unseen cards in canonical order, shuffled
+        for t in range(N_TRIBES):
+            for _ in range(ip[P_CARDS] - st[S_HAND + N_TRIBES * me + t] - st[S_DISCARD + t]):
+                pool[m] = t
+                m += 1
+        for i in range(m - 1, 0, -1):
+            j = rng.below(rs, k, i + 1)
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        chance = rs[k]
+        for i in range(n):
+            for j in range(STATE_SIZE):
+                world[j] = st[j]
+            off = 0
+            for p in range(players):
+                if p == me:
+                    continue
+                size = hand_total(st, p)
+                for t in range(N_TRIBES):
+                    world[S_HAND + N_TRIBES * p + t] = 0
+                for j in range(size):
+                    world[S_HAND + N_TRIBES * p + pool[off + j]] += 1
+                off += size
+            for j in range(m - off):
+                world[S_DECK + j] = pool[off + j]
+            world[S_DECK_HEAD] = 0
+            world[S_DECK_N] = m - off
+            rs2[0] = chance
+            apply_play(ip, world, rs2, me, 1, cands[2 * i], cands[2 * i + 1])
+            finish_turn(ip, world, rs2, me, work, roll)
+            seat = me
+            for _ in range(players - 1):
+                if world[S_OVER] == 1:
+                    break
+                seat = (seat + 1) % players
+                turn(ip, world, rs2, seat, work, roll)
+            totals[i] += position_value(ip, world, me)
+    best = 0
+    for i in range(1, n):
+        if totals[i] > totals[best]:
+            best = i
+    opts[0] = cands[2 * best]
+    opts[1] = cands[2 * best + 1]
+
+
+@njit_no_nrt
+def turn_top(ip, st, rs, seat, work, policies):
+    """A turn of the real game: :func:`turn`, or for a ``lookahead`` seat the same steps with
+    DP-4 decided by :func:`lookahead_play` (a separate function, so rollouts never recurse)."""
+    if policies[seat] != 2:
+        turn(ip, st, rs, seat, work, policies)
+        return
+    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
+    st[S_PENDING_N] = 0
+    st[S_PLAYS_LEFT] = tile_window(ip, st, rs, seat, work, 1, policies[2 * MAX_SEATS + seat])
+    while st[S_PLAYS_LEFT] > 0:
+        st[S_PLAYS_LEFT] -= 1
+        n = list_plays(ip, st, seat, opts)
+        if n == 0:
+            forced_discard(ip, st, rs, seat, 1)
+            continue
+        st[S_PLIES] += 1
+        if n > 1:
+            lookahead_play(ip, st, rs, seat, work, policies, n)
+        apply_play(ip, st, rs, seat, 1, opts[0], opts[1])
+    finish_turn(ip, st, rs, seat, work, policies)
 
 
 @njit_no_nrt
@@ -686,7 +830,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             draw(ip, st, rs, p)
     seat = start
     while st[S_OVER] == 0:
-        turn(ip, st, rs, seat, work, policies)
+        turn_top(ip, st, rs, seat, work, policies)
         seat = (seat + 1) % n
     # A-7
     aborted = st[S_END_REASON] == 3
@@ -742,7 +886,7 @@ def play_many(ip, policies, seed, first_game, out, violations, check):
     n = out.shape[0]
     blocks = min(n, 256)
     for b in prange(blocks):
-        rs = np.empty(3 + MAX_SEATS, np.uint64)
+        rs = np.empty(2 * N_STREAMS, np.uint64)
         work = np.zeros(WORK_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work)

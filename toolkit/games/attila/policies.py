@@ -23,29 +23,59 @@ by size) and the decision point.
     - DP-5 forced discard: the tribe it has least influence in.
 
     Ties go to the first option in canonical order.  It draws nothing.
+
+``lookahead`` (``lookahead:S``, S samples, default 8)
+    ``greedy`` at every decision point but DP-4, where each candidate play is
+    scored by determinized rollouts (:func:`lookahead_play`): S guesses of the
+    hidden cards (:func:`determinize`), and in each the candidate, the rest
+    of the turn and one turn of every other player played out by ``greedy``;
+    the value is VP plus a scoring now, minus the best opponent's.
+
+``greedy:no_TILE`` / ``lookahead:no_TILE`` (TILE = double_turn, plus_two, exchange)
+    The same policy, but it never uses that action tile (for the tile values
+    measured by paired games).  The tile is still offered at DP-1.
+
+Knowledge model: a policy sees its own hand, the public board and tracks, the
+hand sizes, the deck size and the discard pile.  The discard pile is taken to
+be face up: cards reach it by being played face up, by being revealed in a
+war, or by a discard (DP-3, DP-5) the spec does not call secret.
 """
 
 from __future__ import annotations
 
+from toolkit.core.rng import Stream
 from toolkit.games.attila import reference as ref
+from toolkit.games.attila.rules import TILES
 
 POLICIES = ("random", "greedy", "lookahead")
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 1024
+ALLOWED = ("random", "greedy", "lookahead", "lookahead:S", "greedy:no_TILE", "lookahead[:S]:no_TILE "
+           "(TILE one of double_turn, plus_two, exchange; repeatable)")
 
 
-def parse_policy(name: str) -> tuple[str, int]:
-    """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
-    base, colon, arg = name.partition(":")
-    if base == "lookahead":
-        if not colon:
-            return base, DEFAULT_SAMPLES
-        if arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES:
-            return base, int(arg)
-        raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
-    if arg or base not in POLICIES:
-        raise ValueError(f"policy={name!r} is not allowed: one of random, greedy, lookahead, lookahead:S")
-    return base, 0
+def parse_policy(name: str) -> tuple[str, int, frozenset]:
+    """A policy name -> (base, samples, tiles it never uses).
+
+    ``"lookahead:16"`` -> ("lookahead", 16, {}); ``"greedy:no_exchange"`` -> ("greedy", 0,
+    {"exchange"}); ``"lookahead:4:no_plus_two:no_double_turn"`` combines both.  ``random``
+    takes no argument: it is §5 exactly.
+    """
+    base, *args = name.split(":")
+    if base not in POLICIES:
+        raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(ALLOWED)}")
+    samples = DEFAULT_SAMPLES if base == "lookahead" else 0
+    without = set()
+    for arg in args:
+        if base == "lookahead" and arg.isdigit() and arg == args[0]:
+            samples = int(arg)
+            if not 1 <= samples <= MAX_SAMPLES:
+                raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
+        elif base != "random" and arg.startswith("no_") and arg[3:] in TILES:
+            without.add(arg[3:])
+        else:
+            raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(ALLOWED)}")
+    return base, samples, frozenset(without)
 
 
 class RandomPolicy:
@@ -90,14 +120,14 @@ def _first_max(options, values):
     return options[best]
 
 
-def greedy_choice(view, d):
+def greedy_choice(view, d, without=frozenset()):
     options = d.options
     if len(options) == 1:
         return options[0]
     rules, me = view["rules"], view["seat"]
     rate = rules.influence_rate_per_century[view["century"]]
     if d.kind == ref.DP_TILE:
-        usable = options[:-1]
+        usable = [o for o in options[:-1] if o not in without]
         if "plus_two" in usable:
             base = _gain(view)
             if max(_gain(view, _with_influence(view, _split(o))) for o in ref.plus_two_options()) > base:
@@ -146,16 +176,92 @@ def _split(option):
 
 
 class GreedyPolicy:
-    def __init__(self, rules, stream):
-        pass
+    def __init__(self, rules, stream, without=frozenset()):
+        self.without = without
 
     def choose(self, view, decision):
-        return greedy_choice(view, decision)
+        return greedy_choice(view, decision, self.without)
+
+
+# ---------------------------------------------------------------------- lookahead
+
+
+def determinize(view, stream):
+    """A guess at the hidden cards consistent with what ``view["seat"]`` knows.
+
+    Unseen cards = all cards - own hand - the discard pile (face up: every card
+    reaches it by being played, revealed in a war, or discarded in the open).
+    They are listed in canonical order, shuffled (Fisher-Yates from the seat's
+    decision stream), dealt to the other seats in seat order (each its public
+    hand size, from the front) and the rest, in order, is the deck."""
+    rules, me = view["rules"], view["seat"]
+    pool = [t for t in range(ref.N_TRIBES)
+            for _ in range(rules.cards_per_tribe - view["hand"][t] - view["discard"][t])]
+    for i in range(len(pool) - 1, 0, -1):
+        j = stream.below(i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    hands, k = [], 0
+    for p in range(rules.num_players):
+        hand = list(view["hand"]) if p == me else [0] * ref.N_TRIBES
+        if p != me:
+            for t in pool[k:k + view["hand_sizes"][p]]:
+                hand[t] += 1
+            k += view["hand_sizes"][p]
+        hands.append(hand)
+    assert len(pool) - k == view["deck_size"], "the unseen cards are the other hands and the deck"
+    return hands, pool[k:]
+
+
+def position_value(game, me) -> int:
+    """A rollout's value for ``me``: VP (plus what a scoring now would give, if the game
+    goes on) minus the best opponent's."""
+    gains = [0] * game.n if game.game_over else ref.scoring_gains(game.rules, game.influence, game.figures, game.n)
+    worth = [game.vp[p] + gains[p] for p in range(game.n)]
+    return worth[me] - max(worth[p] for p in range(game.n) if p != me)
+
+
+def lookahead_play(view, options, samples, stream, without=frozenset()) -> tuple:
+    """DP-4: the (tribe, province) with the best total rollout value over ``samples`` worlds.
+
+    Each sample determinizes the hidden cards once; every candidate is then played in a copy
+    of that world, and the turn and the other players' next turns (one round) are played out
+    by ``greedy`` for every seat, with the deck reshuffled from a chance stream that starts
+    at the sample's decision-stream state (the same for every candidate)."""
+    me, n = view["seat"], view["rules"].num_players
+    totals = [0] * len(options)
+    for _ in range(samples):
+        hands, deck = determinize(view, stream)
+        for i, (t, x) in enumerate(options):
+            players = [GreedyPolicy(None, None, without if p == me else frozenset()) for p in range(n)]
+            world = ref.Game.world(view, hands, deck, Stream(state=stream.state), players)
+            world.apply_play(me, t, x)
+            world.finish_turn(me)
+            seat = me
+            for _ in range(n - 1):
+                if world.game_over:
+                    break
+                seat = (seat + 1) % n
+                world.turn(seat)
+            totals[i] += position_value(world, me)
+    return _first_max(options, totals)
+
+
+class LookaheadPolicy:
+    """``greedy`` everywhere but DP-4, where every candidate play is scored by rollouts."""
+
+    def __init__(self, rules, stream, samples=DEFAULT_SAMPLES, without=frozenset()):
+        self.stream, self.samples, self.without = stream, samples, without
+
+    def choose(self, view, decision):
+        if decision.kind == ref.DP_PLAY and len(decision.options) > 1:
+            return lookahead_play(view, decision.options, self.samples, self.stream, self.without)
+        return greedy_choice(view, decision, self.without)
 
 
 def make_policy(name: str, rules, stream):
-    if name == "random":
+    base, samples, without = parse_policy(name)
+    if base == "random":
         return RandomPolicy(rules, stream)
-    if name == "greedy":
-        return GreedyPolicy(rules, stream)
-    raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(POLICIES)}")
+    if base == "greedy":
+        return GreedyPolicy(rules, stream, without)
+    return LookaheadPolicy(rules, stream, samples, without)

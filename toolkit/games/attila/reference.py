@@ -118,6 +118,8 @@ class Game:
         self.tiles_used = [[] for _ in range(n)]
         self.end_triggered = False
         self.game_over = False
+        self.pending = []  # provinces that reached war_threshold this turn, in order (A-3.2)
+        self.plays_left = 0  # plays still to come this turn after the current one
         self.end_reason = ""
         # §6 tallies
         self.turns = 0
@@ -195,7 +197,35 @@ class Game:
                 "influence": [list(r) for r in self.influence], "figures": [list(r) for r in self.figures],
                 "pacified": list(self.pacified), "supply": list(self.supply), "vp": list(self.vp),
                 "peace": list(self.peace), "tiles": [set(s) for s in self.tiles], "rules": self.rules,
-                "century": self.century, "legal": self.legal_provinces}
+                "century": self.century, "legal": self.legal_provinces, "discard": list(self.discard),
+                "deck_size": len(self.deck), "end_triggered": self.end_triggered, "turns": self.turns,
+                "pending": list(self.pending), "plays_left": self.plays_left}
+
+    @classmethod
+    def world(cls, view, hands, deck, chance, players) -> "Game":
+        """A game rebuilt from a view, with guessed ``hands`` and ``deck`` (the lookahead's
+        determinized world): the public state is copied, the tallies start at 0."""
+        game = cls.__new__(cls)
+        rules = view["rules"]
+        game.rules, game.board, game.n = rules, rules.board, rules.num_players
+        game.chance, game.players, game.observer = chance, players, None
+        game.vp = list(view["vp"])
+        game.influence = [list(r) for r in view["influence"]]
+        game.figures = [list(r) for r in view["figures"]]
+        game.pacified = list(view["pacified"])
+        game.supply = list(view["supply"])
+        game.peace = list(view["peace"])
+        game.tiles = [set(s) for s in view["tiles"]]
+        game.tiles_used = [[] for _ in range(game.n)]
+        game.end_triggered, game.game_over, game.end_reason = view["end_triggered"], False, ""
+        game.pending, game.plays_left = list(view["pending"]), view["plays_left"]
+        game.turns, game.plies, game.wars, game.century_scorings = view["turns"], 0, 0, 0
+        game.century_end_turn = [0] * 4
+        game.figures_placed, game.figures_removed, game.support_cards = [0] * game.n, 0, [0] * game.n
+        game.start_player = 0
+        game.deck, game.discard = list(deck), list(view["discard"])
+        game.hands = [list(h) for h in hands]
+        return game
 
     # -- A-5 scoring -----------------------------------------------------------------
 
@@ -212,12 +242,12 @@ class Game:
         if self.rules.end_on_track_max and self.influence[seat][t] >= cap:
             self.end_triggered = True
 
-    def place(self, seat: int, t: int, x: int, pending: list) -> None:
+    def place(self, seat: int, t: int, x: int) -> None:
         self.figures[x][t] += 1
         self.supply[t] -= 1
         self.figures_placed[seat] += 1
         if sum(self.figures[x]) == self.rules.war_threshold:
-            pending.append(x)
+            self.pending.append(x)
 
     def usable_tiles(self, seat: int) -> list:
         tiles = self.tiles[seat]
@@ -258,9 +288,8 @@ class Game:
                     self.draw(seat)
         return plays
 
-    def play(self, seat: int, pending: list) -> None:
+    def play(self, seat: int) -> None:
         """A-3.2: card and figure, then influence or a second figure."""
-        rules = self.rules
         pairs = [(t, x) for t in range(N_TRIBES) if self.hands[seat][t] > 0 for x in self.legal_provinces(t)]
         if not pairs:
             if sum(self.hands[seat]) > 0:  # DP-5
@@ -269,9 +298,14 @@ class Game:
                 self.discard[t] += 1
             return
         t, x = self.decide(DP_PLAY, seat, pairs)
+        self.apply_play(seat, t, x)
+
+    def apply_play(self, seat: int, t: int, x: int) -> None:
+        """A-3.2 after the DP-4 choice: the card, the figure, then influence or a second figure."""
+        rules = self.rules
         self.hands[seat][t] -= 1
         self.discard[t] += 1
-        self.place(seat, t, x, pending)
+        self.place(seat, t, x)
         rate = rules.influence_rate_per_century[self.century]
         if not rules.second_figure_option:
             self.gain_influence(seat, t, rate)
@@ -280,7 +314,7 @@ class Game:
         if choice == INFLUENCE:
             self.gain_influence(seat, t, rate)
         else:
-            self.place(seat, t, choice, pending)
+            self.place(seat, t, choice)
 
     # -- A-4 war ------------------------------------------------------------------------
 
@@ -334,14 +368,19 @@ class Game:
         return any(self.supply[t] > 0 and self.legal_provinces(t) for t in range(N_TRIBES))
 
     def turn(self, seat: int) -> None:
+        self.pending = []
+        self.plays_left = self.tile_window(seat)
+        self.finish_turn(seat)
+
+    def finish_turn(self, seat: int) -> None:
+        """The rest of A-3 from the plays on (the lookahead's rollouts start here, mid-turn)."""
         rules = self.rules
-        pending = []
-        plays = self.tile_window(seat)
-        for _ in range(plays):
-            self.play(seat, pending)
-        triggered = bool(pending)
+        while self.plays_left > 0:
+            self.plays_left -= 1
+            self.play(seat)
+        triggered = bool(self.pending)
         scored = False
-        for x in pending:  # A-3.3
+        for x in self.pending:  # A-3.3
             if self.game_over:
                 break
             scored |= self.war(seat, x)
