@@ -1,4 +1,4 @@
-"""Attila reference <=> kernel equality, game by game (random policy; work in progress).
+"""Attila reference <=> kernel equality, game by game, for every policy.
 
 Every column of the reference's record must equal the kernel's row for the
 same ``(seed, game index)``, for 2, 3, 4 and 5 players and two rule variants.
@@ -34,8 +34,9 @@ def test_reference_equals_kernel(config):
     rules = CONFIGS[config]
     n = 1_000
     out = np.zeros((n, K.N_COLUMNS), np.int32)
-    K.play_many(K.to_kernel(rules), K.policy_ids(["random"] * rules.num_players), 2024, 0, out,
-                np.zeros(n, np.int32), False)
+    violations = np.zeros(n, np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(["random"] * rules.num_players), 2024, 0, out, violations, True)
+    assert not violations.any()  # §7, checked by the kernel on every game
     reasons = set()
     for g in range(n):
         game = ref.play_game(rules, 2024, g)
@@ -60,7 +61,9 @@ def test_reference_equals_kernel_greedy(config, policies):
     rules = CONFIGS[config]
     n = 200
     out = np.zeros((n, K.N_COLUMNS), np.int32)
-    K.play_many(K.to_kernel(rules), K.policy_ids(policies), 2025, 0, out, np.zeros(n, np.int32), False)
+    violations = np.zeros(n, np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(policies), 2025, 0, out, violations, True)
+    assert not violations.any()
     for g in range(n):
         expected = ref.record_row(ref.play_game(rules, 2025, g, policies))
         got = dict(zip(K.COLUMNS, out[g].tolist()))
@@ -84,7 +87,9 @@ def test_greedy_beats_random():
 
 def _assert_equal(rules, policies, seed, n):
     out = np.zeros((n, K.N_COLUMNS), np.int32)
-    K.play_many(K.to_kernel(rules), K.policy_ids(policies), seed, 0, out, np.zeros(n, np.int32), False)
+    violations = np.zeros(n, np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(policies), seed, 0, out, violations, True)
+    assert not violations.any()
     for g in range(n):
         expected = ref.record_row(ref.play_game(rules, seed, g, policies))
         got = dict(zip(K.COLUMNS, out[g].tolist()))

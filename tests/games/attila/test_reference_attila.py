@@ -1,4 +1,4 @@
-"""Attila reference (work in progress): the §7 invariants on every decision of seeded games,
+"""Attila reference: the §7 invariants on every decision of seeded games,
 for 2..5 players and rule variants, plus the §5 option builders."""
 
 from __future__ import annotations

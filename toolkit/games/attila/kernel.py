@@ -1,10 +1,21 @@
-"""Attila, the Numba fast path (work in progress: the ``random`` and ``greedy`` policies).
+"""Attila, the Numba fast path (the ``random``, ``greedy`` and ``lookahead`` policies).
 
 Same rules, same random draws and same option order as ``reference.py``; the
 tests check both produce identical games.  Rules and the map arrive as values
 (:func:`to_kernel`): provinces are bits of an ``int64`` (at most 62), each
 province's neighbours a bit set, and ``presence[t]`` the provinces holding
 tribe ``t``, so the placement test of A-2 is a few bit operations.
+
+``play_game`` is allocation-free: the caller passes the stream states and a
+work array holding the state, the option lists, the lookahead's rollout
+world and, with ``check=True``, the previous turn's state, against which
+:func:`check_turn` tests §7 after every turn (§7.8 is checked before each
+scoring, §7.9 at each placement).  It returns the first violated invariant's
+number (0 = none; 11 = the state's own bit sets out of step).  §7.8's bound
+with ``tie_rounding = up`` uses k - 1 = players - 1, the largest tied group.
+
+A ``lookahead`` seat's turn runs in :func:`turn_top`; its rollouts call the
+ordinary :func:`turn`, which has no lookahead branch, so nothing recurses.
 """
 
 from __future__ import annotations
@@ -50,7 +61,8 @@ S_PENDING_N = 130
 S_PENDING = 131  # [16] provinces whose war is pending this turn, in order
 S_CENTURY_END = 147  # [4] see C_CENTURY_END
 S_PLAYS_LEFT = 151  # plays still to come this turn after the current one
-S_FIG = 152  # [MAX_PROVINCES * 6]
+S_CHECK, S_VIOLATION, S_TRIGGERED = 152, 153, 154  # check=True; the first §7 code seen; a war this turn
+S_FIG = 155  # [MAX_PROVINCES * 6]
 S_TOTAL = S_FIG + MAX_PROVINCES * N_TRIBES  # [MAX_PROVINCES] figures per province
 S_DECK = S_TOTAL + MAX_PROVINCES  # [MAX_DECK]
 STATE_SIZE = S_DECK + MAX_DECK
@@ -62,7 +74,8 @@ W_CANDS = W_WORLD + STATE_SIZE  # its candidate plays [MAX_PROVINCES * 6 * 2]
 W_TOTALS = W_CANDS + MAX_PROVINCES * N_TRIBES * 2  # their values [MAX_PROVINCES * 6]
 W_POOL = W_TOTALS + MAX_PROVINCES * N_TRIBES  # the unseen cards [MAX_DECK]
 W_ROLL = W_POOL + MAX_DECK  # the rollout players' policy vector [3 * MAX_SEATS]
-WORK_SIZE = W_ROLL + 3 * MAX_SEATS
+W_PREV = W_ROLL + 3 * MAX_SEATS  # check=True: the state after the previous turn [STATE_SIZE]
+WORK_SIZE = W_PREV + STATE_SIZE
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 
 END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
@@ -82,6 +95,9 @@ C_SEAT = 14
 C_INFLUENCE = C_SEAT + len(SEAT_FIELDS) * MAX_SEATS
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared", "aborted")
+# check=True: the number of the §7 invariant violated (0 = none); 11 = the state's own bookkeeping
+INV_FIGURES, INV_CARDS, INV_PROVINCE_CAP, INV_PEACE, INV_TRACKS, INV_HANDS, INV_TILES = 1, 2, 3, 4, 5, 6, 7
+INV_SCORING, INV_PLACEMENT, INV_SCORINGS, INV_BOOKKEEPING = 8, 9, 10, 11
 CATEGORIES = {"result": RESULT_CODES, "end_reason": END_REASONS}
 
 
@@ -233,6 +249,8 @@ def share(ip, total, k):
 @njit_no_nrt
 def scoring(ip, st):
     """A-5: every player gains what :func:`gain_for` says (it reads only tracks and the board)."""
+    if st[S_CHECK] == 1:
+        check_scoring(ip, st)
     for p in range(ip[P_PLAYERS]):
         st[S_VP + p] += gain_for(ip, st, p)
     st[S_SCORINGS] += 1
@@ -269,45 +287,48 @@ def pick_vector(st, rs, seat, limits, out, skip_zero):
 @njit_inline
 def gain_for(ip, st, me):
     """reference.scoring_gains for one player: the VP ``me`` would get from a scoring now."""
-    n = ip[P_PLAYERS]
     g = 0
     for t in range(N_TRIBES):
-        n_fig = ip[P_FIGURES] - st[S_SUPPLY + t]
-        n_prov = popcount(st[S_PRESENCE + t])
-        top = 0
-        n_top = 0
-        for p in range(n):
-            v = st[S_INF + N_TRIBES * p + t]
-            if v > top:
-                top, n_top = v, 1
-            elif v == top and v > 0:
-                n_top += 1
-        if top == 0:
-            continue
-        mine = st[S_INF + N_TRIBES * me + t]
-        if n_top >= 2:
-            if mine == top:
-                g += share(ip, n_fig + n_prov, n_top)
-            continue
-        if mine == top:
-            g += n_fig
-            continue
-        second = 0
-        n_second = 0
-        for p in range(n):
-            v = st[S_INF + N_TRIBES * p + t]
-            if v == top:
-                continue
-            if v > second:
-                second, n_second = v, 1
-            elif v == second and v > 0:
-                n_second += 1
-        if second == 0 or mine != second:
-            continue
-        if n == 2 and ip[P_GAP] >= 0 and top - second > ip[P_GAP]:
-            continue
-        g += share(ip, n_prov, n_second)
+        g += tribe_gain(ip, st, me, t)
     return g
+
+
+@njit_no_nrt
+def tribe_gain(ip, st, me, t):
+    """A-5 for tribe ``t``: what ``me`` gets from it in a scoring now."""
+    n = ip[P_PLAYERS]
+    n_fig = ip[P_FIGURES] - st[S_SUPPLY + t]
+    n_prov = popcount(st[S_PRESENCE + t])
+    top = 0
+    n_top = 0
+    for p in range(n):
+        v = st[S_INF + N_TRIBES * p + t]
+        if v > top:
+            top, n_top = v, 1
+        elif v == top and v > 0:
+            n_top += 1
+    if top == 0:
+        return 0
+    mine = st[S_INF + N_TRIBES * me + t]
+    if n_top >= 2:
+        return share(ip, n_fig + n_prov, n_top) if mine == top else 0
+    if mine == top:
+        return n_fig
+    second = 0
+    n_second = 0
+    for p in range(n):
+        v = st[S_INF + N_TRIBES * p + t]
+        if v == top:
+            continue
+        if v > second:
+            second, n_second = v, 1
+        elif v == second and v > 0:
+            n_second += 1
+    if second == 0 or mine != second:
+        return 0
+    if n == 2 and ip[P_GAP] >= 0 and top - second > ip[P_GAP]:
+        return 0
+    return share(ip, n_prov, n_second)
 
 
 @njit_inline
@@ -537,6 +558,8 @@ def forced_discard(ip, st, rs, seat, pid):
 @njit_no_nrt
 def apply_play(ip, st, rs, seat, pid, t, x):
     """A-3.2 after the DP-4 choice: the card, the figure, then influence or a second figure."""
+    if st[S_CHECK] == 1 and (st[S_HAND + N_TRIBES * seat + t] == 0 or (legal_mask(ip, st, t) >> x) & 1 == 0):
+        violation(st, INV_PLACEMENT)
     st[S_HAND + N_TRIBES * seat + t] -= 1
     st[S_DISCARD + t] += 1
     place(ip, st, seat, t, x)
@@ -674,6 +697,7 @@ def finish_turn(ip, st, rs, seat, work, policies):
         st[S_PLAYS_LEFT] -= 1
         play(ip, st, rs, seat, work, pid)
     triggered = st[S_PENDING_N] > 0
+    st[S_TRIGGERED] = triggered
     scored = 0
     for i in range(st[S_PENDING_N]):
         if st[S_OVER] == 1:
@@ -805,6 +829,126 @@ def turn_top(ip, st, rs, seat, work, policies):
     finish_turn(ip, st, rs, seat, work, policies)
 
 
+# ------------------------------------------------------------------------ §7 checks (check=True)
+
+
+@njit_inline
+def violation(st, code):
+    """Record the first §7 violation of the game."""
+    if st[S_VIOLATION] == 0:
+        st[S_VIOLATION] = code
+
+
+@njit_no_nrt
+def check_scoring(ip, st):
+    """§7.8, before a scoring: each tribe awards at most N_fig + N_prov (+ k - 1 rounding up)."""
+    for t in range(N_TRIBES):
+        total = 0
+        for p in range(ip[P_PLAYERS]):
+            total += tribe_gain(ip, st, p, t)
+        bound = ip[P_FIGURES] - st[S_SUPPLY + t] + popcount(st[S_PRESENCE + t])
+        if ip[P_ROUND_UP] == 1:
+            bound += ip[P_PLAYERS] - 1  # k - 1 for the largest possible tied group
+        if total > bound:
+            violation(st, INV_SCORING)
+
+
+@njit_no_nrt
+def check_turn(ip, st, prev, active):
+    """§7 at the end of a turn (``prev``: the state at the end of the previous one).  Returns
+    the first code found, 0 if none."""
+    n = ip[P_PLAYERS]
+    # §7.1 figures; and the bookkeeping: totals, presence bits, the full-province mask
+    for t in range(N_TRIBES):
+        on_board = 0
+        presence = 0
+        for x in range(ip[P_PROVINCES]):
+            f = st[S_FIG + N_TRIBES * x + t]
+            on_board += f
+            if f > 0:
+                presence |= np.int64(1) << x
+        if on_board + st[S_SUPPLY + t] != ip[P_FIGURES] or st[S_SUPPLY + t] < 0:
+            return INV_FIGURES
+        if presence != st[S_PRESENCE + t]:
+            return INV_BOOKKEEPING
+    full = 0
+    for x in range(ip[P_PROVINCES]):
+        total = 0
+        for t in range(N_TRIBES):
+            total += st[S_FIG + N_TRIBES * x + t]
+            if st[S_FIG + N_TRIBES * x + t] < 0:
+                return INV_FIGURES
+        if total != st[S_TOTAL + x]:
+            return INV_BOOKKEEPING
+        if total >= ip[P_THRESHOLD]:
+            full |= np.int64(1) << x
+    if (full ^ st[S_TOTAL_MASK]) & ~st[S_PACIFIED] != 0:  # after a war the mask keeps the bit
+        return INV_BOOKKEEPING
+    # §7.2 cards (no war is unresolved at the end of a turn)
+    cards = st[S_DECK_N]
+    for t in range(N_TRIBES):
+        if st[S_DISCARD + t] < 0:
+            return INV_CARDS
+        cards += st[S_DISCARD + t]
+        for p in range(n):
+            if st[S_HAND + N_TRIBES * p + t] < 0:
+                return INV_CARDS
+            cards += st[S_HAND + N_TRIBES * p + t]
+    if cards != N_TRIBES * ip[P_CARDS] or st[S_DECK_HEAD] + st[S_DECK_N] > N_TRIBES * ip[P_CARDS]:
+        return INV_CARDS
+    # §7.3 full provinces are at war (or dropped at the end); pacified provinces never gain
+    for x in range(ip[P_PROVINCES]):
+        bit = np.int64(1) << x
+        if st[S_PACIFIED] & bit == 0:
+            if st[S_OVER] == 0 and st[S_TOTAL + x] >= ip[P_THRESHOLD]:
+                return INV_PROVINCE_CAP
+        elif prev[S_PACIFIED] & bit != 0:
+            for t in range(N_TRIBES):
+                if st[S_FIG + N_TRIBES * x + t] > prev[S_FIG + N_TRIBES * x + t]:
+                    return INV_PROVINCE_CAP
+    # §7.4 pacified provinces = wars = peace tiles used
+    tiles_left = 0
+    tiles_all = 0
+    for c in range(4):
+        tiles_left += st[S_PEACE + c]
+        tiles_all += ip[P_PEACE + c]
+        if st[S_PEACE + c] < 0:
+            return INV_PEACE
+    if popcount(st[S_PACIFIED]) != st[S_WARS] or st[S_WARS] != tiles_all - tiles_left:
+        return INV_PEACE
+    # §7.5 tracks within 0..max and never decreasing; VP never decreasing
+    for p in range(n):
+        if st[S_VP + p] < prev[S_VP + p]:
+            return INV_TRACKS
+        for t in range(N_TRIBES):
+            v = st[S_INF + N_TRIBES * p + t]
+            if v < prev[S_INF + N_TRIBES * p + t] or v < 0 or v > ip[P_TRACK_MAX]:
+                return INV_TRACKS
+    # §7.6 hands
+    for p in range(n):
+        if hand_total(st, p) > ip[P_HAND]:
+            return INV_HANDS
+    exhausted = st[S_DECK_N] == 0
+    for t in range(N_TRIBES):
+        if st[S_DISCARD + t] > 0:
+            exhausted = False
+    skipped = ip[P_SKIP_REFILL] == 1 and st[S_TRIGGERED] == 1
+    if hand_total(st, active) != ip[P_HAND] and not exhausted and not skipped:
+        return INV_HANDS
+    # §7.7 each tile at most once: unused <=> no turn recorded, and a recorded turn never changes
+    for p in range(n):
+        for k in range(3):
+            used = st[S_TILES_USED + 3 * p + k]
+            if (st[S_TILES + p] >> k) & 1 == (1 if used > 0 else 0):
+                return INV_TILES
+            if prev[S_TILES_USED + 3 * p + k] > 0 and used != prev[S_TILES_USED + 3 * p + k]:
+                return INV_TILES
+    # §7.10
+    if st[S_SCORINGS] > 4:
+        return INV_SCORINGS
+    return 0
+
+
 @njit_no_nrt
 def play_game(ip, policies, seed, game, row, check, rs, work):
     rng.seed_streams(rs, seed, game)
@@ -828,9 +972,18 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         st[S_TILES + p] = TILE_DOUBLE | TILE_PLUS_TWO | TILE_EXCHANGE
         for _ in range(ip[P_HAND]):
             draw(ip, st, rs, p)
+    prev = work[W_PREV:W_PREV + STATE_SIZE]
+    if check:
+        st[S_CHECK] = 1
+        for i in range(STATE_SIZE):
+            prev[i] = st[i]
     seat = start
     while st[S_OVER] == 0:
         turn_top(ip, st, rs, seat, work, policies)
+        if check:
+            violation(st, check_turn(ip, st, prev, seat))
+            for i in range(STATE_SIZE):
+                prev[i] = st[i]
         seat = (seat + 1) % n
     # A-7
     aborted = st[S_END_REASON] == 3
@@ -878,7 +1031,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             row[C_SEAT + (4 + k) * MAX_SEATS + p] = st[S_TILES_USED + 3 * p + k]
         for t in range(N_TRIBES):
             row[C_INFLUENCE + N_TRIBES * p + t] = st[S_INF + N_TRIBES * p + t]
-    return 0
+    return st[S_VIOLATION]
 
 
 @njit_parallel

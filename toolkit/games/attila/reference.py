@@ -1,10 +1,10 @@
-"""Attila, the readable pure-Python reference (spec ``attila.md``).  Work in progress.
+"""Attila, the readable pure-Python reference (spec ``attila.md``).
 
 This module is written to be read beside the spec: :func:`play_game` runs the
 turns of A-3, wars (A-4), scorings (A-5) and action tiles (A-6), and every
 decision point of §5 goes through one function, :meth:`Game.decide`, with its
-options in canonical order.  The Numba kernel will be checked against it game
-for game.
+options in canonical order.  The Numba kernel is checked against it game for
+game.
 
 Order of random draws:
 
@@ -15,7 +15,10 @@ Order of random draws:
   seat 1, and so on.  A reshuffle puts the discard pile in canonical order
   (it is kept as counts per tribe) and shuffles it the same way.
 - decision stream of seat ``s`` (1 + s): ``random`` draws one ``below(n)`` per
-  decision point with ``n >= 2`` options, and nothing for a single option.
+  decision point with ``n >= 2`` options, and nothing for a single option;
+  ``greedy`` draws nothing; ``lookahead`` draws its determinizations
+  (``policies.determinize``), and its rollouts reshuffle from a copy of that
+  stream's state (``policies.lookahead_play``).
 
 Count-vector options (§5) are listed lexicographically ascending, ``k_0``
 first; :func:`count_vectors` builds them.
@@ -25,6 +28,10 @@ Choices the spec leaves open, decided here:
 - The start player is drawn before the shuffle.
 - "Triggered a war" (``initiator_skips_refill_after_war``) means the active
   player's placements brought a province to ``war_threshold`` this turn.
+- The deal: ``hand_size`` cards to each seat in turn from the front of the
+  deck (blocks, not one card round the table).
+- DP-3 (exchange) and DP-5 (forced discard) put cards on the discard pile
+  face up; the policies' knowledge model treats the whole pile as public.
 """
 
 from __future__ import annotations
