@@ -134,13 +134,13 @@ def greedy_choice(view, d, without=frozenset()):
                 return "plus_two"
         if "double_turn" in usable and view["century"] >= 2:
             return "double_turn"
-        if "exchange" in usable and not any(view["hand"][t] > 0 and view["legal"](t) for t in range(6)):
+        if "exchange" in usable and not any(view["hand"][t] > 0 and view["legal"][t] for t in range(6)):
             return "exchange"
         return ref.PROCEED
     if d.kind == ref.DP_PLUS_TWO:
         return _first_max(options, [_gain(view, _with_influence(view, _split(o))) for o in options])
     if d.kind == ref.DP_EXCHANGE:
-        unplayable = tuple(view["hand"][t] if not view["legal"](t) else 0 for t in range(6))
+        unplayable = tuple(view["hand"][t] if not view["legal"][t] else 0 for t in range(6))
         return unplayable if any(unplayable) else options[0]
     if d.kind == ref.DP_PLAY:
         values = []

@@ -199,12 +199,15 @@ class Game:
         return choice
 
     def view(self, seat: int):
-        """What ``seat`` may know: everything but the other hands (their sizes are public)."""
+        """What ``seat`` may know: everything but the other hands (their sizes are public) and the
+        deck order.  Plain values only (``legal[t]``: the provinces open to tribe t), so no
+        policy can reach the game through it."""
         return {"seat": seat, "hand": list(self.hands[seat]), "hand_sizes": [sum(h) for h in self.hands],
                 "influence": [list(r) for r in self.influence], "figures": [list(r) for r in self.figures],
                 "pacified": list(self.pacified), "supply": list(self.supply), "vp": list(self.vp),
                 "peace": list(self.peace), "tiles": [set(s) for s in self.tiles], "rules": self.rules,
-                "century": self.century, "legal": self.legal_provinces, "discard": list(self.discard),
+                "century": self.century, "legal": tuple(self.legal_provinces(t) for t in range(N_TRIBES)),
+                "discard": list(self.discard),
                 "deck_size": len(self.deck), "end_triggered": self.end_triggered, "turns": self.turns,
                 "pending": list(self.pending), "plays_left": self.plays_left}
 
