@@ -67,6 +67,7 @@ CASES = [
     (Rules(num_players=5), 14, 3, ("random", "greedy", "random", "random", "*")),
     (SHORT, 15, 0, ("*", "random", "random", "greedy")),
     (SHORT, 16, 1, ("random", "*", "greedy", "random")),
+    (SHORT, 18, 2, ("*", "greedy", "random", "*")),
     (STRICT, 17, 0, ("random", "*", "random")),
 ]
 # The lookahead costs 0.05 (2 players) to 1 s (5 players) per DP-4 decision: its own seat plays only in
@@ -79,6 +80,8 @@ LOOKAHEAD_CASES = [
     (Rules(num_players=4), 23, 2, ("greedy", "random", "greedy", "random"), (9, 2)),
     (Rules(num_players=5), 24, 3, ("random", "greedy", "random", "random", "greedy"), (20, 1)),
     (SHORT, 28, 0, ("greedy", "random", "random", "greedy"), (7, 2)),
+    (SHORT, 30, 2, ("random", "greedy", "random", "greedy"), (7, 1)),
+    (SHORT, 31, 3, ("greedy", "greedy", "random", "random"), (7, 1)),
 ]
 
 
@@ -171,7 +174,6 @@ class Seat:
 def play_wrapped(rules, seed, game_index, seat_policies, before, after):
     game = ref.Game(rules, seed, game_index, seat_policies)
     for s, inner in enumerate(game.players):
-        # greedy keeps no stream and never draws: its decision stream stays at the start state
         stream = getattr(inner, "stream", None) or Stream(seed, game_index, 1 + s)
         game.players[s] = Seat(game, s, inner, stream, before, after)
     return game.play_out()
@@ -279,7 +281,7 @@ class PeekHands:
     on the call stack (the harness's frame)."""
 
     def __init__(self, rules, seat, stream):
-        pass
+        self.stream = stream
 
     def choose(self, view, d):
         game = sys._getframe(1).f_locals["game"]
@@ -289,14 +291,14 @@ class PeekHands:
         if d.kind == ref.DP_SUPPORT:
             t = max(range(N_TRIBES), key=lambda u: held[u])
             return tuple(max(o[u] for o in d.options) if u == t else 0 for u in range(N_TRIBES))
-        return greedy_choice(view, d)
+        return greedy_choice(view, d, self.stream)
 
 
 class PeekDeck:
     """Negative control: greedy, except that at DP-4 it plays the tribe on top of the deck, if it can."""
 
     def __init__(self, rules, seat, stream):
-        pass
+        self.stream = stream
 
     def choose(self, view, d):
         deck = sys._getframe(1).f_locals["game"].deck
@@ -304,7 +306,7 @@ class PeekDeck:
             for o in d.options:
                 if o[0] == deck[0]:
                     return o
-        return greedy_choice(view, d)
+        return greedy_choice(view, d, self.stream)
 
 
 @pytest.mark.parametrize("peeker, kinds", [(PeekHands, ("dp4_play", "dp7_support")), (PeekDeck, ("dp4_play",))])

@@ -149,7 +149,7 @@ def decisions(ip, st, rs, seat, samples=2) -> dict:
         usable |= K.TILE_EXCHANGE
     if usable:
         out["dp1_tile"] = tuple(int(K.greedy_tile(ip, st, seat, usable, w)) for w in (0, K.TILE_PLUS_TWO))
-    out["dp2_plus_two"] = int(K.greedy_plus_two(ip, st, seat))
+    out["dp2_plus_two"] = int(K.greedy_plus_two(ip, st, rs.copy(), seat))
     if st[K.S_DECK_N] >= ip[K.P_HAND]:  # no reshuffle during the exchange: its draws come from the deck
         window = st.copy()
         work = np.zeros(K.WORK_SIZE, np.int64)
@@ -165,7 +165,7 @@ def decisions(ip, st, rs, seat, samples=2) -> dict:
             out["dp5_discard"] = tuple((hand(st, seat) - hand(discarded, seat)).tolist())
         assert np.array_equal(st, before)
         return out
-    i = int(K.greedy_play(ip, st, seat, opts, n))
+    i = int(K.greedy_play(ip, st, rs.copy(), seat, opts, n))
     t, x = int(opts[2 * i]), int(opts[2 * i + 1])
     out["dp4_play"] = (t, x)
     if n > 1:
@@ -174,7 +174,7 @@ def decisions(ip, st, rs, seat, samples=2) -> dict:
         out["dp4_lookahead"] = (int(work[K.W_OPTS]), int(work[K.W_OPTS + 1]))
     placed = apply_card(ip, st, seat, t, x)
     bits = K.legal_mask(ip, placed, t)
-    out["dp6_bonus"] = int(K.greedy_bonus(ip, placed, seat, t, bits))
+    out["dp6_bonus"] = int(K.greedy_bonus(ip, placed, rs.copy(), seat, t, bits))
     assert np.array_equal(st, before), "a decision function changed the state"
     return out
 

@@ -90,10 +90,11 @@ def _corrupt(name, ip, st, prev, active):
             st[K.S_DISCARD + int(np.argmax(st[K.S_DISCARD:K.S_DISCARD + 6]))] -= 1
     elif name == "pacified province gains":
         x = _pacified_province(st)
-        st[fig(x, 0)] += 1
+        t = int(np.argmax(st[K.S_SUPPLY:K.S_SUPPLY + 6]))  # a figure from the supply: §7.1 still holds
+        st[fig(x, t)] += 1
         st[K.S_TOTAL + x] += 1
-        st[K.S_SUPPLY + 0] -= 1
-        st[K.S_PRESENCE + 0] |= 1 << x
+        st[K.S_SUPPLY + t] -= 1
+        st[K.S_PRESENCE + t] |= 1 << x
     elif name == "full province at peace":
         st[K.S_OVER] = 0
         x = next(x for x in range(25) if not (int(st[K.S_PACIFIED]) >> x) & 1)

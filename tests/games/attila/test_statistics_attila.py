@@ -197,13 +197,14 @@ def test_standard_rules_with_random_players_end_by_the_last_peace_tile():
     assert_same_shares(a, b)
 
 
-def test_standard_rules_with_greedy_players_also_end_by_the_track():
-    """Greedy players push one track each: ~8% of 4-player games end by track_end, the rest by tenth_war."""
+def test_standard_rules_with_greedy_players_end_by_the_tenth_war():
+    """Greedy players spread their influence (ties between tribes are broken at random), so a 4-player
+    game reaches the track's end only rarely (~0.4%): nearly all end by the tenth war."""
     rules = CONFIGS["standard"]
     a = end_reason_counts(rules, 2_000, 343, "greedy")
     b = end_reason_counts(rules, 2_000, 344, "greedy")
-    assert share(a, "tenth_war")[1] > 0.8, a
-    assert share(a, "track_end")[1] > 0.03 and share(a, "track_end")[2] < 0.15, a
+    assert share(a, "tenth_war")[1] > 0.97, a
+    assert a["track_end"] > 0 and share(a, "track_end")[2] < 0.02, a
     assert a["aborted"] == 0
     assert_same_shares(a, b)
 

@@ -395,19 +395,23 @@ def greedy_tile(ip, st, seat, usable, without):
 
 
 @njit_no_nrt
-def greedy_plus_two(ip, st, seat):
-    best, best_gain = 0, plus_two_gain(ip, st, seat, 0)
+def greedy_plus_two(ip, st, rs, seat):
+    best, best_gain, ties = 0, plus_two_gain(ip, st, seat, 0), 1
     for j in range(1, 21):
         g = plus_two_gain(ip, st, seat, j)
         if g > best_gain:
-            best, best_gain = j, g
+            best, best_gain, ties = j, g, 1
+        elif g == best_gain:
+            ties += 1
+            if rng.below(rs, 1 + seat, ties) == 0:
+                best = j
     return best
 
 
 @njit_no_nrt
-def greedy_play(ip, st, seat, opts, n):
+def greedy_play(ip, st, rs, seat, opts, n):
     rate = ip[P_RATE + century(st)]
-    best, best_value = 0, 0
+    best, best_value, ties = 0, 0, 1
     for i in range(n):
         t, x = opts[2 * i], opts[2 * i + 1]
         starts_war = st[S_TOTAL + x] + 1 == ip[P_THRESHOLD]
@@ -417,15 +421,19 @@ def greedy_play(ip, st, seat, opts, n):
         if starts_war:
             value -= 5
         if i == 0 or value > best_value:
-            best, best_value = i, value
+            best, best_value, ties = i, value, 1
+        elif value == best_value:
+            ties += 1
+            if rng.below(rs, 1 + seat, ties) == 0:
+                best = i
     return best
 
 
 @njit_no_nrt
-def greedy_bonus(ip, st, seat, t, bits):
+def greedy_bonus(ip, st, rs, seat, t, bits):
     """DP-6: 0 for influence, else 1 + the rank of the chosen province among ``bits``."""
     rate = ip[P_RATE + century(st)]
-    best, best_value = 0, gain_with_influence(ip, st, seat, t, rate, t, 0)
+    best, best_value, ties = 0, gain_with_influence(ip, st, seat, t, rate, t, 0), 1
     i = 0
     while bits != 0:
         x = lowest_bit_index(bits)
@@ -435,7 +443,11 @@ def greedy_bonus(ip, st, seat, t, bits):
         value = gain_for(ip, st, seat)
         put_figure(st, t, x, -1)
         if value > best_value:
-            best, best_value = i, value
+            best, best_value, ties = i, value, 1
+        elif value == best_value:
+            ties += 1
+            if rng.below(rs, 1 + seat, ties) == 0:
+                best = i
     return best
 
 
@@ -472,7 +484,7 @@ def tile_window(ip, st, rs, seat, work, pid, without):
             plays = 2
         elif tile == TILE_PLUS_TWO:
             st[S_PLIES] += 1
-            j = pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, seat)
+            j = pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, rs, seat)
             if j < 6:
                 gain_influence(ip, st, seat, j, 2)
             else:
@@ -538,13 +550,17 @@ def forced_discard(ip, st, rs, seat, pid):
     st[S_PLIES] += 1
     if pid == 0:
         i = pick(rs, seat, distinct)
-    else:  # the tribe it has least influence in (the first on ties)
-        i, rank, least = 0, 0, -1
+    else:  # the tribe it has least influence in (ties broken uniformly)
+        i, rank, least, ties = 0, 0, -1, 1
         for t in range(N_TRIBES):
             if st[S_HAND + N_TRIBES * seat + t] > 0:
                 v = st[S_INF + N_TRIBES * seat + t]
                 if least < 0 or v < least:
-                    i, least = rank, v
+                    i, least, ties = rank, v, 1
+                elif v == least:
+                    ties += 1
+                    if rng.below(rs, 1 + seat, ties) == 0:
+                        i = rank
                 rank += 1
     for t in range(N_TRIBES):
         if st[S_HAND + N_TRIBES * seat + t] > 0:
@@ -569,7 +585,7 @@ def apply_play(ip, st, rs, seat, pid, t, x):
         return
     bits = legal_mask(ip, st, t)
     st[S_PLIES] += 1
-    i = pick(rs, seat, popcount(bits) + 1) if pid == 0 else greedy_bonus(ip, st, seat, t, bits)
+    i = pick(rs, seat, popcount(bits) + 1) if pid == 0 else greedy_bonus(ip, st, rs, seat, t, bits)
     if i == 0:
         gain_influence(ip, st, seat, t, rate)
         return
@@ -587,7 +603,7 @@ def play(ip, st, rs, seat, work, pid):
         forced_discard(ip, st, rs, seat, pid)
         return
     st[S_PLIES] += 1
-    i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, seat, opts, n)
+    i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, rs, seat, opts, n)
     apply_play(ip, st, rs, seat, pid, opts[2 * i], opts[2 * i + 1])
 
 
@@ -789,6 +805,8 @@ def lookahead_play(ip, st, rs, me, work, policies, n):
             world[S_DECK_HEAD] = 0
             world[S_DECK_N] = m - off
             rs2[0] = chance
+            for p in range(players):
+                rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
             apply_play(ip, world, rs2, me, 1, cands[2 * i], cands[2 * i + 1])
             finish_turn(ip, world, rs2, me, work, roll)
             seat = me
@@ -798,10 +816,14 @@ def lookahead_play(ip, st, rs, me, work, policies, n):
                 seat = (seat + 1) % players
                 turn(ip, world, rs2, seat, work, roll)
             totals[i] += position_value(ip, world, me)
-    best = 0
+    best, ties = 0, 1
     for i in range(1, n):
         if totals[i] > totals[best]:
-            best = i
+            best, ties = i, 1
+        elif totals[i] == totals[best]:
+            ties += 1
+            if rng.below(rs, k, ties) == 0:
+                best = i
     opts[0] = cands[2 * best]
     opts[1] = cands[2 * best + 1]
 

@@ -22,14 +22,22 @@ by size) and the decision point.
       DP-3 the cards that cannot be placed (or the first option);
     - DP-5 forced discard: the tribe it has least influence in.
 
-    Ties go to the first option in canonical order.  It draws nothing.
+    Ties among the best options are broken uniformly (:func:`_best`: one
+    ``below(k)`` from the seat's decision stream whenever the k-th option of
+    the best value so far is met), so no tribe or province is favoured by
+    its number.  DP-1, DP-3 and DP-7 follow fixed rules and draw nothing.
 
 ``lookahead`` (``lookahead:S``, S samples, default 8)
     ``greedy`` at every decision point but DP-4, where each candidate play is
     scored by determinized rollouts (:func:`lookahead_play`): S guesses of the
     hidden cards (:func:`determinize`), and in each the candidate, the rest
     of the turn and one turn of every other player played out by ``greedy``;
-    the value is VP plus a scoring now, minus the best opponent's.
+    the value is VP plus a scoring now, minus the best opponent's.  In a
+    rollout the deck reshuffles from a copy of the seat's decision stream
+    state after the determinization, and seat p's greedy breaks ties from a
+    stream whose state is ``mix64(that state + 1 + p)``; every candidate of a
+    sample sees the same streams.  Ties between candidates are broken as
+    ``greedy`` does.
 
 ``greedy:no_TILE`` / ``lookahead:no_TILE`` (TILE = double_turn, plus_two, exchange)
     The same policy, but it never uses that action tile (for the tile values
@@ -43,7 +51,7 @@ war, or by a discard (DP-3, DP-5) the spec does not call secret.
 
 from __future__ import annotations
 
-from toolkit.core.rng import Stream
+from toolkit.core.rng import Stream, mix64
 from toolkit.games.attila import reference as ref
 from toolkit.games.attila.rules import TILES
 
@@ -112,15 +120,21 @@ def _with_figure(view, t, x):
     return figures
 
 
-def _first_max(options, values):
-    best = 0
+def _best(options, values, stream):
+    """The option of highest value; a tie is broken uniformly, by one ``below(k)`` from the
+    seat's decision stream each time the k-th option of the best value so far is met."""
+    best, ties = 0, 1
     for i in range(1, len(options)):
         if values[i] > values[best]:
-            best = i
+            best, ties = i, 1
+        elif values[i] == values[best]:
+            ties += 1
+            if stream.below(ties) == 0:
+                best = i
     return options[best]
 
 
-def greedy_choice(view, d, without=frozenset()):
+def greedy_choice(view, d, stream, without=frozenset()):
     options = d.options
     if len(options) == 1:
         return options[0]
@@ -138,7 +152,7 @@ def greedy_choice(view, d, without=frozenset()):
             return "exchange"
         return ref.PROCEED
     if d.kind == ref.DP_PLUS_TWO:
-        return _first_max(options, [_gain(view, _with_influence(view, _split(o))) for o in options])
+        return _best(options, [_gain(view, _with_influence(view, _split(o))) for o in options], stream)
     if d.kind == ref.DP_EXCHANGE:
         unplayable = tuple(view["hand"][t] if not view["legal"][t] else 0 for t in range(6))
         return unplayable if any(unplayable) else options[0]
@@ -150,18 +164,14 @@ def greedy_choice(view, d, without=frozenset()):
             if sum(figures[x]) == rules.war_threshold:
                 value -= 5
             values.append(value)
-        return _first_max(options, values)
+        return _best(options, values, stream)
     if d.kind == ref.DP_DISCARD:
-        best = options[0]
-        for t in options[1:]:
-            if view["influence"][me][t] < view["influence"][me][best]:
-                best = t
-        return best
+        return _best(options, [-view["influence"][me][t] for t in options], stream)
     if d.kind == ref.DP_BONUS:
         t = d.info
         values = [_gain(view, _with_influence(view, [(t, rate)]))]
         values += [_gain(view, None, _with_figure(view, t, x)) for x in options[1:]]
-        return _first_max(options, values)
+        return _best(options, values, stream)
     # DP-7 support: every layable card of the involved tribes it leads
     x = d.info
     limits = [max(o[t] for o in options) for t in range(6)]
@@ -177,10 +187,10 @@ def _split(option):
 
 class GreedyPolicy:
     def __init__(self, rules, stream, without=frozenset()):
-        self.without = without
+        self.stream, self.without = stream, without
 
     def choose(self, view, decision):
-        return greedy_choice(view, decision, self.without)
+        return greedy_choice(view, decision, self.stream, self.without)
 
 
 # ---------------------------------------------------------------------- lookahead
@@ -232,7 +242,8 @@ def lookahead_play(view, options, samples, stream, without=frozenset()) -> tuple
     for _ in range(samples):
         hands, deck = determinize(view, stream)
         for i, (t, x) in enumerate(options):
-            players = [GreedyPolicy(None, None, without if p == me else frozenset()) for p in range(n)]
+            players = [GreedyPolicy(None, Stream(state=mix64(stream.state + 1 + p)), without if p == me else frozenset())
+                       for p in range(n)]
             world = ref.Game.world(view, hands, deck, Stream(state=stream.state), players)
             world.apply_play(me, t, x)
             world.finish_turn(me)
@@ -243,7 +254,7 @@ def lookahead_play(view, options, samples, stream, without=frozenset()) -> tuple
                 seat = (seat + 1) % n
                 world.turn(seat)
             totals[i] += position_value(world, me)
-    return _first_max(options, totals)
+    return _best(options, totals, stream)
 
 
 class LookaheadPolicy:
@@ -255,7 +266,7 @@ class LookaheadPolicy:
     def choose(self, view, decision):
         if decision.kind == ref.DP_PLAY and len(decision.options) > 1:
             return lookahead_play(view, decision.options, self.samples, self.stream, self.without)
-        return greedy_choice(view, decision, self.without)
+        return greedy_choice(view, decision, self.stream, self.without)
 
 
 def make_policy(name: str, rules, stream):
