@@ -187,3 +187,20 @@ def test_panel_runs_simulations_without_recompiling():
     panel.set_preset("alternative")
     assert panel.last_error is None and panel.runs == 4
     assert len(toolkit.GAMES["valhalla"].play_many.signatures) == signatures
+
+
+def test_rules_panel_player_count_defaults_follow_num_players():
+    """Attila's 2-player gap rule (a ByPlayers default) turns on at 2 players and off again, as
+    ``Rules.replace`` does; a value the user set by hand is left alone."""
+    calls = []
+    panel = widgets.rules_panel("attila", calls.append, refresh=False)
+    gap = panel.widgets["two_player_second_place_gap"]
+    panel.widgets["num_players"].value = 2
+    assert calls[-1].num_players == 2 and calls[-1].two_player_second_place_gap == 2
+    panel.widgets["num_players"].value = 3
+    assert calls[-1].two_player_second_place_gap is None
+    panel.widgets["num_players"].value = 2
+    gap.value = "5"
+    assert calls[-1].two_player_second_place_gap == 5
+    panel.widgets["num_players"].value = 4
+    assert calls[-1].two_player_second_place_gap == 5  # set by hand: kept

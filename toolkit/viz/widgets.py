@@ -177,9 +177,29 @@ class RulesPanel:
         self.status.value = f'<span style="{_ERROR_STYLE}">{_html_escape(str(error))}</span>'
         return None
 
-    def _on_change(self, _change) -> None:
-        if not self._resetting and self.auto:
+    def _on_change(self, change) -> None:
+        if self._resetting:
+            return
+        if change is not None and change.get("owner") is self.widgets.get("num_players"):
+            self._follow_players(change["old"], change["new"])
+        if self.auto:
             self.refresh()
+
+    def _follow_players(self, old, new) -> None:
+        """Defaults that depend on the player count (``ByPlayers``) follow a new ``num_players``,
+        as ``Rules.replace`` does, unless the user moved them off the old count's default."""
+        from toolkit.core.params import ByPlayers
+
+        self._resetting = True
+        try:
+            for name, spec in self.params.items():
+                if not isinstance(spec.default, ByPlayers):
+                    continue
+                widget = self.widgets[name]
+                if widget.value == spec.kind.widget(name, spec.default.resolve(old), spec.doc).value:
+                    widget.value = spec.kind.widget(name, spec.default.resolve(new), spec.doc).value
+        finally:
+            self._resetting = False
 
     def _on_preset(self, change) -> None:
         rules = self.spec.Rules.preset(change["new"])
