@@ -38,10 +38,12 @@
 # - `greedy` values a position by the VP a scoring would give it now: it plays the card and province that
 #   raise that most (and avoids starting wars), supports the tribes it leads with all their cards, uses
 #   +2 as soon as it raises that score, Double turn from century VI on and Exchange only when no card
-#   can be placed; ties go to the first option in canonical order (lowest tribe id, then province order);
+#   can be placed; ties between equally good options are broken uniformly at random (from the seat's own
+#   decision stream), so no tribe or province is favoured by its number;
 # - `lookahead` (`lookahead:S`) is `greedy` except for its play: it scores each candidate by playing out
 #   the rest of the turn and one turn of every opponent with `greedy`, in S guesses of the hidden cards
-#   (8 by default). Against greedy players it is about a hundred times slower, so it plays few games.
+#   (8 by default), and breaks ties as `greedy` does. Against greedy players it is about a hundred times
+#   slower, so it plays few games.
 #
 # `greedy:no_double_turn`, `greedy:no_plus_two` and `greedy:no_exchange` are `greedy` that never uses
 # that tile: section 5 measures what each tile is worth with them.
@@ -184,14 +186,15 @@ display(Markdown("\n".join(advantage_sentence(name, n) for name in ("greedy", "r
 
 # %% [markdown]
 # **Reading the numbers (N = 100,000, seed 2024, rules version 1).** The seat numbers are fair, as they
-# must be with a random start player: with four players every seat wins between 25.7% and 26.1%. The turn
-# order is not fair. In greedy self-play the first player wins 56.0% (55.7% to 56.3%) of 2-player games
-# against 46.9% for the second, 40.1% with three players (fair: 33.3%), 33.3% with four (fair: 25%) and
-# 24.8% with five (fair: 20%). With three or four players the second player does worst (30.0%, 22.6%).
-# Random players show the same order, less steeply: the first player wins 51.7%, 35.9%, 28.1% and 23.0%,
-# and each later player a little less than the one before. One reason is built into the rules: the game
-# ends in the middle of a round (at the tenth war or a track end), so the players early in the turn order
-# have often had one more turn than the others.
+# must be with a random start player: with four players every seat wins between 25.3% and 25.7%. The turn
+# order is not fair. In greedy self-play the first player wins 52.3% (52.0% to 52.6%) of 2-player games
+# against 49.5% for the second, 36.7% with three players (fair: 33.3%), 31.9% with four (fair: 25%) and
+# 26.9% with five (fair: 20%). The later players share the rest about equally: 32.2% to 32.6% each with
+# three players, 23.1% to 24.0% with four, 18.4% to 19.3% with five. Random players show a first-player
+# edge too, less steep (much less with four and five players): the first player wins 51.7%, 35.9%, 28.1%
+# and 23.0%, and each later player a little less than the one before. One reason is built into the rules:
+# the game ends in the middle of a round (at the tenth war or a track end), so the players early in the
+# turn order have often had one more turn than the others.
 
 # %% [markdown]
 # ## 3. Which tribe dominates?
@@ -258,15 +261,15 @@ tribes.pivot_table(index=["policy", "measure"], columns="tribe", values="share",
 # %% [markdown]
 # **Reading the numbers (default run).** Under `random` the tribes are equal, as the symmetric rules
 # demand: each has the most total influence in 20.0% to 20.2% of the games (ties count for every tied
-# tribe, hence more than a sixth) and is the winner's tribe in 23.1% to 23.5%. The two board measures come
-# from only 300 games, so their intervals are about ±5 points wide; a check on 3,000 random games gave
-# 17.9% to 19.9% for "most figures", equal within the noise. Under `greedy` the tribes are far from
-# equal. The Franks have the most influence in 30.5% of 4-player games, then the Goths 23.8%, the Saxons
-# 20.7%, the Vandals 17.2%, the Teutons 10.8% and the Huns 2.6%. The winner's tribe follows the same order
-# (28.8% down to 3.6%). Nothing in the rules favours the Franks: `greedy` breaks ties between equally good
-# plays by the canonical order, tribe 0 (Franks) first and tribe 5 (Huns) last, and early in the game many
-# plays tie. So these bars measure a habit of the policy, not a property of the game. They also warn that
-# other greedy self-play numbers may carry the same ordering effect (see the war maps below).
+# tribe, hence more than a sixth) and is the winner's tribe in 23.1% to 23.5%. Under `greedy` they are
+# equal as well: each tribe has the most influence in 17.9% to 18.0% of 4-player games (each interval is
+# about ±0.24 points wide, and all of them overlap) and is the winner's tribe in 19.9% to 20.2%. Greedy
+# breaks ties between equally good plays at random, so nothing favours a tribe by its number; its shares
+# are lower than random's only because its tribes tie for the top less often. The two board measures come
+# from only 300 games, so their intervals are about ±5 points wide: under greedy "most figures" ranges
+# from 16.0% (Teutons) to 22.7% (Saxons) and "pays the winner most" from 14.2% (Teutons) to 20.9%
+# (Vandals, Huns), with overlapping intervals, and a check on 3,000 random games gave 17.9% to 19.9% for
+# "most figures": equal within the noise. No tribe dominates under either policy.
 
 # %% [markdown]
 # ## 4. Wars, centuries and how games end
@@ -317,14 +320,19 @@ centuries.pivot_table(index=["policy", "players"], columns="century", values="sh
                       sort=False).round(3)
 
 # %% [markdown]
-# **Reading the numbers (default run).** Random players fight all ten wars in every game and play about
-# 36 turns, whatever the number of players: they spread their influence, so no track reaches 22. Greedy
-# players stack it. 17.5% of 2-player greedy games end by track end, 27.2% of 3-player games, 8.2% with
-# four players and 3.4% with five; those games miss century VII's scoring. Greedy also avoids starting
-# wars, so its games are longer: 46.5 turns with two players, 71.0 with three, 76.2 with four and 77.8
-# with five. A stall (no figure can be placed anywhere) ends 0.2% of 5-player greedy games and
-# practically none of the others. Century VII, with its four peace tiles, is the longest: 19 to 26
-# greedy turns, 11 to 12 random ones.
+# **Reading the numbers (default run).** Random players fight all ten wars in practically every game (a
+# stall, when no figure can be placed anywhere, ends 3 to 9 games in 100,000) and play about 36 turns,
+# whatever the number of players: they spread their influence, so no track reaches 22. Greedy players,
+# which break ties between tribes at random, spread theirs too once there are three players or more:
+# 2.8% (2.7% to 2.9%) of 3-player greedy games end by track end, 0.2% with four players and 13 games in
+# 100,000 with five. With two players it is different: 26.1% (25.9% to 26.4%) of the greedy games end by
+# track end (9.47 wars on average) and miss century VII's scoring. Greedy also avoids starting wars, so
+# its games are longer: 64.9 turns with two players, 90.9 with three, 87.1 with four and 85.1 with five. A
+# stall ends at most 8 greedy games in 100,000. The centuries differ between the policies. Random players
+# spend the most turns in century VII, with its four peace tiles (11 to 12 turns, against 7 to 9 in each
+# of the others). Greedy players spend the most in century IV, before the first war: 35 to 38 turns with
+# three to five players (20 with two), then 25 to 30 in century V (12 with two) and 10 to 17 in each of
+# centuries VI and VII.
 
 # %% [markdown]
 # ### Where do the wars happen?
@@ -345,14 +353,15 @@ pd.concat(frequencies, axis=1).loc[:, (slice(None), ["share", "ci_low", "ci_high
                                                      "VII"])].round(2)
 
 # %% [markdown]
-# **Reading the maps (default run, 300 games each).** Both policies fight a war in nearly every start
-# province (95% to 100% of the games). Greedy players fight them first and in the map file's order:
-# Germania Inferior's war is war 1.1 on average, then Germania Superior 2.0, Raetia 3.0, Noricum 4.0,
-# Pannonia 5.0 and Dacia 5.9, the canonical tie-break once more. Their last four wars go west: Britannia
-# (97% of the games), Belgica (92%), Lugdunensis (85%) and Aquitania (53%). Thrace, Macedonia, Achaia,
-# Crete and Asia never saw a greedy war in 300 games. Random players fight more in the centre and east:
-# Italia Annonaria (78%), Moesia (70%), Belgica (61%), Dalmatia (54%). The far south-west (Lusitania,
-# Baetica, Mauretania) and the islands almost never see a war under either policy.
+# **Reading the maps (default run, 300 games each).** Random players fight a war in nearly every start
+# province (95% to 97% of the games, war 3.9 to 4.6 on average) and then mostly in the centre and east:
+# Italia Annonaria (78%), Moesia (70%), Belgica (61%), Dalmatia (54%); the far south-west (Lusitania,
+# Baetica, Mauretania) and Crete see a war in at most one game of 300. Greedy players, which avoid
+# starting wars, fight fewer of them in the start provinces: each of the six in 73% to 76% of the games
+# (intervals about ±5 points), war 4.1 to 4.7 on average, in no fixed order. Their other wars
+# spread farther over the map: Italia Annonaria (64%), Belgica (55%), Lugdunensis (55%), Moesia (54%),
+# Dalmatia (45%), Narbonensis and Macedonia (39% each), Britannia (32%), and every province saw a greedy
+# war, down to Lusitania, Baetica and Mauretania (8% to 9%) and Crete (5%).
 
 # %% [markdown]
 # ## 5. What is each action tile worth?
@@ -394,15 +403,17 @@ display(pd.DataFrame(use_rows).set_index(["players", "tile"]).round(3))
 tiles.drop(columns="label").set_index(["players", "tile", "quantity"]).round(4)
 
 # %% [markdown]
-# **Reading the numbers (default run).** With four players the tiles matter a lot to `greedy`. Without
-# +2 influence seat 0's win rate falls from 26.1% to 13.3%: the tile is worth 12.8 percentage points
-# (12.5 to 13.2) and 4.0 VP. Double turn is worth 10.0 points (9.7 to 10.3) and 4.0 VP. Exchange is
-# worth 0.3 points: greedy uses it only when no card in its hand can be placed, which happens in 1.7% of
-# 4-player games. With two players the order changes. +2 influence is worth 7.7 points (7.3 to 8.1), and
-# Exchange 5.4 points (5.2 to 5.6): it is used in a quarter of 2-player games and changes the winner of
-# 9% of them. Double turn is worth only 1.3 points (0.8 to 1.7) and 0.4 VP, although greedy always uses
-# it (from century VI on, median turn 18 of 46). These runs do not show why; a better Double turn rule
-# for `greedy` might be worth trying.
+# **Reading the numbers (default run).** With four players two of the tiles matter a lot to `greedy`.
+# Without +2 influence seat 0's win rate falls from 25.5% to 12.1%: the tile is worth 13.4 percentage
+# points (13.1 to 13.7) and 11.6 VP (11.4 to 11.9). Double turn is worth 7.7 points (7.4 to 8.0) and
+# 5.7 VP (5.5 to 5.8). Exchange is worth 0.1 points (0.09 to 0.14) and 0.1 VP: greedy uses it only when
+# no card in its hand can be placed, which happens in 1.1% of 4-player games. With two players all three
+# tiles are worth little. +2 influence is worth 1.8 points (1.4 to 2.3) and no measurable VP (-0.15,
+# -0.41 to 0.10), although greedy uses it in every game (median turn 3). Double turn is worth 1.3 points
+# (0.9 to 1.7) and 0.3 VP, although greedy always uses it too (from century VI on, median turn 33 of 65).
+# Exchange is worth 0.2 points (0.18 to 0.26): it is used in 1.9% of 2-player games and changes seat 0's
+# result in 0.5% of them. These runs do not show why the tiles are worth so much less with two players;
+# better tile rules for `greedy` might be worth trying.
 
 # %% [markdown]
 # ## 6. The 2-player gap rule
@@ -447,12 +458,13 @@ gap[["label", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "se", "se_u
 
 # %% [markdown]
 # **Reading the numbers (default run).** The gap rule takes VP from whoever trails by more than two spaces
-# on a track. The loser of a game scores 4.6 VP less (4.5 to 4.6), the winner 2.3 less, and the margin
-# grows by 2.2 VP. The first player's edge shrinks a little: he wins 56.0% of the games with the rule
-# and 56.8% without (a difference of -0.8 points, -1.2 to -0.5). Shared wins become rarer (2.9% against
-# 3.7%). Track ends become more frequent (17.5% against 14.1%): greedy scores positions under the rule in
-# force, and with the gap rule it pays to pull far ahead on a track. The paired standard error (`se`) is
-# up to three times smaller than two independent runs would give (`se_unpaired`).
+# on a track. The loser of a game scores 13.5 VP less (13.4 to 13.6), the winner 5.4 less (5.3 to 5.5),
+# and the margin grows by 8.1 VP (8.0 to 8.2). The first player's edge shrinks a little: he wins 52.3% of
+# the games with the rule and 54.0% without (a difference of -1.7 points, -2.1 to -1.3). Shared wins
+# become rarer (1.8% against 3.1%). Track ends become more frequent (26.1% against 23.5%, +2.6 points,
+# 2.3 to 2.9), and the games 1.4 turns longer: greedy scores positions under the rule in force, and with
+# the gap rule it pays to pull far ahead on a track. The paired standard error (`se`) is up to three
+# times smaller than two independent runs would give (`se_unpaired`).
 
 # %% [markdown]
 # ## 7. How strong are the policies?
@@ -482,10 +494,11 @@ policy_table.round(3)
 
 # %% [markdown]
 # **Reading the numbers (default run).** A random player never beat three greedy ones in 100,000 games
-# (the 95% interval reaches 0.004%). Greedy wins its fair share (26.1%). Lookahead wins 67.5% of its 200
-# games (60.7% to 73.6%) with 8 samples and 60.0% (53.1% to 66.5%) with 4; it scores fewer VP than greedy
-# (57 against 68) but keeps its opponents much lower (48 on average), since it values a play by its VP
-# minus the best opponent's.
+# (the 95% interval reaches 0.004%). Greedy wins its fair share (25.5%, 25.2% to 25.8%). Lookahead wins
+# 48.0% of its 200 games (41.2% to 54.9%) with 8 samples and 49.5% (42.6% to 56.4%) with 4, about twice
+# the fair share; the two sample counts are equal within the noise. It scores fewer VP than greedy (94
+# with 8 samples and 90 with 4, against 116) but keeps its opponents much lower (82 and 81 on average),
+# since it values a play by its VP minus the best opponent's.
 
 # %% [markdown]
 # ## 8. The deal: exact odds
