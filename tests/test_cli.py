@@ -630,3 +630,181 @@ def test_installed_entry_point_halali_bad_tile_counts():
     assert proc.stderr.splitlines() == [
         "toolkit: error: tile_counts=bear:3,fox:6,lumberjack:2,hunter:8,pheasant:8,duck:7,tree:15 is not allowed: "
         "the counts must sum to 48 (they sum to 49)"]
+
+
+# --------------------------------------------------------------------- Attila (2..5 players, --players)
+
+
+def _attila_block(out: str) -> list[str]:
+    lines = out.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if line.startswith("attila: ")):]
+
+
+def test_list_shows_attila_with_its_player_range(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("attila"))
+    assert row.split()[:3] == ["attila", "Attila", "2-5"]
+    assert "greedy,greedy,greedy,greedy" in row and "area-majority" in row
+
+
+def test_simulate_attila_players_3_prints_three_seats(capsys):
+    code, out, err = run(capsys, "simulate", "attila", "--players", "3", "-n", "400", "--seed", "1",
+                         "--policies", "greedy,random,random", "--no-progress")
+    assert code == 0, err
+    lines = _attila_block(out)
+    assert lines[0] == "attila: 400 games, seed 1, preset standard, 3 players, policies greedy,random,random"
+    assert lines[2].split() == ["seat", "policy", "wins", "win", "rate", "[95%", "CI]"]
+    seat_rows = [line.split() for line in lines[3:6]]
+    assert [r[:2] for r in seat_rows] == [["0", "greedy"], ["1", "random"], ["2", "random"]]
+    assert lines[6].startswith("no winner: ")  # exactly three seat rows
+    # tied seats share a win, counted on its own line (each tied seat counts a win)
+    assert lines[7].startswith("shared wins: ")
+    wins = sum(int(r[2]) for r in seat_rows)
+    no_winner, shared = int(lines[6].split()[2].replace(",", "")), int(lines[7].split()[2].replace(",", ""))
+    assert wins >= 400 - no_winner and no_winner >= 0 and shared >= 0
+    assert int(seat_rows[0][2]) > 300  # greedy against two random players
+    assert "game length in turns (a turn is one player's turn):" in lines
+
+
+def test_players_equals_set_num_players(capsys):
+    argv = ["simulate", "attila", "-n", "200", "--seed", "2", "--no-progress"]
+    _, by_option, _ = run(capsys, *argv, "--players", "5")
+    _, by_set, _ = run(capsys, *argv, "--set", "num_players=5")
+    _, both, _ = run(capsys, *argv, "--players", "5", "--set", "num_players=5")
+    assert by_option == by_set == both
+    assert _attila_block(by_option)[0] == "attila: 200 games, seed 2, preset standard, 5 players, policies " + \
+        ",".join(["random"] * 5)
+    # another --set beside --players: the label shows it, and the player count once
+    _, changed, _ = run(capsys, *argv, "--players", "2", "--set", "hand_size=5")
+    assert _attila_block(changed)[0].startswith("attila: 200 games, seed 2, preset standard with hand_size=5, "
+                                                "2 players, policies random,random")
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["odds"], ["rules"], ["compare", "--policies", "random"]])
+@pytest.mark.parametrize("game, players", [("valhalla", 2), ("herrlof", 2), ("halali", 2)])
+def test_players_is_refused_for_a_fixed_number_of_players(capsys, command, game, players):
+    code, out, err = run(capsys, command[0], game, *command[1:], "--players", "3")
+    assert code == 2 and out == ""
+    assert err == (f"toolkit: error: --players 3 is not allowed: {game} is for a fixed number of players "
+                   f"({players})\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "attila", "--players", "3", "--set", "num_players=4"],
+     "--players 3 is not allowed with --set num_players=4: give the number of players once"),
+    (["compare", "attila", "--policies", "random", "--players", "2", "--set", "num_players=5"],
+     "--players 2 is not allowed with --set num_players=5"),
+    (["simulate", "attila", "--players", "6"], "--players 6 is not allowed: an integer in 2..5"),
+    (["rules", "attila", "--players", "1"], "--players 1 is not allowed: an integer in 2..5"),
+    (["simulate", "attila", "--set", "num_players=6"], "num_players='6' is not allowed: an integer in 2..5"),
+    (["simulate", "attila", "--players", "3", "--policies", "greedy,random"], "attila needs 3 policies"),
+    (["simulate", "attila", "--players", "5", "--set", "cards_per_tribe=4"],
+     "cards_per_tribe=4 is not allowed with num_players=5 and hand_size=6"),
+])
+def test_attila_errors_are_one_line_with_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("toolkit: error: ") and message in err
+
+
+def test_players_that_is_not_a_number_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "simulate", "attila", "--players", "three")
+    assert code == 2 and err.count("\n") == 1 and "--players" in err
+
+
+def test_simulate_attila_output_columns(capsys, tmp_path):
+    from toolkit.games import GAMES
+
+    out_csv = tmp_path / "a.csv"
+    argv = ["simulate", "attila", "--players", "3", "-n", "300", "--seed", "5", "--policies", "greedy", "--no-progress"]
+    code, out, err = run(capsys, *argv, "-o", str(out_csv), "--summary")
+    assert code == 0, err
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'a.json'}"
+    df = pd.read_csv(out_csv)
+    rules = GAMES["attila"].Rules(num_players=3)
+    assert df.columns.tolist() == ["game_index", *GAMES["attila"].result_columns(rules)]
+    assert len(df) == 300 and df["game_index"].tolist() == list(range(300))
+    # the per-seat columns of seats 0..2 only (design decision 5)
+    for seat in range(3):
+        assert {f"win_{seat}", f"vp_{seat}", f"influence_{seat}_0", f"influence_{seat}_5"} <= set(df.columns)
+    absent = [f"{name}_{seat}" for name in ("win", "vp", "figures_placed", "support_cards") for seat in (3, 4)]
+    assert not set(absent) & set(df.columns)
+    assert not [c for c in df.columns if c.startswith(("influence_3_", "influence_4_"))]
+    assert {"winner", "n_winners", "result", "turns", "plies", "wars", "end_reason"} <= set(df.columns)
+    assert set(df["result"]) <= {"win", "shared", "aborted"}
+    wins = df[["win_0", "win_1", "win_2"]].sum(axis=1)
+    assert (wins == df["n_winners"]).all() and ((df["winner"] == -1) == (df["n_winners"] != 1)).all()
+    meta = json.loads((tmp_path / "a.json").read_text())
+    assert meta["game"] == "attila" and meta["policies"] == ["greedy"] * 3 and meta["preset"] == "standard"
+    assert meta["rules"]["num_players"] == 3 and meta["rules"]["two_player_second_place_gap"] is None
+    # the streaming summary (no -o) prints the very same numbers, shared wins included
+    code, streamed, _ = run(capsys, *argv)
+    assert code == 0 and _attila_block(out) == _attila_block(streamed)
+    assert any(line.startswith("shared wins: ") for line in _attila_block(streamed))
+
+
+def test_rules_attila_with_players_shows_their_values(capsys):
+    def value(lines, column, name):  # the cell of row `name` under the header `column`
+        start = next(line for line in lines if line.startswith("name ")).index(column)
+        return next(line for line in lines if line.startswith(name + " "))[start:].split()[0]
+
+    code, out, err = run(capsys, "rules", "attila", "--players", "2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Attila rules (rules_version 1):"
+    assert next(line for line in lines if line.startswith("name")).split()[:5] == [
+        "name", "type", "default", "2", "players"]
+    assert next(line for line in lines if line.startswith("num_players")).split()[:4] == [
+        "num_players", "int", "4", "2"]
+    assert value(lines, "default", "two_player_second_place_gap") == "2"  # "2 players: 2; 3 players: ..."
+    assert value(lines, "2 players", "two_player_second_place_gap") == "2"
+    assert value(lines, "2 players", "hand_size") == "6"
+    assert lines[-2:] == ["presets:", "  standard: (the defaults)"]
+    code, out, _ = run(capsys, "rules", "attila", "--players", "3", "--preset", "standard")
+    lines = out.splitlines()
+    assert code == 0 and "standard, 3 players" in next(line for line in lines if line.startswith("name"))
+    assert value(lines, "standard, 3 players", "two_player_second_place_gap") == "none"
+    assert value(lines, "standard, 3 players", "num_players") == "3"
+
+
+def test_odds_attila_with_players(capsys):
+    from toolkit.games.attila.odds import summary
+    from toolkit.games.attila.rules import Rules
+
+    code, out, err = run(capsys, "odds", "attila", "--players", "2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:2] == ["Attila: exact odds, preset standard, 2 players", ""]
+    assert lines[2:] == _table_lines(summary(Rules(num_players=2)))
+
+
+def test_compare_attila_three_players_rotates_the_seats(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "attila", "--players", "3", "--policies", "random,greedy", "-n", "100",
+                         "--seed", "4", "--no-progress", "-o", str(tmp_path / "c.csv"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == ("attila: 100 games per seating, 3 seatings per ordered pair, seed 4 for every seating, "
+                        "preset standard, 3 players")
+    assert lines[1].startswith("the tested policy sits in seat 0..2 in turn") and lines[1].endswith("1/3 = 0.3333")
+    assert lines[3].split()[:4] == ["tested", "field", "games", "seat"]
+    assert "seat 2 [95% CI]" in lines[3] and "seat 3" not in lines[3] and "all seats [95% CI]" in lines[3]
+    assert [line.split()[:3] for line in lines[4:8]] == [
+        ["random", "random", "300"], ["random", "greedy", "300"], ["greedy", "random", "300"],
+        ["greedy", "greedy", "300"]]
+    start = next(i for i, line in enumerate(lines) if line.startswith("the tested (row) policy's win rate"))
+    assert lines[start + 1].split() == ["policy", "random", "greedy"]
+    greedy_row = lines[start + 3].split()
+    assert greedy_row[0] == "greedy" and float(greedy_row[1]) > 1 / 3
+    table = pd.read_csv(tmp_path / "c.csv")
+    assert len(table) == 4 and (table["seats"] == 3).all() and (table["games"] == 100).all()
+    assert json.loads((tmp_path / "c.json").read_text())["rules"]["num_players"] == 3
+
+
+def test_compare_attila_two_players_is_the_pair_table(capsys):
+    code, out, err = run(capsys, "compare", "attila", "--players", "2", "--policies", "random,greedy", "-n", "100",
+                         "--no-progress")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "attila: 100 games per ordered pair, seed 0 for every pair, preset standard, 2 players"
+    assert lines[2].split()[:4] == ["seat", "0", "seat", "1"] and "shared wins" in lines[2]

@@ -24,6 +24,11 @@ stderr with exit code 2 (the code argparse uses for usage errors).
         --set capture_matrix=bear:fox/hunter --set exit_squares=d7:N,g4:E --set match_games=2
     toolkit odds halali
     toolkit compare halali --policies random,greedy,lookahead -n 1000
+    toolkit rules attila --players 3
+    toolkit simulate attila --players 3 -n 10000 --policies greedy,random,random
+    toolkit simulate attila -n 100000 --set two_player_second_place_gap=none --players 2 -o attila2.csv
+    toolkit odds attila --players 2
+    toolkit compare attila --players 5 --policies random,greedy -n 2000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR]
 
 Every command takes any registered game (``toolkit list``).  A policy name
@@ -31,6 +36,12 @@ may carry an argument (Herrlof's ``lookahead:16`` = 16 samples); the game
 checks it (``spec.check_policy_name``).  A mapping rule is written
 ``KEY:VALUE,...`` and a set value inside it ``A/B`` (Halali's
 ``--set capture_matrix=bear:fox/hunter``); keys left out keep their defaults.
+
+``--players N`` is ``--set num_players=N`` for a game played by a varying
+number of players (Attila, 2..5); a game for a fixed number of players
+refuses it.  With three or more seats, ``compare`` seats each tested policy
+in every seat in turn against a field of the other policy (see
+:func:`toolkit.analysis.tournament.compare`).
 """
 
 from __future__ import annotations
@@ -82,8 +93,35 @@ def _check_output(path: str) -> Path:
     return check_path(path)
 
 
+def _player_count(spec, args) -> dict:
+    """``{"num_players": N}`` from ``--players N`` (``{}`` without it), checked against the
+    game and against a ``--set num_players=...`` given too."""
+    from toolkit.core.params import params_of
+
+    players = getattr(args, "players", None)
+    if players is None:
+        return {}
+    fields = params_of(spec.Rules)
+    if "num_players" not in fields:
+        fixed = spec.seats(spec.Rules.preset("standard"))
+        raise ValueError(f"--players {players} is not allowed: {spec.name} is for a fixed number of players "
+                         f"({fixed})")
+    kind = fields["num_players"].kind
+    try:
+        kind.check("num_players", players)
+    except ValueError:
+        raise ValueError(f"--players {players} is not allowed: {kind.allowed()}") from None
+    for text in getattr(args, "set", None) or []:
+        name, sep, raw = text.partition("=")
+        if sep and name.strip() == "num_players" and kind.parse("num_players", raw) != players:
+            raise ValueError(f"--players {players} is not allowed with --set {text.strip()}: "
+                             f"give the number of players once")
+    return {"num_players": players}
+
+
 def _rules(spec, args):
-    return spec.Rules.from_assignments(args.set or [], preset=args.preset or "standard")
+    return spec.Rules.from_assignments(args.set or [], preset=args.preset or "standard",
+                                       **_player_count(spec, args))
 
 
 def _progress(args):
@@ -91,15 +129,22 @@ def _progress(args):
 
 
 def _rules_label(rules, args) -> str:
-    """The preset name, or the preset and the ``--set`` overrides that changed it."""
+    """The preset name, or the preset and the ``--set`` overrides that changed it; and the
+    number of players for a game where it varies (``preset standard, 3 players``)."""
     name = rules.preset_name()
+    varying = hasattr(rules, "num_players")
     if name:
-        return f"preset {name}"
-    return f"preset {args.preset or 'standard'} with {' '.join(args.set or [])}".rstrip()
+        label = f"preset {name}"
+    else:
+        # the player count is shown on its own below
+        shown = [a for a in args.set or [] if not (varying and a.partition("=")[0].strip() == "num_players")]
+        label = f"preset {args.preset or 'standard'} with {' '.join(shown)}".rstrip()
+    return f"{label}, {rules.num_players} players" if varying else label
 
 
 def _print_run_summary(spec, data, label: str) -> None:
     """Win rate per seat (Wilson 95%) and game length, from a DataFrame or a ``Summary``."""
+    from toolkit.analysis.tournament import outcome_counts
     from toolkit.core import stats
 
     if isinstance(data, pd.DataFrame):
@@ -123,9 +168,12 @@ def _print_run_summary(spec, data, label: str) -> None:
     })
     print()
     _print_table(table)
-    # draws (Herrlof's R-6.3) and games stopped at a turn limit: the seats' win rates leave them out
-    no_winner = n - int(rates["wins"].sum())
+    # draws (Herrlof's R-6.3) and games stopped at a turn limit: the seats' win rates leave them out;
+    # a shared win (Attila's A-7) counts as a win for each tied seat
+    no_winner, shared = outcome_counts(data)
     print(f"no winner: {no_winner:,} games, {_rate(*stats.wilson(no_winner, n))}")
+    if shared or "n_winners" in spec.columns:
+        print(f"shared wins: {shared:,} games, {_rate(*stats.wilson(shared, n))} (a win for each tied seat)")
     print()
     print(f"game length in turns (a turn is {spec.turn_word}):")
     # quantiles of integer data are integers
@@ -135,13 +183,23 @@ def _print_run_summary(spec, data, label: str) -> None:
 # --------------------------------------------------------------------- subcommands
 
 
+def _players_text(spec, rules) -> str:
+    """``2`` for a fixed number of players, ``2-5`` for a varying one (``--players``)."""
+    from toolkit.core.params import params_of
+
+    kind = getattr(params_of(spec.Rules).get("num_players"), "kind", None)
+    if kind is None or getattr(kind, "low", None) is None or getattr(kind, "high", None) is None:
+        return str(spec.seats(rules))
+    return f"{kind.low}-{kind.high}"
+
+
 def cmd_list(args) -> int:
     from toolkit.games import GAMES
 
     rows = []
     for name, spec in GAMES.items():
         rules = spec.Rules.preset("standard")
-        rows.append({"game": name, "title": spec.title, "players": spec.seats(rules),
+        rows.append({"game": name, "title": spec.title, "players": _players_text(spec, rules),
                      "policies": ",".join(spec.policies),
                      "default policies": ",".join(spec.default_policies(rules)),
                      "description": spec.description})
@@ -155,11 +213,14 @@ def cmd_rules(args) -> int:
 
     spec = get_spec(args.game)
     Rules = spec.Rules
+    players = _player_count(spec, args)
     table = pd.DataFrame(Rules.describe())[["name", "type", "default", "allowed", "doc"]]
-    if args.preset:
-        chosen = Rules.preset(args.preset)
+    if args.preset or players:
+        # a column of the values these rules take: a preset's, or the defaults for a player count
+        chosen = Rules.preset(args.preset or "standard", **players)
         kinds = params_of(Rules)
-        table.insert(3, args.preset, [kinds[n].kind.format(getattr(chosen, n)) for n in table["name"]])
+        header = ", ".join(([args.preset] if args.preset else []) + ([f"{args.players} players"] if players else []))
+        table.insert(3, header, [kinds[n].kind.format(getattr(chosen, n)) for n in table["name"]])
     print(f"{spec.title} rules (rules_version {Rules.RULES_VERSION}):")
     print()
     _print_table(table)
@@ -175,14 +236,16 @@ def cmd_rules(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from toolkit.analysis.tournament import with_winner_counts
     from toolkit.core import results
     from toolkit.core.runner import get_spec, simulate
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     output = _check_output(args.output) if args.output else None
-    data = simulate(spec, rules, args.n_games, seed=args.seed, policies=args.policies, threads=args.threads,
-                    keep="games" if output else "summary", progress=_progress(args))
+    # the streaming summary also counts shared wins (Attila), as a per-game frame can
+    data = simulate(with_winner_counts(spec), rules, args.n_games, seed=args.seed, policies=args.policies,
+                    threads=args.threads, keep="games" if output else "summary", progress=_progress(args))
     if output:
         written = results.save(data, output)
         print(f"wrote {', '.join(str(p) for p in written)}")
@@ -239,8 +302,27 @@ def cmd_compare(args) -> int:
     output = _check_output(args.output) if args.output else None
     table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
                                threads=args.threads, progress=_progress(args))
-    print(f"{spec.name}: {args.n_games:,} games per ordered pair, seed {args.seed} for every pair, "
-          f"{_rules_label(rules, args)}")
+    if "tested_policy" in table.columns:
+        _print_field_comparison(spec, table, args, _rules_label(rules, args))
+    else:
+        _print_pair_comparison(spec, table, args, _rules_label(rules, args))
+    if output:
+        written = results.save(table, output)
+        print(f"\nwrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def _matrix_cells(table) -> pd.DataFrame:
+    from toolkit.analysis import tournament
+
+    m = tournament.matrix(table)
+    return pd.DataFrame({b: [_rate(m["win_rate"].loc[a, b], m["ci_low"].loc[a, b], m["ci_high"].loc[a, b])
+                             for a in m.index] for b in m["win_rate"].columns}, index=m.index)
+
+
+def _print_pair_comparison(spec, table, args, label) -> None:
+    """A 2-seat comparison: every ordered pair, then the matrix pooled over both seatings."""
+    print(f"{spec.name}: {args.n_games:,} games per ordered pair, seed {args.seed} for every pair, {label}")
     print()
     shown = pd.DataFrame({
         "seat 0": table["seat0_policy"],
@@ -251,17 +333,35 @@ def cmd_compare(args) -> int:
         "no winner": table["no_winner"],
         "mean turns": table["mean_turns"],
     })
+    if "shared_wins" in table.columns:  # a game where seats can share a win (2-player Attila)
+        shown.insert(len(shown.columns) - 1, "shared wins", table["shared_wins"])
     _print_table(shown)
-    m = tournament.matrix(table)
-    cells = pd.DataFrame({b: [_rate(m["win_rate"].loc[a, b], m["ci_low"].loc[a, b], m["ci_high"].loc[a, b])
-                              for a in m.index] for b in m["win_rate"].columns}, index=m.index)
     print()
     print("row policy's win rate against the column policy, both seatings pooled [95% CI]:")
-    _print_table(cells, index=True)
-    if output:
-        written = results.save(table, output)
-        print(f"\nwrote {', '.join(str(p) for p in written)}")
-    return 0
+    _print_table(_matrix_cells(table), index=True)
+
+
+def _print_field_comparison(spec, table, args, label) -> None:
+    """Three or more seats: the tested policy in each seat in turn against a field of another."""
+    seats = int(table["seats"].iloc[0])
+    print(f"{spec.name}: {args.n_games:,} games per seating, {seats} seatings per ordered pair, "
+          f"seed {args.seed} for every seating, {label}")
+    print(f"the tested policy sits in seat 0..{seats - 1} in turn, the field policy in every other seat; "
+          f"a fair share is 1/{seats} = {1 / seats:.4f}")
+    print()
+    shown = pd.DataFrame({"tested": table["tested_policy"], "field": table["field_policy"],
+                          "games": table["games"] * table["seats"]})
+    for seat in range(seats):
+        shown[f"seat {seat} [95% CI]"] = [_rate(r[f"win_rate_{seat}"], r[f"ci_low_{seat}"], r[f"ci_high_{seat}"])
+                                          for _, r in table.iterrows()]
+    shown["all seats [95% CI]"] = [_rate(r.win_rate, r.ci_low, r.ci_high) for r in table.itertuples()]
+    shown["no winner"] = table["no_winner"]
+    shown["shared wins"] = table["shared_wins"]
+    shown["mean turns"] = table["mean_turns"]
+    _print_table(shown)
+    print()
+    print("the tested (row) policy's win rate against a field of the column policy, all seats pooled [95% CI]:")
+    _print_table(_matrix_cells(table), index=True)
 
 
 def cmd_report(args) -> int:
@@ -272,9 +372,13 @@ def cmd_report(args) -> int:
                    threads=args.threads, progress=_progress(args))
     shown = pd.DataFrame({"games": table["games"], "policies": table["policies"]}, index=table.index)
     for seat in range(sum(1 for c in table.columns if c.startswith("win_rate_"))):
+        # a game with fewer seats than the widest one leaves its last cells empty
         shown[f"seat {seat} wins [95% CI]"] = [
-            _rate(r[f"win_rate_{seat}"], r[f"ci_low_{seat}"], r[f"ci_high_{seat}"]) for _, r in table.iterrows()]
+            "" if pd.isna(r[f"win_rate_{seat}"]) else _rate(r[f"win_rate_{seat}"], r[f"ci_low_{seat}"],
+                                                           r[f"ci_high_{seat}"]) for _, r in table.iterrows()]
     shown["no winner"] = table["no_winner"]
+    if table["shared_wins"].any():
+        shown["shared wins"] = table["shared_wins"]
     shown["mean turns"] = [f"{r.mean_turns:.1f} ± {r.se_turns:.1f}" for r in table.itertuples()]
     shown["median turns"] = table["median_turns"].map("{:g}".format)
     shown["seconds"] = table["seconds"].map("{:.1f}".format)
@@ -298,6 +402,13 @@ def _add_rules_options(p):
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29, "
                         "--set consolation_range=3..5 or --set capture_matrix=bear:fox/hunter")
+    _add_players_option(p)
+
+
+def _add_players_option(p):
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="number of players, for a game where it varies (Attila: 2..5); "
+                        "the same as --set num_players=N")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -317,6 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="a game's rule parameters and presets")
     p.add_argument("game")
     p.add_argument("--preset", default=None, help="also show this preset's values")
+    _add_players_option(p)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("simulate", help="simulate games; print a summary or write one row per game")
@@ -334,7 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     p.set_defaults(func=cmd_odds)
 
-    p = sub.add_parser("compare", help="every ordered pair of policies on common seeds")
+    p = sub.add_parser("compare", help="every ordered pair of policies on common seeds (3+ seats: "
+                                       "each tested policy in every seat against a field of another)")
     p.add_argument("game")
     p.add_argument("--policies", required=True, help="comma-separated policy names, e.g. random,greedy,lookahead:8")
     _add_run_options(p, n_default=10_000)
@@ -344,7 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
     p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
-    p.add_argument("-n", "--n-games", type=int, default=None, help="games per game (default 200,000)")
+    p.add_argument("-n", "--n-games", type=int, default=None, help="games per game (default 200,000; Attila 50,000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", default="data/results", help="output directory (default data/results)")
     p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
