@@ -93,11 +93,11 @@ fig, ax = plt.subplots(figsize=(14, 7.2))
 draw_map(RULES[4], game.figures, game.pacified, wars=log["province"], ax=ax,
          title=f"the end of game 0: four greedy players, {game.turns} turns, {game.wars} wars")
 fig.tight_layout()
-same = [int(record[f"vp_{s}"]) for s in range(4)] == game.vp and int(record["turns"]) == game.turns
+same = [int(record[f"score_{s}"]) for s in range(4)] == game.vp and int(record["turns"]) == game.turns
 display(Markdown(
     f"Seat {game.start_player} starts. The game ends by **{game.end_reason}** after {game.turns} turns with VP "
     f"{game.vp}: " + ", ".join(f"seat {p}" for p in game.winners()) + " wins. The kernel's record of game 0: "
-    f"VP {[int(record[f'vp_{s}']) for s in range(4)]} in {record['turns']} turns, "
+    f"VP {[int(record[f'score_{s}']) for s in range(4)]} in {record['turns']} turns, "
     + ("the same game." if same else "**a different game!**")))
 log
 
@@ -381,7 +381,7 @@ for n in (2, 4):
     for tile in TILES:
         policies = ",".join([f"greedy:no_{tile}"] + ["greedy"] * (n - 1))
         without = toolkit.simulate("attila", RULES[n], N, seed=SEED, policies=policies, progress=False)
-        for column, quantity in (("win_0", "win rate"), ("vp_0", "VP")):
+        for column, quantity in (("win_0", "win rate"), ("score_0", "VP")):
             d = stats.paired_difference(base[column], without[column])
             tile_rows.append({"players": n, "tile": tile, "quantity": quantity, "label": f"{n} players: {tile}",
                               "with the tile": d["mean_a"], "without": d["mean_b"], "value": d["difference"],
@@ -430,7 +430,7 @@ without_gap = toolkit.simulate("attila", toolkit.rules("attila", num_players=2, 
 
 
 def two_player_quantities(df):
-    vp = df[["vp_0", "vp_1"]].to_numpy()
+    vp = df[["score_0", "score_1"]].to_numpy()
     first = df["start_player"].to_numpy()
     return {
         "first player wins": np.take_along_axis(df[["win_0", "win_1"]].to_numpy(), first[:, None], 1)[:, 0],
@@ -480,8 +480,8 @@ for policy, n_games in (("random", N), ("greedy", N), ("lookahead:4", N_LOOK), (
           toolkit.simulate("attila", RULES[4], n_games, seed=SEED, policies=f"{policy},greedy,greedy,greedy",
                            progress=False))
     rate, low, high = toolkit.wilson(int(df["win_0"].sum()), len(df))
-    vp, vp_se = stats.mean_se(df["vp_0"])
-    others, _ = stats.mean_se(df[["vp_1", "vp_2", "vp_3"]].mean(axis=1))
+    vp, vp_se = stats.mean_se(df["score_0"])
+    others, _ = stats.mean_se(df[["score_1", "score_2", "score_3"]].mean(axis=1))
     policy_rows.append({"seat 0 plays": policy, "games": len(df), "win_rate": rate, "ci_low": low, "ci_high": high,
                         "seat 0 VP": vp, "± VP": stats.Z95 * vp_se, "others' mean VP": others})
 policy_table = pd.DataFrame(policy_rows)

@@ -727,7 +727,7 @@ def test_simulate_attila_output_columns(capsys, tmp_path):
     assert len(df) == 300 and df["game_index"].tolist() == list(range(300))
     # the per-seat columns of seats 0..2 only (design decision 5)
     for seat in range(3):
-        assert {f"win_{seat}", f"vp_{seat}", f"influence_{seat}_0", f"influence_{seat}_5"} <= set(df.columns)
+        assert {f"win_{seat}", f"score_{seat}", f"influence_{seat}_0", f"influence_{seat}_5"} <= set(df.columns)
     absent = [f"{name}_{seat}" for name in ("win", "vp", "figures_placed", "support_cards") for seat in (3, 4)]
     assert not set(absent) & set(df.columns)
     assert not [c for c in df.columns if c.startswith(("influence_3_", "influence_4_"))]

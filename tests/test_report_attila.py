@@ -45,7 +45,7 @@ def test_attila_rows_are_the_default_simulation(written):
     assert rows.columns.tolist() == ["game_index", *spec.result_columns(spec.Rules())]
     assert "win_3" in rows and "win_4" not in rows and "influence_4_0" not in rows  # four seats, not five
     expected = toolkit.simulate("attila", n_games=N, seed=3, policies=GREEDY4, progress=False)
-    for column in ("winner", "n_winners", "turns", "plies", "wars", "vp_0", "vp_3", "win_2", "influence_1_4"):
+    for column in ("winner", "n_winners", "turns", "plies", "wars", "score_0", "score_3", "win_2", "influence_1_4"):
         assert rows[column].tolist() == expected[column].tolist(), column
     for column in ("result", "end_reason"):
         assert rows[column].tolist() == expected[column].astype(str).tolist(), column

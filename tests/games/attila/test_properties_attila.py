@@ -131,7 +131,7 @@ def check_record(rules, row):
     peace = rules.peace_tiles_per_century
     total_peace = sum(peace)
     reason = ref.END_REASONS[row["end_reason"]]
-    vp = [row[f"vp_{p}"] for p in range(n)]
+    vp = [row[f"score_{p}"] for p in range(n)]
     wins = [row[f"win_{p}"] for p in range(n)]
     winners = [p for p in range(n) if wins[p]]
     influence = [[row[f"influence_{p}_{t}"] for t in range(6)] for p in range(n)]
@@ -283,7 +283,7 @@ def test_random_rules_play_correctly(values, seats, seed, map_dir):
             assert all(capped[c] == (full[c] if full[c] <= cap else 0) for c in stamped), \
                 f"game {g} (seed {seed}): {[c for c in stamped if capped[c] != (full[c] if full[c] <= cap else 0)]}"
             monotone = ["plies", "wars", "century_scorings", "figures_removed"] + [
-                c for c in K.COLUMNS if c.startswith(("vp_", "figures_placed_", "support_cards_", "influence_"))]
+                c for c in K.COLUMNS if c.startswith(("score_", "figures_placed_", "support_cards_", "influence_"))]
             assert all(capped[c] <= full[c] for c in monotone), \
                 f"game {g} (seed {seed}): {[c for c in monotone if capped[c] > full[c]]} fell after the cap"
 

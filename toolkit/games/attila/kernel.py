@@ -83,7 +83,7 @@ TILE_DOUBLE, TILE_PLUS_TWO, TILE_EXCHANGE = 1, 2, 4
 TILE_BITS = {"double_turn": TILE_DOUBLE, "plus_two": TILE_PLUS_TWO, "exchange": TILE_EXCHANGE}
 
 # -- result columns: per-seat columns for 5 seats (unused seats stay 0) --------------------------
-SEAT_FIELDS = ("vp", "win", "figures_placed", "support_cards", "double_turn_used", "plus_two_used", "exchange_used")
+SEAT_FIELDS = ("score", "win", "figures_placed", "support_cards", "double_turn_used", "plus_two_used", "exchange_used")
 COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "wars", "century_scorings",
             "end_reason", "figures_removed", "century_end_turn_0", "century_end_turn_1", "century_end_turn_2",
             "century_end_turn_3")

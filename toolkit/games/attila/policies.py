@@ -89,6 +89,8 @@ def parse_policy(name: str) -> tuple[str, int, frozenset]:
 class RandomPolicy:
     """A uniform choice among the options of every decision point (§5)."""
 
+    needs_view = False  # the game skips building a view for it
+
     def __init__(self, rules, stream):
         self.stream = stream
 
@@ -186,6 +188,8 @@ def _split(option):
 
 
 class GreedyPolicy:
+    needs_view = True
+
     def __init__(self, rules, stream, without=frozenset()):
         self.stream, self.without = stream, without
 
@@ -259,6 +263,8 @@ def lookahead_play(view, options, samples, stream, without=frozenset()) -> tuple
 
 class LookaheadPolicy:
     """``greedy`` everywhere but DP-4, where every candidate play is scored by rollouts."""
+
+    needs_view = True
 
     def __init__(self, rules, stream, samples=DEFAULT_SAMPLES, without=frozenset()):
         self.stream, self.samples, self.without = stream, samples, without

@@ -193,7 +193,8 @@ class Game:
         """Present a decision point (one ply) and return the chosen option."""
         self.plies += 1
         d = Decision(kind, seat, options, info)
-        choice = self.players[seat].choose(self.view(seat), d)
+        player = self.players[seat]
+        choice = player.choose(self.view(seat) if getattr(player, "needs_view", True) else None, d)
         if self.observer is not None:
             self.observer(self, d, choice)
         return choice
@@ -451,7 +452,7 @@ def record_row(game: Game) -> dict:
     for c in range(4):
         row[f"century_end_turn_{c}"] = game.century_end_turn[c]
     for p in range(min(game.n, MAX_SEATS)):
-        row[f"vp_{p}"] = game.vp[p]
+        row[f"score_{p}"] = game.vp[p]
         row[f"win_{p}"] = int(p in winners)
         row[f"figures_placed_{p}"] = game.figures_placed[p]
         row[f"support_cards_{p}"] = game.support_cards[p]
