@@ -24,6 +24,8 @@ def wilson(successes, n, z: float = Z95):
     >>> r, lo, hi = wilson(55, 100)
     >>> round(lo, 3), round(hi, 3)
     (0.452, 0.644)
+    >>> wilson(0, 50)[1], wilson(50, 50)[2]
+    (0.0, 1.0)
     """
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -32,9 +34,12 @@ def wilson(successes, n, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # the bounds are exactly 0 and 1 at no and at all successes (not 1e-18 from rounding)
+    low = np.where(successes == 0, 0.0, centre - half)
+    high = np.where(successes == n, 1.0, centre + half)
     if p.ndim == 0:
-        return float(p), float(centre - half), float(centre + half)
-    return p, centre - half, centre + half
+        return float(p), float(low), float(high)
+    return p, low, high
 
 
 def mean_se(values) -> tuple[float, float]:
