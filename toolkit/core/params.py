@@ -23,6 +23,7 @@ Optional      ``gap=none`` or ``gap=2``    ``two_player_second_place_gap``
 IntSet        ``safe_squares=1,2,3,29``    ``safe_squares``, ``consolation_range``
 ChoiceSet     ``v=natural_one,4,5``        ``extra_throw_values``
 IntList       ``tiles=5,6,7``              ``peninsula_tiles``, ``walhalla_final_vp``
+              or a named word ``draw_18``  (``IntList(..., named=("draw_18",))``)
 Mapping       ``counts=bear:2,fox:6``      ``tile_counts``, ``action_deck``
 DataFile      ``map=path/to/map.json``     Attila's ``map``
 ============  ===========================  ==================================
@@ -388,19 +389,30 @@ class ChoiceSet(Kind):
 
 @dataclasses.dataclass(frozen=True)
 class IntList(Kind):
-    """An ordered list of integers with a fixed or bounded length."""
+    """An ordered list of integers with a fixed or bounded length.
+
+    ``named`` lists words accepted instead of a list (the value is then that
+    word, a ``str``): Walhalla's ``peninsula_tiles`` is ``6,6,6`` or
+    ``draw_18``.  A word is kept as is in every form (``--set``, JSON, widget).
+    """
 
     low: int | None = None
     high: int | None = None
     length: int | None = None
+    named: tuple = ()
     type_name: ClassVar[str] = "list of int"
 
     def allowed(self):
         n = f"{self.length} " if self.length else ""
-        return f"a list of {n}integers in {_range_text(self.low, self.high)}"
+        text = f"a list of {n}integers in {_range_text(self.low, self.high)}"
+        if self.named:
+            text += ", or " + " or ".join(str(w) for w in self.named)
+        return text
 
     def check(self, name, value):
         raw = value
+        if isinstance(value, str) and value.strip() in self.named:
+            return value.strip()
         if isinstance(value, str):
             value = _split(value)
         if not isinstance(value, Iterable):
@@ -415,10 +427,12 @@ class IntList(Kind):
         return items
 
     def format(self, value):
+        if isinstance(value, str):  # one of ``named``
+            return value
         return ",".join(str(v) for v in value)
 
     def to_json(self, value):
-        return list(value)
+        return value if isinstance(value, str) else list(value)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Walhalla: a 3-4 player Viking area-majority game (spec ``walhalla.md``)."""
