@@ -1,0 +1,534 @@
+"""Walhalla, the readable pure-Python reference (spec ``walhalla.md``).
+
+Written to be read beside the spec: :class:`Game` holds the state of W-1 and
+runs setup (W-2), raids of turns (W-3, W-4), disembarking (W-5), combat
+(W-6), the end of a raid (W-7), the scorings (W-8, W-9), reinforcement
+(W-10) and the heroes leaving Walhalla (W-11).  Every decision point of §5
+goes through :meth:`Game.decide` with its options in canonical order.  The
+Numba kernel is checked against it game for game.
+
+Order of random draws on the chance stream (0), in the order of W-2:
+
+1. ``peninsula_tiles = draw_18``: ``below(3)`` picks {5,5,8}, {5,6,7} or
+   {6,6,6} (in that order); its values, ascending, are then permuted by a
+   Fisher-Yates pass (``for i = 2 .. 1: j = below(i + 1)``) and given to
+   P0, P1, P2.
+2. The tiles: a Fisher-Yates pass over the 18 tile indices (data order);
+   P0 takes the first tiles from the coast outward, then P1, then P2.  Then
+   one ``below(2)`` per laid tile in that order: 1 turns the tile, so its
+   second field is nearer the coast.
+3. The tips: a Fisher-Yates pass over (3, 4, 5), giving P0..P2 their inner
+   tips, then one over (6, 7, 8) for the outer tips.
+4. The action deck: the canonical deck (axes, shields, horns, Walhalla
+   cards, plunders) shuffled by Fisher-Yates; cards are drawn from the
+   front; each player in seat order draws ``initial_action_cards``.  A
+   reshuffle lays the discard pile (kept as counts) out in canonical order
+   and shuffles it the same way.
+5. The dragons: a Fisher-Yates pass over the 12 dragon indices (data
+   order); again at every preparation (W-7.3.2).
+6. ``start_player = random``: ``below(num_players)``.
+
+Every Fisher-Yates pass is ``for i = len - 1 .. 1: j = below(i + 1); swap``.
+
+The decision stream of seat ``s`` (1 + s): ``random`` draws one ``below(n)``
+per decision point with ``n >= 2`` options and nothing for a single option.
+
+Choices the spec leaves open, decided here:
+
+- Field j of a peninsula (1-based, from the coast) is ``fields[k][j - 1]``.
+- The card phase (DP-8) and selling (DP-9) options are count vectors listed
+  lexicographically ascending; the card-phase vector is (h0, h1, h2, w, pl).
+- Cards laid in the card phase and in combat are "in play" until resolved,
+  then go to the discard pile; cards sold go to the discard pile at once.
+- A seat's Vikings aboard a dragon that cannot land anywhere return to
+  Midgard one by one as their seat comes up (W-5.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from toolkit.core.rng import CHANCE, Stream
+
+from toolkit.games.walhalla.data import (
+    AXE, CARD_TYPES, CULT, FOREST, HORN, PLUNDER, SHIELD, VILLAGE, WALHALLA_CARD, WHEAT,
+)
+from toolkit.games.walhalla.rules import DRAW_18, DRAW_18_COMBINATIONS
+
+N_CARD_TYPES = len(CARD_TYPES)
+(DP_BOARD, DP_COLOUR_SEAT, DP_FJORD, DP_LANDING, DP_AXE, DP_SHIELD, DP_OUTCOME, DP_RAID_CARDS,
+ DP_SELL) = range(1, 10)
+BOARD, DECLINE = "board", "decline"
+PLAY_AXE, PLAY_SHIELD = "play_axe", "play_shield"
+DEFENDER_WINS, ATTACKER_WINS = "defender_wins", "attacker_wins"
+STAY = "stay"
+VP_SOURCES = ("peninsula", "wheat", "forest", "fields", "walhalla", "plunder")
+
+
+@dataclasses.dataclass
+class Decision:
+    kind: int
+    seat: int
+    options: list
+    info: object = None  # DP-4: the position q; DP-5..7: the field (k, j)
+
+
+def count_vectors(limits, total=None) -> list:
+    """Count vectors ``0 <= v_i <= limits[i]`` (and ``sum(v) <= total``), lexicographically ascending."""
+    out = [tuple(v) for v in itertools.product(*(range(c + 1) for c in limits))]
+    return out if total is None else [v for v in out if sum(v) <= total]
+
+
+def raid_card_options(hand, last_raid: bool) -> list:
+    """DP-8: (h0, h1, h2, w, pl) with h0 + h1 + h2 <= Horns held, ascending; all-zero included."""
+    horns, walhalla, plunder = hand[HORN], 0 if last_raid else hand[WALHALLA_CARD], hand[PLUNDER]
+    return [v for v in count_vectors((horns, horns, horns, walhalla, plunder)) if v[0] + v[1] + v[2] <= horns]
+
+
+def share(total: int, k: int, up: bool) -> int:
+    """round(total / k) by ``tie_rounding``: the ceiling (up) or the floor (down)."""
+    return -(-total // k) if up else total // k
+
+
+def majority_gains(strength, eligible, first: int, second: int, up: bool) -> list:
+    """W-8.3 / W-9.3: the tied first place splits first + second; a sole first gets ``first``
+    and the tied second place splits ``second``.  Returns the VP per player."""
+    gains = [0] * len(strength)
+    players = [p for p in range(len(strength)) if eligible[p]]
+    if not players:
+        return gains
+    top = max(strength[p] for p in players)
+    t1 = [p for p in players if strength[p] == top]
+    if len(t1) >= 2:
+        for p in t1:
+            gains[p] = share(first + second, len(t1), up)
+        return gains
+    gains[t1[0]] = first
+    rest = [p for p in players if p != t1[0]]
+    if rest:
+        runner = max(strength[p] for p in rest)
+        t2 = [p for p in rest if strength[p] == runner]
+        for p in t2:
+            gains[p] = share(second, len(t2), up)
+    return gains
+
+
+class Game:
+    """One game: the state of W-1 and the rules of §4."""
+
+    def __init__(self, rules, seed: int, game_index: int, policies, observer=None):
+        from toolkit.games.walhalla import data
+        from toolkit.games.walhalla.policies import make_policy
+
+        self.rules = rules
+        self.n = rules.num_players
+        self.chance = Stream(seed, game_index, CHANCE)
+        self.players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
+        self.observer = observer
+        tiles, dragons = data.load_tiles(), data.load_dragons()
+        self.tile_types, self.tile_values = tiles.types, tiles.values
+        self.dragon_colour = [int(c) for c in dragons.dragon_colour]
+        self.dragon_seat = [int(j) for j in dragons.dragon_seat]
+        n = self.n
+        # §6 tallies
+        self.turns = 0
+        self.turns_per_raid = [0] * rules.raids
+        self.plies = 0
+        self.raids_played = 0
+        self.combats = 0
+        self.combats_per_raid = [0] * rules.raids
+        self.attacker_wins = 0
+        self.defender_choices = 0  # DP-7 presented
+        self.defender_chose_win = 0
+        self.axes = [0] * n
+        self.shields = [0] * n
+        self.to_walhalla = [0] * n
+        self.heroes_lost = [0] * n
+        self.landings = [0] * n
+        self.cards_sold = [0] * n
+        self.vp_from = {key: [0] * n for key in VP_SOURCES}
+        self.aboard = [-1, -1, -1]  # the current dragon's seats (bow, middle, stern): a colour or -1
+        self.dragon = -1  # the current dragon, -1 between turns
+        self.fjord = -1  # where it moored, -1 before it sails
+        self._setup()
+
+    # -- W-2 setup ----------------------------------------------------------------
+
+    def _shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.chance.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def _setup(self) -> None:
+        rules, n = self.rules, self.n
+        # 1. peninsula lengths
+        if rules.peninsula_tiles == DRAW_18:
+            lengths = list(DRAW_18_COMBINATIONS[self.chance.below(3)])
+            self._shuffle(lengths)
+        else:
+            lengths = list(rules.peninsula_tiles)
+        self.lengths = lengths
+        # 2. the tiles, laid from the coast outward, each turned at random
+        order = list(range(len(self.tile_types)))
+        self._shuffle(order)
+        self.field_type, self.field_value = [], []
+        k_tiles = iter(order)
+        laid = [[next(k_tiles) for _ in range(lengths[k])] for k in range(3)]
+        for k in range(3):
+            types, values = [], []
+            for tile in laid[k]:
+                a, b = (1, 0) if self.chance.below(2) == 1 else (0, 1)
+                types += [self.tile_types[tile][a], self.tile_types[tile][b]]
+                values += [self.tile_values[tile][a], self.tile_values[tile][b]]
+            self.field_type.append(types)
+            self.field_value.append(values)
+        self.occupant = [[-1] * (2 * lengths[k]) for k in range(3)]
+        # 3. the tips
+        inner, outer = [3, 4, 5], [6, 7, 8]
+        self._shuffle(inner)
+        self._shuffle(outer)
+        self.inner_tip, self.outer_tip = inner, outer
+        # 5. Vikings (per colour in play)
+        self.vp = [0] * n
+        self.midgard = [rules.start_midgard] * n
+        self.walhalla = [1] * n
+        asgard = rules.vikings_per_colour - rules.start_midgard - 1
+        if rules.initial_walhalla_source == "midgard":
+            self.midgard = [rules.start_midgard - 1] * n
+            asgard += 1
+        self.asgard = [asgard] * n
+        # 6. action cards
+        self.deck = [c for c in range(N_CARD_TYPES) for _ in range(self.card_counts[c])]
+        self._shuffle(self.deck)
+        self.discard = [0] * N_CARD_TYPES
+        self.hands = [[0] * N_CARD_TYPES for _ in range(n)]
+        for p in range(n):
+            for _ in range(rules.initial_action_cards):
+                self.draw_card(p)
+        # 7. dragons
+        self.dragons = list(range(len(self.dragon_colour)))
+        self._shuffle(self.dragons)
+        self.moored = [0, 0, 0, 0]  # dragons moored per fjord this raid
+        # 8. start player
+        self.first_player = self.chance.below(n) if rules.start_player == "random" else 0
+        self.start = self.first_player
+        self.raid = 0
+
+    @property
+    def card_counts(self) -> list:
+        return [self.rules.action_deck[name] for name in CARD_TYPES]
+
+    # -- cards ------------------------------------------------------------------------
+
+    def draw_card(self, seat: int) -> bool:
+        """W-5.6: an empty deck is rebuilt from the discard pile; with both empty nothing is drawn."""
+        if not self.deck:
+            if sum(self.discard) == 0:
+                return False
+            self.deck = [c for c in range(N_CARD_TYPES) for _ in range(self.discard[c])]
+            self.discard = [0] * N_CARD_TYPES
+            self._shuffle(self.deck)
+        self.hands[seat][self.deck.pop(0)] += 1
+        return True
+
+    # -- geometry (§3) ------------------------------------------------------------------
+
+    def fields_at(self, f: int, q: int) -> list:
+        """The fields (peninsula, index) that position q (1-based) of fjord f touches: left first."""
+        out = []
+        if f >= 1 and q <= 2 * self.lengths[f - 1]:
+            out.append((f - 1, q - 1))
+        if f <= 2 and q <= 2 * self.lengths[f]:
+            out.append((f, q - 1))
+        return out
+
+    def legal_fjords(self) -> list:
+        """§3.4: fjord f takes a dragon iff its bow position 3s + 1 touches a field."""
+        out = []
+        for f in range(4):
+            reach = max(2 * self.lengths[k] for k in (f - 1, f) if 0 <= k <= 2)
+            if 3 * self.moored[f] + 1 <= reach:
+                out.append(f)
+        return out
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def decide(self, kind: int, seat: int, options: list, info=None):
+        """Present a decision point (one ply) and return the chosen option."""
+        self.plies += 1
+        d = Decision(kind, seat, options, info)
+        choice = self.players[seat].choose(self.view(seat), d)
+        if self.observer is not None:
+            self.observer(self, d, choice)
+        return choice
+
+    def view(self, seat: int) -> dict:
+        """What ``seat`` may know: everything but the other hands (sizes public) and the order
+        of the two decks (the dragons still to come are public as a set).  Plain values only."""
+        return {"seat": seat, "rules": self.rules, "raid": self.raid, "start": self.start,
+                "hand": list(self.hands[seat]), "hand_sizes": [sum(h) for h in self.hands],
+                "vp": list(self.vp), "midgard": list(self.midgard), "asgard": list(self.asgard),
+                "walhalla": list(self.walhalla), "lengths": list(self.lengths),
+                "field_type": [list(r) for r in self.field_type], "field_value": [list(r) for r in self.field_value],
+                "occupant": [list(r) for r in self.occupant], "inner_tip": list(self.inner_tip),
+                "outer_tip": list(self.outer_tip), "moored": list(self.moored),
+                "dragons_left": sorted(self.dragons), "discard": list(self.discard), "deck_size": len(self.deck),
+                "aboard": list(self.aboard), "dragon": self.dragon, "fjord": self.fjord}
+
+    # -- W-4 the turn -----------------------------------------------------------------------
+
+    def turn(self, active: int) -> None:
+        self.turns += 1
+        self.turns_per_raid[self.raid] += 1
+        d = self.dragons.pop(0)  # 1. draw
+        self.dragon, self.fjord = d, -1
+        colour, cseat = self.dragon_colour[d], self.dragon_seat[d]
+        self.aboard = [-1, -1, -1]
+        # 2. A boards: the neutral seats, and the coloured seat if it is A's colour
+        fillable = [j for j in range(3) if j != cseat or colour == active]
+        if self.midgard[active] >= 1:
+            options = []
+            for mask in range(8):
+                seats = [j for j in range(3) if mask >> j & 1]
+                if all(j in fillable for j in seats) and len(seats) <= self.midgard[active]:
+                    options.append(mask)
+            mask = self.decide(DP_BOARD, active, options)
+            for j in range(3):
+                if mask >> j & 1:
+                    self.aboard[j] = active
+                    self.midgard[active] -= 1
+        # 3. the coloured seat's owner
+        if colour != active and colour < self.n and self.midgard[colour] >= 1:
+            if self.decide(DP_COLOUR_SEAT, colour, [BOARD, DECLINE]) == BOARD:
+                self.aboard[cseat] = colour
+                self.midgard[colour] -= 1
+        # 4. sail
+        legal = self.legal_fjords()
+        if not legal:  # cannot happen with lengths 5..8 (§3.4)
+            for j in range(3):
+                if self.aboard[j] >= 0:
+                    self.midgard[self.aboard[j]] += 1
+            self.aboard = [-1, -1, -1]
+            return
+        f = self.decide(DP_FJORD, active, legal)
+        self.fjord = f
+        base = 3 * self.moored[f]
+        self.moored[f] += 1
+        # 5. disembark bow, middle, stern
+        for j in range(3):
+            p = self.aboard[j]
+            if p >= 0:
+                self.disembark(p, f, base + 1 + j)
+                self.aboard[j] = -1
+
+    # -- W-5 disembarking and W-6 combat -------------------------------------------------------
+
+    def disembark(self, p: int, f: int, q: int) -> None:
+        candidates = [(k, j) for k, j in self.fields_at(f, q) if self.occupant[k][j] != p]
+        if not candidates:
+            self.midgard[p] += 1
+            return
+        options = candidates + ([] if self.rules.landing_mandatory else [STAY])
+        choice = self.decide(DP_LANDING, p, options, info=q)
+        if choice == STAY:
+            self.midgard[p] += 1
+            return
+        k, j = choice
+        if self.occupant[k][j] < 0:
+            self.occupy(p, k, j)
+        else:
+            self.combat(p, k, j)
+
+    def occupy(self, p: int, k: int, j: int) -> None:
+        """A Viking of p takes field (k, j) and applies its immediate effect (W-5.4)."""
+        rules = self.rules
+        self.occupant[k][j] = p
+        self.landings[p] += 1
+        kind = self.field_type[k][j]
+        if kind == FOREST:
+            self.vp[p] += rules.forest_vp
+            self.vp_from["forest"][p] += rules.forest_vp
+        elif kind == CULT:
+            for _ in range(rules.cult_cards):
+                self.draw_card(p)
+
+    def combat(self, attacker: int, k: int, j: int) -> None:
+        defender = self.occupant[k][j]
+        in_play = [0] * N_CARD_TYPES
+        axe = False
+        if self.hands[attacker][AXE] >= 1:  # 1. the attacker's Axe
+            if self.decide(DP_AXE, attacker, [PLAY_AXE, DECLINE], info=(k, j)) == PLAY_AXE:
+                axe = True
+                self.hands[attacker][AXE] -= 1
+                in_play[AXE] += 1
+                self.axes[attacker] += 1
+        if axe and self.hands[defender][SHIELD] >= 1:  # 2. the defender's Shield
+            if self.decide(DP_SHIELD, defender, [PLAY_SHIELD, DECLINE], info=(k, j)) == PLAY_SHIELD:
+                axe = False
+                self.hands[defender][SHIELD] -= 1
+                in_play[SHIELD] += 1
+                self.shields[defender] += 1
+        if axe:  # 3. an uncancelled Axe wins, else the defender decides
+            attacker_won = True
+        else:
+            self.defender_choices += 1
+            attacker_won = self.decide(DP_OUTCOME, defender, [DEFENDER_WINS, ATTACKER_WINS],
+                                       info=(k, j)) == ATTACKER_WINS
+            self.defender_chose_win += not attacker_won
+        winner, loser = (attacker, defender) if attacker_won else (defender, attacker)
+        self.walhalla[loser] += 1  # 4. the loser's Viking goes to Walhalla
+        self.to_walhalla[loser] += 1
+        if self.rules.winner_loses_hero and self.walhalla[winner] >= 1:  # 5.
+            self.walhalla[winner] -= 1
+            self.asgard[winner] += 1
+            self.heroes_lost[winner] += 1
+        self.combats += 1
+        self.combats_per_raid[self.raid] += 1
+        if attacker_won:  # 6.
+            self.attacker_wins += 1
+            self.occupant[k][j] = -1
+            self.occupy(attacker, k, j)
+        for c in range(N_CARD_TYPES):  # 7.
+            self.discard[c] += in_play[c]
+
+    # -- W-7 end of a raid ---------------------------------------------------------------------
+
+    def raid_over(self) -> bool:
+        return not self.dragons or all(m == 0 for m in self.midgard)
+
+    def card_phase(self, last: bool):
+        """W-7.2: returns (horn strength per player and peninsula, Walhalla cards per player)."""
+        rules, n = self.rules, self.n
+        laid = [(0, 0, 0, 0, 0)] * n
+        for i in range(n):
+            p = (self.start + i) % n
+            hand = self.hands[p]
+            if hand[HORN] + hand[PLUNDER] + (0 if last else hand[WALHALLA_CARD]) == 0:
+                continue
+            v = self.decide(DP_RAID_CARDS, p, raid_card_options(hand, last))
+            hand[HORN] -= v[0] + v[1] + v[2]
+            hand[WALHALLA_CARD] -= v[3]
+            hand[PLUNDER] -= v[4]
+            laid[p] = v
+        horns = [[rules.horn_strength * laid[p][k] for k in range(3)] for p in range(n)]
+        for p in range(n):  # revealed together
+            gain = rules.plunder_vp * laid[p][4]
+            self.vp[p] += gain
+            self.vp_from["plunder"][p] += gain
+            self.discard[HORN] += laid[p][0] + laid[p][1] + laid[p][2]
+            self.discard[WALHALLA_CARD] += laid[p][3]
+            self.discard[PLUNDER] += laid[p][4]
+        return horns, [laid[p][3] for p in range(n)]
+
+    def peninsula_scoring(self, horns) -> None:
+        """W-8: majorities on each peninsula, then wheat."""
+        rules, n = self.rules, self.n
+        up = rules.tie_rounding == "up"
+        for k in range(3):
+            vikings = [sum(1 for o in self.occupant[k] if o == p) for p in range(n)]
+            villages = [sum(1 for j, o in enumerate(self.occupant[k]) if o == p and self.field_type[k][j] == VILLAGE)
+                        for p in range(n)]
+            strength = [vikings[p] + rules.village_bonus * villages[p] + horns[p][k] for p in range(n)]
+            eligible = [vikings[p] >= rules.peninsula_eligibility_min_vikings for p in range(n)]
+            gains = majority_gains(strength, eligible, self.outer_tip[k], self.inner_tip[k], up)
+            for p in range(n):
+                self.vp[p] += gains[p]
+                self.vp_from["peninsula"][p] += gains[p]
+        for k in range(3):
+            for j, o in enumerate(self.occupant[k]):
+                if o >= 0 and self.field_type[k][j] == WHEAT:
+                    self.vp[o] += self.field_value[k][j]
+                    self.vp_from["wheat"][o] += self.field_value[k][j]
+
+    def final_scoring(self, horns) -> None:
+        """W-9: peninsulas, occupied fields, the Walhalla majority."""
+        rules, n = self.rules, self.n
+        self.peninsula_scoring(horns)
+        for p in range(n):
+            fields = sum(1 for k in range(3) for o in self.occupant[k] if o == p)
+            self.vp[p] += rules.final_vp_per_occupied_field * fields
+            self.vp_from["fields"][p] += rules.final_vp_per_occupied_field * fields
+        first, second = rules.walhalla_final_vp
+        gains = majority_gains(self.walhalla, [w >= 1 for w in self.walhalla], first, second,
+                               rules.tie_rounding == "up")
+        for p in range(n):
+            self.vp[p] += gains[p]
+            self.vp_from["walhalla"][p] += gains[p]
+
+    def preparation(self, walhalla_cards) -> None:
+        """W-7.3, between raids."""
+        rules, n = self.rules, self.n
+        for k in range(3):  # 1. cleanup: all but the wheat fields
+            for j, o in enumerate(self.occupant[k]):
+                if o >= 0 and self.field_type[k][j] != WHEAT:
+                    self.asgard[o] += 1
+                    self.occupant[k][j] = -1
+        self.dragons = list(range(len(self.dragon_colour)))  # 2.
+        self._shuffle(self.dragons)
+        self.moored = [0, 0, 0, 0]
+        self.start = (self.start + 1) % n  # 3.
+        # 4. reinforcement (W-10)
+        w = [self.walhalla[p] + rules.walhalla_card_bonus * walhalla_cards[p] for p in range(n)]
+        for p in range(n):
+            rank = sum(1 for q in range(n) if w[q] > w[p])
+            moved = min(rules.reinforcement_table[rank], self.asgard[p])
+            self.asgard[p] -= moved
+            self.midgard[p] += moved
+        # 5. selling (W-10.4)
+        if rules.sell_cards_for_vikings:
+            for i in range(n):
+                p = (self.start + i) % n
+                if sum(self.hands[p]) == 0 or self.asgard[p] == 0:
+                    continue
+                v = self.decide(DP_SELL, p, count_vectors(self.hands[p], self.asgard[p]))
+                for c in range(N_CARD_TYPES):
+                    self.hands[p][c] -= v[c]
+                    self.discard[c] += v[c]
+                self.asgard[p] -= sum(v)
+                self.midgard[p] += sum(v)
+                self.cards_sold[p] += sum(v)
+        # 6. heroes leave (W-11)
+        m = min(self.walhalla)
+        for p in range(n):
+            self.walhalla[p] -= m
+            self.asgard[p] += m
+            self.heroes_lost[p] += m
+
+    # -- the game --------------------------------------------------------------------------
+
+    def play_out(self) -> "Game":
+        rules = self.rules
+        for r in range(rules.raids):
+            self.raid = r
+            last = r == rules.raids - 1
+            active = self.start
+            while not self.raid_over():
+                self.turn(active)
+                active = (active + 1) % self.n
+            self.dragon, self.fjord = -1, -1
+            self.raids_played += 1
+            horns, walhalla_cards = self.card_phase(last)
+            if last:
+                self.final_scoring(horns)
+            else:
+                self.peninsula_scoring(horns)
+                self.preparation(walhalla_cards)
+        return self
+
+    def winners(self) -> list:
+        """W-9.4: the top VP; ``walhalla_then_fields`` breaks ties by Walhalla, then fields."""
+        best = max(self.vp)
+        top = [p for p in range(self.n) if self.vp[p] == best]
+        if len(top) > 1 and self.rules.tiebreak == "walhalla_then_fields":
+            for key in (lambda p: self.walhalla[p],
+                        lambda p: sum(1 for k in range(3) for o in self.occupant[k] if o == p)):
+                most = max(key(p) for p in top)
+                top = [p for p in top if key(p) == most]
+        return top
+
+
+def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -> Game:
+    """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
+    policies = policies or ("random",) * rules.num_players
+    return Game(rules, seed, game_index, policies, observer).play_out()
