@@ -1,1 +1,46 @@
-"""Walhalla: a 3-4 player Viking area-majority game (spec ``walhalla.md``)."""
+"""Walhalla: a 3-4 player Viking raid game with majority scoring (spec ``walhalla.md``)."""
+
+from __future__ import annotations
+
+from toolkit.core.game import GameSpec
+from toolkit.games.walhalla import kernel
+from toolkit.games.walhalla.policies import POLICIES, parse_policy
+from toolkit.games.walhalla.rules import Rules
+
+
+def _prepare(rules, policies):
+    return (kernel.to_kernel(rules), kernel.policy_ids(policies))
+
+
+def _play_reference(rules, seed, game_index, policies):
+    from toolkit.games.walhalla.reference import play_game, record_row
+
+    row = record_row(play_game(rules, seed, game_index, policies))
+    return {c: row[c] for c in kernel.COLUMNS}
+
+
+def _odds(rules):
+    from toolkit.games.walhalla import odds
+
+    return odds.summary(rules)
+
+
+SPEC = GameSpec(
+    name="walhalla",
+    title="Walhalla",
+    description="3-4 player Viking raids with majority scoring",
+    Rules=Rules,
+    policies=POLICIES,
+    default_policies=lambda rules: (POLICIES[-1],) * rules.num_players,
+    seats=lambda rules: rules.num_players,
+    columns=kernel.COLUMNS,
+    prepare=_prepare,
+    play_many=kernel.play_many,
+    play_reference=_play_reference,
+    odds=_odds,
+    categories=kernel.CATEGORIES,
+    histogram_columns=("turns", "plies", "combats", "n_winners"),
+    turn_word="one dragon drawn",
+    policy_parser=parse_policy,
+    columns_for=kernel.columns_for,
+)

@@ -532,3 +532,30 @@ def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -
     """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
     policies = policies or ("random",) * rules.num_players
     return Game(rules, seed, game_index, policies, observer).play_out()
+
+
+def record_row(game: Game) -> dict:
+    """The outcome record (§6) as one flat row (the kernel's COLUMNS; absent seats and raids are 0)."""
+    from toolkit.games.walhalla.kernel import COLUMNS
+
+    winners = game.winners()
+    row = dict.fromkeys(COLUMNS, 0)
+    row.update({"winner": winners[0] if len(winners) == 1 else -1, "n_winners": len(winners),
+                "result": 0 if len(winners) == 1 else 1, "start_player": game.first_player, "turns": game.turns,
+                "plies": game.plies, "raids": game.raids_played, "combats": game.combats,
+                "attacker_wins": game.attacker_wins, "defender_choices": game.defender_choices,
+                "defender_chose_win": game.defender_chose_win})
+    for k in range(3):
+        row[f"length_{k}"] = game.lengths[k]
+    for r in range(game.rules.raids):
+        row[f"turns_raid_{r}"] = game.turns_per_raid[r]
+        row[f"combats_raid_{r}"] = game.combats_per_raid[r]
+    for p in range(game.n):
+        row.update({f"score_{p}": game.vp[p], f"win_{p}": int(p in winners), f"axes_{p}": game.axes[p],
+                    f"shields_{p}": game.shields[p], f"to_walhalla_{p}": game.to_walhalla[p],
+                    f"heroes_lost_{p}": game.heroes_lost[p], f"landings_{p}": game.landings[p],
+                    f"cards_sold_{p}": game.cards_sold[p], f"walhalla_end_{p}": game.walhalla[p],
+                    f"fields_end_{p}": sum(1 for k in range(3) for o in game.occupant[k] if o == p)})
+        for source in VP_SOURCES:
+            row[f"vp_{source}_{p}"] = game.vp_from[source][p]
+    return row

@@ -1,0 +1,761 @@
+"""Walhalla, the Numba fast path.
+
+Same rules, same random draws and same option order as ``reference.py``; the
+tests check both produce identical games.  Rules, tiles and dragons arrive as
+one integer vector (:func:`to_kernel`); a game's state is one ``int64``
+vector (layout ``S_*``), so ``play_game`` allocates nothing: the caller
+passes the stream states and the state array.  Field j of peninsula k is
+entry ``16 * k + j`` of the field arrays (at most 8 tiles, 16 fields).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from toolkit.core import rng
+from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+
+MAX_SEATS = 4
+MAX_RAIDS = 5
+MAX_FIELDS = 16  # per peninsula
+N_CARDS = 5  # card types: axe, shield, horn, walhalla, plunder
+AXE, SHIELD, HORN, WCARD, PLUNDER = range(5)
+VILLAGE, FOREST, CULT, WHEAT = range(4)
+N_TILES = 18
+N_DRAGONS = 12
+MAX_DECK = N_CARDS * 40
+N_SOURCES = 6  # VP sources, reference.VP_SOURCES
+
+# -- rule vector layout -----------------------------------------------------------------
+(P_PLAYERS, P_RAIDS, P_VIKINGS, P_START_MIDGARD, P_FROM_MIDGARD, P_INITIAL_CARDS, P_FOREST_VP, P_CULT_CARDS,
+ P_VILLAGE_BONUS, P_LANDING_MANDATORY, P_LOSES_HERO, P_HORN, P_PLUNDER, P_WCARD_BONUS, P_SELL, P_FIELD_VP,
+ P_ROUND_UP, P_ELIGIBLE_MIN, P_START_RANDOM, P_TIEBREAK, P_DRAW18) = range(21)
+P_LENGTHS = 21  # [3]
+P_DECK = 24  # [5] card counts
+P_REINFORCE = 29  # [4]
+P_WALHALLA_VP = 33  # [2]
+P_TILE_TYPE = 35  # [18 * 2]
+P_TILE_VALUE = P_TILE_TYPE + 2 * N_TILES  # [18 * 2]
+P_DRAGON_COLOUR = P_TILE_VALUE + 2 * N_TILES  # [12]
+P_DRAGON_SEAT = P_DRAGON_COLOUR + N_DRAGONS  # [12]
+N_PARAMS = P_DRAGON_SEAT + N_DRAGONS
+POLICY_ID = {"random": 0}
+
+# -- state layout ------------------------------------------------------------------------
+S_VP, S_MIDGARD, S_ASGARD, S_WALHALLA = 0, 4, 8, 12  # [4] each
+S_HAND = 16  # [4 * 5]
+S_DISCARD = 36  # [5]
+S_LEN = 41  # [3] tiles per peninsula
+S_INNER, S_OUTER = 44, 47  # [3] tips
+S_MOORED = 50  # [4]
+S_ABOARD = 54  # [3]
+S_DECK_HEAD, S_DECK_N, S_DRAGON_HEAD, S_START, S_FIRST, S_RAID = 57, 58, 59, 60, 61, 62
+S_TURNS, S_PLIES, S_RAIDS, S_COMBATS, S_ATT_WINS, S_DEF_CHOICES, S_DEF_WIN = 63, 64, 65, 66, 67, 68, 69
+S_TURNS_RAID, S_COMBATS_RAID = 70, 75  # [5] each
+S_AXES, S_SHIELDS, S_TO_WALHALLA, S_HEROES, S_LANDINGS, S_SOLD = 80, 84, 88, 92, 96, 100  # [4] each
+S_VP_FROM = 104  # [6 * 4] per source, then seat
+S_HORNS = 128  # [4 * 3] card phase: horn strength per seat and peninsula
+S_WCARDS = 140  # [4] card phase: Walhalla cards per seat
+S_DRAGONS = 144  # [12] the dragon deck
+S_FTYPE = S_DRAGONS + N_DRAGONS  # [3 * 16]
+S_FVALUE = S_FTYPE + 3 * MAX_FIELDS  # [3 * 16]
+S_OCC = S_FVALUE + 3 * MAX_FIELDS  # [3 * 16] occupant colour or -1
+S_DECK = S_OCC + 3 * MAX_FIELDS  # [MAX_DECK]
+STATE_SIZE = S_DECK + MAX_DECK
+W_TMP = STATE_SIZE  # scratch [32]
+WORK_SIZE = W_TMP + 32
+N_STREAMS = 1 + MAX_SEATS
+
+# -- result columns ------------------------------------------------------------------------
+SEAT_FIELDS = ("score", "win", "axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold",
+               "vp_peninsula", "vp_wheat", "vp_forest", "vp_fields", "vp_walhalla", "vp_plunder",
+               "walhalla_end", "fields_end")
+COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "raids", "combats", "attacker_wins",
+            "defender_choices", "defender_chose_win", "length_0", "length_1", "length_2")
+           + tuple(f"turns_raid_{r}" for r in range(MAX_RAIDS))
+           + tuple(f"combats_raid_{r}" for r in range(MAX_RAIDS))
+           + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS)))
+(C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_RAIDS, C_COMBATS, C_ATT_WINS, C_DEF_CHOICES,
+ C_DEF_WIN) = range(11)
+C_LENGTHS = 11
+C_TURNS_RAID = 14
+C_COMBATS_RAID = C_TURNS_RAID + MAX_RAIDS
+C_SEAT = C_COMBATS_RAID + MAX_RAIDS
+N_COLUMNS = len(COLUMNS)
+RESULT_CODES = ("win", "shared")
+CATEGORIES = {"result": RESULT_CODES}
+
+
+def columns_for(rules) -> tuple:
+    """The columns of a game under ``rules``: absent seats and raids are left out."""
+    absent = {f"{name}_{s}" for name in SEAT_FIELDS for s in range(rules.num_players, MAX_SEATS)}
+    absent |= {f"{name}_{r}" for name in ("turns_raid", "combats_raid") for r in range(rules.raids, MAX_RAIDS)}
+    return tuple(c for c in COLUMNS if c not in absent)
+
+
+def to_kernel(rules):
+    from toolkit.games.walhalla.data import CARD_TYPES
+    from toolkit.games.walhalla.rules import DRAW_18
+
+    tiles, dragons = rules.tiles, rules.dragons
+    ip = np.zeros(N_PARAMS, np.int64)
+    ip[P_PLAYERS], ip[P_RAIDS], ip[P_VIKINGS] = rules.num_players, rules.raids, rules.vikings_per_colour
+    ip[P_START_MIDGARD], ip[P_FROM_MIDGARD] = rules.start_midgard, rules.initial_walhalla_source == "midgard"
+    ip[P_INITIAL_CARDS], ip[P_FOREST_VP], ip[P_CULT_CARDS] = rules.initial_action_cards, rules.forest_vp, \
+        rules.cult_cards
+    ip[P_VILLAGE_BONUS], ip[P_LANDING_MANDATORY] = rules.village_bonus, rules.landing_mandatory
+    ip[P_LOSES_HERO], ip[P_HORN], ip[P_PLUNDER] = rules.winner_loses_hero, rules.horn_strength, rules.plunder_vp
+    ip[P_WCARD_BONUS], ip[P_SELL] = rules.walhalla_card_bonus, rules.sell_cards_for_vikings
+    ip[P_FIELD_VP], ip[P_ROUND_UP] = rules.final_vp_per_occupied_field, rules.tie_rounding == "up"
+    ip[P_ELIGIBLE_MIN], ip[P_START_RANDOM] = rules.peninsula_eligibility_min_vikings, rules.start_player == "random"
+    ip[P_TIEBREAK] = rules.tiebreak == "walhalla_then_fields"
+    ip[P_DRAW18] = rules.peninsula_tiles == DRAW_18
+    if rules.peninsula_tiles != DRAW_18:
+        ip[P_LENGTHS:P_LENGTHS + 3] = rules.peninsula_tiles
+    ip[P_DECK:P_DECK + N_CARDS] = [rules.action_deck[name] for name in CARD_TYPES]
+    ip[P_REINFORCE:P_REINFORCE + rules.num_players] = rules.reinforcement_table
+    ip[P_WALHALLA_VP:P_WALHALLA_VP + 2] = rules.walhalla_final_vp
+    ip[P_TILE_TYPE:P_TILE_TYPE + 2 * N_TILES] = tiles.tile_types.ravel()
+    ip[P_TILE_VALUE:P_TILE_VALUE + 2 * N_TILES] = tiles.tile_values.ravel()
+    ip[P_DRAGON_COLOUR:P_DRAGON_COLOUR + N_DRAGONS] = dragons.dragon_colour
+    ip[P_DRAGON_SEAT:P_DRAGON_SEAT + N_DRAGONS] = dragons.dragon_seat
+    return ip
+
+
+def policy_ids(policies) -> np.ndarray:
+    """Policy names -> ``[ids of seats 0..3, their sample counts]``."""
+    from toolkit.games.walhalla.policies import parse_policy
+
+    out = np.zeros(2 * MAX_SEATS, np.int64)
+    for seat, name in enumerate(policies):
+        base, samples = parse_policy(name)
+        out[seat], out[MAX_SEATS + seat] = POLICY_ID[base], samples
+    return out
+
+
+# ------------------------------------------------------------------------ chance
+
+
+@njit_inline
+def shuffle(st, rs, base, n):
+    """Fisher-Yates over ``st[base:base + n]`` on the chance stream."""
+    for i in range(n - 1, 0, -1):
+        j = rng.below(rs, 0, i + 1)
+        tmp = st[base + i]
+        st[base + i] = st[base + j]
+        st[base + j] = tmp
+
+
+@njit_inline
+def pick(rs, seat, n):
+    """The ``random`` policy: an index in 0..n-1 (no draw for a single option)."""
+    if n == 1:
+        return 0
+    return rng.below(rs, 1 + seat, n)
+
+
+@njit_no_nrt
+def deal_deck(st, rs, counts_base):
+    """The canonical deck from the counts at ``st[counts_base:]``, shuffled (setup and reshuffles)."""
+    n = 0
+    for c in range(N_CARDS):
+        for _ in range(st[counts_base + c]):
+            st[S_DECK + n] = c
+            n += 1
+    shuffle(st, rs, S_DECK, n)
+    st[S_DECK_HEAD] = 0
+    st[S_DECK_N] = n
+
+
+@njit_no_nrt
+def draw_card(st, rs, p):
+    """W-5.6: an empty deck is rebuilt from the discard pile; with both empty nothing is drawn."""
+    if st[S_DECK_N] == 0:
+        total = 0
+        for c in range(N_CARDS):
+            total += st[S_DISCARD + c]
+        if total == 0:
+            return
+        deal_deck(st, rs, S_DISCARD)
+        for c in range(N_CARDS):
+            st[S_DISCARD + c] = 0
+    c = st[S_DECK + st[S_DECK_HEAD]]
+    st[S_DECK_HEAD] += 1
+    st[S_DECK_N] -= 1
+    st[S_HAND + N_CARDS * p + c] += 1
+
+
+@njit_no_nrt
+def setup(ip, st, rs, work):
+    """W-2, with the draws in the reference's order."""
+    n = ip[P_PLAYERS]
+    tmp = work[W_TMP:W_TMP + 32]
+    if ip[P_DRAW18] == 1:
+        combo = rng.below(rs, 0, 3)
+        tmp[0], tmp[1], tmp[2] = (5, 5, 8) if combo == 0 else ((5, 6, 7) if combo == 1 else (6, 6, 6))
+        for i in range(2, 0, -1):
+            j = rng.below(rs, 0, i + 1)
+            t = tmp[i]
+            tmp[i] = tmp[j]
+            tmp[j] = t
+        for k in range(3):
+            st[S_LEN + k] = tmp[k]
+    else:
+        for k in range(3):
+            st[S_LEN + k] = ip[P_LENGTHS + k]
+    for i in range(N_TILES):  # the tiles
+        tmp[i] = i
+    for i in range(N_TILES - 1, 0, -1):
+        j = rng.below(rs, 0, i + 1)
+        t = tmp[i]
+        tmp[i] = tmp[j]
+        tmp[j] = t
+    used = 0
+    for k in range(3):
+        for i in range(st[S_LEN + k]):
+            tile = tmp[used]
+            used += 1
+            a = 1 if rng.below(rs, 0, 2) == 1 else 0
+            for side in range(2):
+                f = S_FTYPE + MAX_FIELDS * k + 2 * i + side
+                src = 2 * tile + (a if side == 0 else 1 - a)
+                st[f] = ip[P_TILE_TYPE + src]
+                st[f - S_FTYPE + S_FVALUE] = ip[P_TILE_VALUE + src]
+        for j in range(MAX_FIELDS):
+            st[S_OCC + MAX_FIELDS * k + j] = -1
+    for base, first in ((S_INNER, 3), (S_OUTER, 6)):  # the tips
+        for k in range(3):
+            st[base + k] = first + k
+        shuffle(st, rs, base, 3)
+    asgard = ip[P_VIKINGS] - ip[P_START_MIDGARD] - 1
+    midgard = ip[P_START_MIDGARD]
+    if ip[P_FROM_MIDGARD] == 1:
+        midgard -= 1
+        asgard += 1
+    for p in range(n):
+        st[S_MIDGARD + p] = midgard
+        st[S_ASGARD + p] = asgard
+        st[S_WALHALLA + p] = 1
+    for c in range(N_CARDS):  # the action cards
+        st[S_DISCARD + c] = ip[P_DECK + c]
+    deal_deck(st, rs, S_DISCARD)
+    for c in range(N_CARDS):
+        st[S_DISCARD + c] = 0
+    for p in range(n):
+        for _ in range(ip[P_INITIAL_CARDS]):
+            draw_card(st, rs, p)
+    for i in range(N_DRAGONS):  # the dragons
+        st[S_DRAGONS + i] = i
+    shuffle(st, rs, S_DRAGONS, N_DRAGONS)
+    st[S_DRAGON_HEAD] = 0
+    st[S_FIRST] = rng.below(rs, 0, n) if ip[P_START_RANDOM] == 1 else 0
+    st[S_START] = st[S_FIRST]
+
+
+# ------------------------------------------------------------------------ decisions
+
+
+@njit_no_nrt
+def nth_vector(limits, group_end, group_cap, total_cap, index, out):
+    """The ``index``-th count vector (lexicographic, entry 0 first) with ``0 <= out[i] <= limits[i]``,
+    ``sum(out[:group_end]) <= group_cap`` and ``sum(out) <= total_cap``; with ``index < 0`` it
+    only counts them.  Returns the count (or ``index``)."""
+    for i in range(N_CARDS):
+        out[i] = 0
+    count = 0
+    while True:
+        group = 0
+        total = 0
+        for i in range(N_CARDS):
+            total += out[i]
+            if i < group_end:
+                group += out[i]
+        if group <= group_cap and total <= total_cap:
+            if count == index:
+                return index
+            count += 1
+        i = N_CARDS - 1  # the odometer: the last entry turns fastest
+        while i >= 0 and out[i] == limits[i]:
+            out[i] = 0
+            i -= 1
+        if i < 0:
+            return count
+        out[i] += 1
+
+
+@njit_no_nrt
+def choose_vector(st, rs, seat, limits, group_end, group_cap, total_cap, out):
+    """A uniform choice of such a count vector (one ply)."""
+    st[S_PLIES] += 1
+    n = nth_vector(limits, group_end, group_cap, total_cap, -1, out)
+    nth_vector(limits, group_end, group_cap, total_cap, pick(rs, seat, n), out)
+
+
+# ------------------------------------------------------------------------ W-4 .. W-6
+
+
+@njit_inline
+def field_count(st, k):
+    return 2 * st[S_LEN + k]
+
+
+@njit_no_nrt
+def occupy(ip, st, rs, p, k, j):
+    """W-5.4: the Viking takes the field and applies its immediate effect."""
+    st[S_OCC + MAX_FIELDS * k + j] = p
+    st[S_LANDINGS + p] += 1
+    kind = st[S_FTYPE + MAX_FIELDS * k + j]
+    if kind == FOREST:
+        st[S_VP + p] += ip[P_FOREST_VP]
+        st[S_VP_FROM + 2 * MAX_SEATS + p] += ip[P_FOREST_VP]
+    elif kind == CULT:
+        for _ in range(ip[P_CULT_CARDS]):
+            draw_card(st, rs, p)
+
+
+@njit_no_nrt
+def combat(ip, st, rs, attacker, k, j, policies):
+    """W-6 with ``attacker`` landing on field (k, j)."""
+    defender = st[S_OCC + MAX_FIELDS * k + j]
+    axe = False
+    axes = 0
+    shields = 0
+    if st[S_HAND + N_CARDS * attacker + AXE] >= 1:  # DP-5
+        st[S_PLIES] += 1
+        if pick(rs, attacker, 2) == 0:
+            axe = True
+            axes = 1
+            st[S_HAND + N_CARDS * attacker + AXE] -= 1
+            st[S_AXES + attacker] += 1
+    if axe and st[S_HAND + N_CARDS * defender + SHIELD] >= 1:  # DP-6
+        st[S_PLIES] += 1
+        if pick(rs, defender, 2) == 0:
+            axe = False
+            shields = 1
+            st[S_HAND + N_CARDS * defender + SHIELD] -= 1
+            st[S_SHIELDS + defender] += 1
+    if axe:
+        attacker_won = True
+    else:  # DP-7
+        st[S_PLIES] += 1
+        st[S_DEF_CHOICES] += 1
+        attacker_won = pick(rs, defender, 2) == 1
+        if not attacker_won:
+            st[S_DEF_WIN] += 1
+    winner = attacker if attacker_won else defender
+    loser = defender if attacker_won else attacker
+    st[S_WALHALLA + loser] += 1
+    st[S_TO_WALHALLA + loser] += 1
+    if ip[P_LOSES_HERO] == 1 and st[S_WALHALLA + winner] >= 1:
+        st[S_WALHALLA + winner] -= 1
+        st[S_ASGARD + winner] += 1
+        st[S_HEROES + winner] += 1
+    st[S_COMBATS] += 1
+    st[S_COMBATS_RAID + st[S_RAID]] += 1
+    if attacker_won:
+        st[S_ATT_WINS] += 1
+        st[S_OCC + MAX_FIELDS * k + j] = -1
+        occupy(ip, st, rs, attacker, k, j)
+    st[S_DISCARD + AXE] += axes
+    st[S_DISCARD + SHIELD] += shields
+
+
+@njit_no_nrt
+def disembark(ip, st, rs, p, f, q, policies):
+    """W-5: the Viking of ``p`` at position q of fjord f."""
+    n_cand = 0
+    cand_k0, cand_k1 = -1, -1
+    for k in (f - 1, f):  # the left peninsula first
+        if 0 <= k <= 2 and q <= field_count(st, k) and st[S_OCC + MAX_FIELDS * k + q - 1] != p:
+            if n_cand == 0:
+                cand_k0 = k
+            else:
+                cand_k1 = k
+            n_cand += 1
+    if n_cand == 0:
+        st[S_MIDGARD + p] += 1
+        return
+    options = n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1)
+    st[S_PLIES] += 1
+    i = pick(rs, p, options)
+    if i == n_cand:  # stay
+        st[S_MIDGARD + p] += 1
+        return
+    k = cand_k0 if i == 0 else cand_k1
+    j = q - 1
+    if st[S_OCC + MAX_FIELDS * k + j] < 0:
+        occupy(ip, st, rs, p, k, j)
+    else:
+        combat(ip, st, rs, p, k, j, policies)
+
+
+@njit_no_nrt
+def turn(ip, st, rs, active, policies):
+    """W-4."""
+    n = ip[P_PLAYERS]
+    st[S_TURNS] += 1
+    st[S_TURNS_RAID + st[S_RAID]] += 1
+    d = st[S_DRAGONS + st[S_DRAGON_HEAD]]
+    st[S_DRAGON_HEAD] += 1
+    colour, cseat = ip[P_DRAGON_COLOUR + d], ip[P_DRAGON_SEAT + d]
+    for j in range(3):
+        st[S_ABOARD + j] = -1
+    if st[S_MIDGARD + active] >= 1:  # DP-1: the seat sets by bitmask, ascending
+        n_opts = 0
+        for mask in range(8):
+            if (mask >> cseat) & 1 == 1 and colour != active:
+                continue
+            size = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
+            if size <= st[S_MIDGARD + active]:
+                n_opts += 1
+        st[S_PLIES] += 1
+        i = pick(rs, active, n_opts)
+        for mask in range(8):
+            if (mask >> cseat) & 1 == 1 and colour != active:
+                continue
+            size = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
+            if size <= st[S_MIDGARD + active]:
+                if i == 0:
+                    for j in range(3):
+                        if (mask >> j) & 1 == 1:
+                            st[S_ABOARD + j] = active
+                            st[S_MIDGARD + active] -= 1
+                    break
+                i -= 1
+    if colour != active and colour < n and st[S_MIDGARD + colour] >= 1:  # DP-2
+        st[S_PLIES] += 1
+        if pick(rs, colour, 2) == 0:
+            st[S_ABOARD + cseat] = colour
+            st[S_MIDGARD + colour] -= 1
+    legal = 0  # DP-3
+    n_legal = 0
+    for f in range(4):
+        reach = 0
+        for k in (f - 1, f):
+            if 0 <= k <= 2:
+                reach = max(reach, field_count(st, k))
+        if 3 * st[S_MOORED + f] + 1 <= reach:
+            legal |= 1 << f
+            n_legal += 1
+    if n_legal == 0:  # cannot happen with lengths 5..8
+        for j in range(3):
+            if st[S_ABOARD + j] >= 0:
+                st[S_MIDGARD + st[S_ABOARD + j]] += 1
+                st[S_ABOARD + j] = -1
+        return
+    st[S_PLIES] += 1
+    i = pick(rs, active, n_legal)
+    f = 0
+    for g in range(4):
+        if (legal >> g) & 1 == 1:
+            if i == 0:
+                f = g
+                break
+            i -= 1
+    base = 3 * st[S_MOORED + f]
+    st[S_MOORED + f] += 1
+    for j in range(3):
+        p = st[S_ABOARD + j]
+        if p >= 0:
+            disembark(ip, st, rs, p, f, base + 1 + j, policies)
+            st[S_ABOARD + j] = -1
+
+
+# ------------------------------------------------------------------------ W-7 .. W-11
+
+
+@njit_inline
+def share(ip, total, k):
+    if ip[P_ROUND_UP] == 1:
+        return (total + k - 1) // k
+    return total // k
+
+
+@njit_no_nrt
+def majority(ip, st, strength, eligible, first, second, source):
+    """reference.majority_gains, added to VP and to the VP of ``source``."""
+    n = ip[P_PLAYERS]
+    top = -1
+    for p in range(n):
+        if eligible[p] == 1 and strength[p] > top:
+            top = strength[p]
+    if top < 0:
+        return
+    n_top = 0
+    for p in range(n):
+        if eligible[p] == 1 and strength[p] == top:
+            n_top += 1
+    for p in range(n):
+        if eligible[p] == 1 and strength[p] == top:
+            g = share(ip, first + second, n_top) if n_top >= 2 else first
+            st[S_VP + p] += g
+            st[S_VP_FROM + source * MAX_SEATS + p] += g
+    if n_top >= 2:
+        return
+    runner = -1
+    for p in range(n):
+        if eligible[p] == 1 and strength[p] != top and strength[p] > runner:
+            runner = strength[p]
+    if runner < 0:
+        return
+    n_runner = 0
+    for p in range(n):
+        if eligible[p] == 1 and strength[p] == runner:
+            n_runner += 1
+    for p in range(n):
+        if eligible[p] == 1 and strength[p] == runner:
+            g = share(ip, second, n_runner)
+            st[S_VP + p] += g
+            st[S_VP_FROM + source * MAX_SEATS + p] += g
+
+
+@njit_no_nrt
+def card_phase(ip, st, rs, last, work):
+    """W-7.2: DP-8 from the start player clockwise, then everything revealed together."""
+    n = ip[P_PLAYERS]
+    tmp = work[W_TMP:W_TMP + 32]
+    limits = tmp[0:N_CARDS]
+    laid = tmp[8:8 + N_CARDS * MAX_SEATS]  # (h0, h1, h2, w, pl) per seat
+    for i in range(N_CARDS * MAX_SEATS):
+        laid[i] = 0
+    for i in range(n):
+        p = (st[S_START] + i) % n
+        horns = st[S_HAND + N_CARDS * p + HORN]
+        walhalla = 0 if last else st[S_HAND + N_CARDS * p + WCARD]
+        plunder = st[S_HAND + N_CARDS * p + PLUNDER]
+        if horns + walhalla + plunder == 0:
+            continue
+        limits[0], limits[1], limits[2], limits[3], limits[4] = horns, horns, horns, walhalla, plunder
+        v = laid[N_CARDS * p:N_CARDS * (p + 1)]
+        choose_vector(st, rs, p, limits, 3, horns, 1 << 30, v)
+        st[S_HAND + N_CARDS * p + HORN] -= v[0] + v[1] + v[2]
+        st[S_HAND + N_CARDS * p + WCARD] -= v[3]
+        st[S_HAND + N_CARDS * p + PLUNDER] -= v[4]
+    for p in range(n):
+        v = laid[N_CARDS * p:N_CARDS * (p + 1)]
+        gain = ip[P_PLUNDER] * v[4]
+        st[S_VP + p] += gain
+        st[S_VP_FROM + 5 * MAX_SEATS + p] += gain
+        for k in range(3):
+            st[S_HORNS + 3 * p + k] = ip[P_HORN] * v[k]
+        st[S_WCARDS + p] = v[3]
+        st[S_DISCARD + HORN] += v[0] + v[1] + v[2]
+        st[S_DISCARD + WCARD] += v[3]
+        st[S_DISCARD + PLUNDER] += v[4]
+
+
+@njit_no_nrt
+def peninsula_scoring(ip, st, work):
+    """W-8: majorities, then wheat."""
+    n = ip[P_PLAYERS]
+    tmp = work[W_TMP:W_TMP + 32]
+    strength = tmp[0:MAX_SEATS]
+    eligible = tmp[4:4 + MAX_SEATS]
+    vikings = tmp[8:8 + MAX_SEATS]
+    for k in range(3):
+        for p in range(n):
+            strength[p] = st[S_HORNS + 3 * p + k]
+            vikings[p] = 0
+        for j in range(field_count(st, k)):
+            o = st[S_OCC + MAX_FIELDS * k + j]
+            if o >= 0:
+                vikings[o] += 1
+                strength[o] += 1
+                if st[S_FTYPE + MAX_FIELDS * k + j] == VILLAGE:
+                    strength[o] += ip[P_VILLAGE_BONUS]
+        for p in range(n):
+            eligible[p] = 1 if vikings[p] >= ip[P_ELIGIBLE_MIN] else 0
+        majority(ip, st, strength, eligible, st[S_OUTER + k], st[S_INNER + k], 0)
+    for k in range(3):
+        for j in range(field_count(st, k)):
+            o = st[S_OCC + MAX_FIELDS * k + j]
+            if o >= 0 and st[S_FTYPE + MAX_FIELDS * k + j] == WHEAT:
+                st[S_VP + o] += st[S_FVALUE + MAX_FIELDS * k + j]
+                st[S_VP_FROM + MAX_SEATS + o] += st[S_FVALUE + MAX_FIELDS * k + j]
+
+
+@njit_no_nrt
+def fields_of(st, p):
+    count = 0
+    for k in range(3):
+        for j in range(field_count(st, k)):
+            if st[S_OCC + MAX_FIELDS * k + j] == p:
+                count += 1
+    return count
+
+
+@njit_no_nrt
+def final_scoring(ip, st, work):
+    """W-9: peninsulas, occupied fields, the Walhalla majority."""
+    n = ip[P_PLAYERS]
+    peninsula_scoring(ip, st, work)
+    for p in range(n):
+        g = ip[P_FIELD_VP] * fields_of(st, p)
+        st[S_VP + p] += g
+        st[S_VP_FROM + 3 * MAX_SEATS + p] += g
+    tmp = work[W_TMP:W_TMP + 32]
+    strength = tmp[16:16 + MAX_SEATS]
+    eligible = tmp[20:20 + MAX_SEATS]
+    for p in range(n):
+        strength[p] = st[S_WALHALLA + p]
+        eligible[p] = 1 if st[S_WALHALLA + p] >= 1 else 0
+    majority(ip, st, strength, eligible, ip[P_WALHALLA_VP], ip[P_WALHALLA_VP + 1], 4)
+
+
+@njit_no_nrt
+def preparation(ip, st, rs, work):
+    """W-7.3 between raids: cleanup, dragons, start player, reinforcement, selling, heroes."""
+    n = ip[P_PLAYERS]
+    for k in range(3):
+        for j in range(field_count(st, k)):
+            o = st[S_OCC + MAX_FIELDS * k + j]
+            if o >= 0 and st[S_FTYPE + MAX_FIELDS * k + j] != WHEAT:
+                st[S_ASGARD + o] += 1
+                st[S_OCC + MAX_FIELDS * k + j] = -1
+    for i in range(N_DRAGONS):
+        st[S_DRAGONS + i] = i
+    shuffle(st, rs, S_DRAGONS, N_DRAGONS)
+    st[S_DRAGON_HEAD] = 0
+    for f in range(4):
+        st[S_MOORED + f] = 0
+    st[S_START] = (st[S_START] + 1) % n
+    tmp = work[W_TMP:W_TMP + 32]
+    w = tmp[24:24 + MAX_SEATS]
+    for p in range(n):
+        w[p] = st[S_WALHALLA + p] + ip[P_WCARD_BONUS] * st[S_WCARDS + p]
+    for p in range(n):
+        rank = 0
+        for q in range(n):
+            if w[q] > w[p]:
+                rank += 1
+        moved = min(ip[P_REINFORCE + rank], st[S_ASGARD + p])
+        st[S_ASGARD + p] -= moved
+        st[S_MIDGARD + p] += moved
+    if ip[P_SELL] == 1:
+        limits = tmp[0:N_CARDS]
+        v = tmp[8:8 + N_CARDS]
+        for i in range(n):
+            p = (st[S_START] + i) % n
+            held = 0
+            for c in range(N_CARDS):
+                limits[c] = st[S_HAND + N_CARDS * p + c]
+                held += limits[c]
+            if held == 0 or st[S_ASGARD + p] == 0:
+                continue
+            choose_vector(st, rs, p, limits, 0, 0, st[S_ASGARD + p], v)
+            sold = 0
+            for c in range(N_CARDS):
+                st[S_HAND + N_CARDS * p + c] -= v[c]
+                st[S_DISCARD + c] += v[c]
+                sold += v[c]
+            st[S_ASGARD + p] -= sold
+            st[S_MIDGARD + p] += sold
+            st[S_SOLD + p] += sold
+    m = st[S_WALHALLA]
+    for p in range(1, n):
+        m = min(m, st[S_WALHALLA + p])
+    for p in range(n):
+        st[S_WALHALLA + p] -= m
+        st[S_ASGARD + p] += m
+        st[S_HEROES + p] += m
+
+
+@njit_inline
+def raid_over(ip, st):
+    if st[S_DRAGON_HEAD] >= N_DRAGONS:
+        return True
+    for p in range(ip[P_PLAYERS]):
+        if st[S_MIDGARD + p] > 0:
+            return False
+    return True
+
+
+@njit_no_nrt
+def play_game(ip, policies, seed, game, row, check, rs, work):
+    """One game into ``row`` (the columns of ``COLUMNS``); returns 0 (no §7 violation)."""
+    rng.seed_streams(rs, seed, game)
+    st = work[:STATE_SIZE]
+    for i in range(STATE_SIZE):
+        st[i] = 0
+    for i in range(row.shape[0]):
+        row[i] = 0
+    n = ip[P_PLAYERS]
+    setup(ip, st, rs, work)
+    for r in range(ip[P_RAIDS]):
+        st[S_RAID] = r
+        last = r == ip[P_RAIDS] - 1
+        active = st[S_START]
+        while not raid_over(ip, st):
+            turn(ip, st, rs, active, policies)
+            active = (active + 1) % n
+        st[S_RAIDS] += 1
+        card_phase(ip, st, rs, last, work)
+        if last:
+            final_scoring(ip, st, work)
+        else:
+            peninsula_scoring(ip, st, work)
+            preparation(ip, st, rs, work)
+    # W-9.4 the winners
+    best = st[S_VP]
+    for p in range(1, n):
+        best = max(best, st[S_VP + p])
+    top = 0
+    for p in range(n):
+        if st[S_VP + p] == best:
+            top |= 1 << p
+    if ip[P_TIEBREAK] == 1 and top & (top - 1) != 0:
+        for key in range(2):
+            most = -1
+            for p in range(n):
+                if (top >> p) & 1 == 1:
+                    v = st[S_WALHALLA + p] if key == 0 else fields_of(st, p)
+                    most = max(most, v)
+            for p in range(n):
+                if (top >> p) & 1 == 1:
+                    v = st[S_WALHALLA + p] if key == 0 else fields_of(st, p)
+                    if v != most:
+                        top &= ~(1 << p)
+    winners = 0
+    winner = -1
+    for p in range(n):
+        if (top >> p) & 1 == 1:
+            winners += 1
+            winner = p
+    row[C_WINNER] = winner if winners == 1 else -1
+    row[C_N_WINNERS] = winners
+    row[C_RESULT] = 0 if winners == 1 else 1
+    row[C_START] = st[S_FIRST]
+    row[C_TURNS] = st[S_TURNS]
+    row[C_PLIES] = st[S_PLIES]
+    row[C_RAIDS] = st[S_RAIDS]
+    row[C_COMBATS] = st[S_COMBATS]
+    row[C_ATT_WINS] = st[S_ATT_WINS]
+    row[C_DEF_CHOICES] = st[S_DEF_CHOICES]
+    row[C_DEF_WIN] = st[S_DEF_WIN]
+    for k in range(3):
+        row[C_LENGTHS + k] = st[S_LEN + k]
+    for r in range(MAX_RAIDS):
+        row[C_TURNS_RAID + r] = st[S_TURNS_RAID + r]
+        row[C_COMBATS_RAID + r] = st[S_COMBATS_RAID + r]
+    for p in range(n):
+        seat_values = (st[S_VP + p], (top >> p) & 1, st[S_AXES + p], st[S_SHIELDS + p], st[S_TO_WALHALLA + p],
+                       st[S_HEROES + p], st[S_LANDINGS + p], st[S_SOLD + p])
+        for i in range(8):
+            row[C_SEAT + MAX_SEATS * i + p] = seat_values[i]
+        for s in range(N_SOURCES):
+            row[C_SEAT + MAX_SEATS * (8 + s) + p] = st[S_VP_FROM + MAX_SEATS * s + p]
+        row[C_SEAT + MAX_SEATS * 14 + p] = st[S_WALHALLA + p]
+        row[C_SEAT + MAX_SEATS * 15 + p] = fields_of(st, p)
+    return 0
+
+
+@njit_parallel
+def play_many(ip, policies, seed, first_game, out, violations, check):
+    n = out.shape[0]
+    blocks = min(n, 256)
+    for b in prange(blocks):
+        rs = np.empty(N_STREAMS, np.uint64)
+        work = np.zeros(WORK_SIZE, np.int64)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work)
