@@ -6,6 +6,12 @@ one integer vector (:func:`to_kernel`); a game's state is one ``int64``
 vector (layout ``S_*``), so ``play_game`` allocates nothing: the caller
 passes the stream states and the state array.  Field j of peninsula k is
 entry ``16 * k + j`` of the field arrays (at most 8 tiles, 16 fields).
+
+With ``check=True`` the §7 invariants are tested after setup, after every
+turn and every raid (:func:`check_between_turns`), at every landing (7.2)
+and inside the preparation (7.6-7.8); ``play_game`` returns the first
+violated invariant's number.  §7.7's "every count dropped by the same m" is
+true by construction of :func:`preparation`; the check tests the minimum.
 """
 
 from __future__ import annotations
@@ -57,7 +63,9 @@ S_AXES, S_SHIELDS, S_TO_WALHALLA, S_HEROES, S_LANDINGS, S_SOLD = 80, 84, 88, 92,
 S_VP_FROM = 104  # [6 * 4] per source, then seat
 S_HORNS = 128  # [4 * 3] card phase: horn strength per seat and peninsula
 S_WCARDS = 140  # [4] card phase: Walhalla cards per seat
-S_DRAGONS = 144  # [12] the dragon deck
+S_CHECK, S_VIOLATION = 144, 145  # check=True; the first §7 violation seen
+S_PREV_VP = 146  # [4] check=True: VP at the previous check
+S_DRAGONS = 152  # [12] the dragon deck
 S_FTYPE = S_DRAGONS + N_DRAGONS  # [3 * 16]
 S_FVALUE = S_FTYPE + 3 * MAX_FIELDS  # [3 * 16]
 S_OCC = S_FVALUE + 3 * MAX_FIELDS  # [3 * 16] occupant colour or -1
@@ -85,6 +93,9 @@ C_SEAT = C_COMBATS_RAID + MAX_RAIDS
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared")
 CATEGORIES = {"result": RESULT_CODES}
+# check=True: the number of the §7 invariant violated (0 = none)
+(INV_VIKINGS, INV_FIELDS, INV_FJORDS, INV_CARDS, INV_VP, INV_CLEANUP, INV_HEROES, INV_REINFORCEMENT,
+ INV_LENGTHS) = range(1, 10)
 
 
 def columns_for(rules) -> tuple:
@@ -303,6 +314,8 @@ def field_count(st, k):
 @njit_no_nrt
 def occupy(ip, st, rs, p, k, j):
     """W-5.4: the Viking takes the field and applies its immediate effect."""
+    if st[S_CHECK] == 1 and (st[S_OCC + MAX_FIELDS * k + j] != -1 or j >= field_count(st, k)):
+        violation(st, INV_FIELDS)  # §7.2: one Viking per field (and its own colour never attacked)
     st[S_OCC + MAX_FIELDS * k + j] = p
     st[S_LANDINGS + p] += 1
     kind = st[S_FTYPE + MAX_FIELDS * k + j]
@@ -318,6 +331,8 @@ def occupy(ip, st, rs, p, k, j):
 def combat(ip, st, rs, attacker, k, j, policies):
     """W-6 with ``attacker`` landing on field (k, j)."""
     defender = st[S_OCC + MAX_FIELDS * k + j]
+    if st[S_CHECK] == 1 and defender == attacker:
+        violation(st, INV_FIELDS)
     axe = False
     axes = 0
     shields = 0
@@ -613,6 +628,11 @@ def preparation(ip, st, rs, work):
             if o >= 0 and st[S_FTYPE + MAX_FIELDS * k + j] != WHEAT:
                 st[S_ASGARD + o] += 1
                 st[S_OCC + MAX_FIELDS * k + j] = -1
+    if st[S_CHECK] == 1:  # §7.6: right after the cleanup only wheat fields are occupied
+        for k in range(3):
+            for j in range(field_count(st, k)):
+                if st[S_OCC + MAX_FIELDS * k + j] >= 0 and st[S_FTYPE + MAX_FIELDS * k + j] != WHEAT:
+                    violation(st, INV_CLEANUP)
     for i in range(N_DRAGONS):
         st[S_DRAGONS + i] = i
     shuffle(st, rs, S_DRAGONS, N_DRAGONS)
@@ -632,6 +652,8 @@ def preparation(ip, st, rs, work):
         moved = min(ip[P_REINFORCE + rank], st[S_ASGARD + p])
         st[S_ASGARD + p] -= moved
         st[S_MIDGARD + p] += moved
+        if st[S_CHECK] == 1 and (moved > ip[P_REINFORCE + rank] or st[S_ASGARD + p] < 0):
+            violation(st, INV_REINFORCEMENT)  # §7.8
     if ip[P_SELL] == 1:
         limits = tmp[0:N_CARDS]
         v = tmp[8:8 + N_CARDS]
@@ -652,6 +674,8 @@ def preparation(ip, st, rs, work):
             st[S_ASGARD + p] -= sold
             st[S_MIDGARD + p] += sold
             st[S_SOLD + p] += sold
+            if st[S_CHECK] == 1 and st[S_ASGARD + p] < 0:
+                violation(st, INV_REINFORCEMENT)
     m = st[S_WALHALLA]
     for p in range(1, n):
         m = min(m, st[S_WALHALLA + p])
@@ -659,6 +683,12 @@ def preparation(ip, st, rs, work):
         st[S_WALHALLA + p] -= m
         st[S_ASGARD + p] += m
         st[S_HEROES + p] += m
+    if st[S_CHECK] == 1:  # §7.7: afterwards the least Walhalla count is 0
+        least = st[S_WALHALLA]
+        for p in range(1, n):
+            least = min(least, st[S_WALHALLA + p])
+        if least != 0:
+            violation(st, INV_HEROES)
 
 
 @njit_inline
@@ -671,9 +701,75 @@ def raid_over(ip, st):
     return True
 
 
+# ------------------------------------------------------------------------ §7 checks (check=True)
+
+
+@njit_inline
+def violation(st, code):
+    """Record the first §7 violation of the game."""
+    if st[S_VIOLATION] == 0:
+        st[S_VIOLATION] = code
+
+
+@njit_no_nrt
+def check_between_turns(ip, st):
+    """§7.1, 7.3, 7.4, 7.5 between two turns (nothing aboard, no card in play); returns a code or 0."""
+    n = ip[P_PLAYERS]
+    for p in range(n):  # §7.1 Vikings
+        total = st[S_MIDGARD + p] + st[S_ASGARD + p] + st[S_WALHALLA + p] + fields_of(st, p)
+        if total != ip[P_VIKINGS] or min(st[S_MIDGARD + p], st[S_ASGARD + p], st[S_WALHALLA + p]) < 0:
+            return INV_VIKINGS
+    for k in range(3):  # §7.2 no colour outside the game on a field
+        for j in range(MAX_FIELDS):
+            o = st[S_OCC + MAX_FIELDS * k + j]
+            if o >= n or o < -1 or (o >= 0 and j >= field_count(st, k)):
+                return INV_FIELDS
+    for f in range(4):  # §7.3 fjord capacity and turns per raid
+        reach = 0
+        for k in (f - 1, f):
+            if 0 <= k <= 2:
+                reach = max(reach, field_count(st, k))
+        if st[S_MOORED + f] > (reach + 2) // 3:
+            return INV_FJORDS
+    for r in range(MAX_RAIDS):
+        if st[S_TURNS_RAID + r] > N_DRAGONS:
+            return INV_FJORDS
+    cards = st[S_DECK_N]  # §7.4 cards
+    total = 0
+    for c in range(N_CARDS):
+        cards += st[S_DISCARD + c]
+        total += ip[P_DECK + c]
+        for p in range(n):
+            cards += st[S_HAND + N_CARDS * p + c]
+            if st[S_HAND + N_CARDS * p + c] < 0:
+                return INV_CARDS
+    if cards != total:
+        return INV_CARDS
+    for p in range(n):  # §7.5 VP never decreases
+        if st[S_VP + p] < st[S_PREV_VP + p]:
+            return INV_VP
+        st[S_PREV_VP + p] = st[S_VP + p]
+    return 0
+
+
+@njit_no_nrt
+def check_lengths(st, draw18):
+    """§7.9: lengths in 5..8, summing to <= 18 (exactly 18 under draw_18)."""
+    total = 0
+    for k in range(3):
+        if not 5 <= st[S_LEN + k] <= 8:
+            return INV_LENGTHS
+        total += st[S_LEN + k]
+    if total > N_TILES or (draw18 == 1 and total != N_TILES):
+        return INV_LENGTHS
+    return 0
+
+
 @njit_no_nrt
 def play_game(ip, policies, seed, game, row, check, rs, work):
-    """One game into ``row`` (the columns of ``COLUMNS``); returns 0 (no §7 violation)."""
+    """One game into ``row`` (the columns of ``COLUMNS``).  With ``check`` it tests §7 after setup,
+    after every turn, after every raid and inside the steps (7.2, 7.6-7.8) and returns the first
+    violated invariant's number (0 = none)."""
     rng.seed_streams(rs, seed, game)
     st = work[:STATE_SIZE]
     for i in range(STATE_SIZE):
@@ -681,13 +777,19 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     for i in range(row.shape[0]):
         row[i] = 0
     n = ip[P_PLAYERS]
+    st[S_CHECK] = 1 if check else 0
     setup(ip, st, rs, work)
+    if check:
+        violation(st, check_lengths(st, ip[P_DRAW18]))
+        violation(st, check_between_turns(ip, st))
     for r in range(ip[P_RAIDS]):
         st[S_RAID] = r
         last = r == ip[P_RAIDS] - 1
         active = st[S_START]
         while not raid_over(ip, st):
             turn(ip, st, rs, active, policies)
+            if check:
+                violation(st, check_between_turns(ip, st))
             active = (active + 1) % n
         st[S_RAIDS] += 1
         card_phase(ip, st, rs, last, work)
@@ -696,6 +798,8 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         else:
             peninsula_scoring(ip, st, work)
             preparation(ip, st, rs, work)
+        if check:
+            violation(st, check_between_turns(ip, st))
     # W-9.4 the winners
     best = st[S_VP]
     for p in range(1, n):
@@ -723,6 +827,8 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             winners += 1
             winner = p
     row[C_WINNER] = winner if winners == 1 else -1
+    if check and st[S_TURNS_RAID] > N_DRAGONS:
+        violation(st, INV_FJORDS)
     row[C_N_WINNERS] = winners
     row[C_RESULT] = 0 if winners == 1 else 1
     row[C_START] = st[S_FIRST]
@@ -747,7 +853,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             row[C_SEAT + MAX_SEATS * (8 + s) + p] = st[S_VP_FROM + MAX_SEATS * s + p]
         row[C_SEAT + MAX_SEATS * 14 + p] = st[S_WALHALLA + p]
         row[C_SEAT + MAX_SEATS * 15 + p] = fields_of(st, p)
-    return 0
+    return st[S_VIOLATION]
 
 
 @njit_parallel
