@@ -52,3 +52,14 @@ def test_reference_equals_kernel_random(config):
     if config == "variable_4p":
         lengths = {tuple(r) for r in out[:, K.C_LENGTHS:K.C_LENGTHS + 3].tolist()}
         assert {tuple(sorted(x)) for x in lengths} == {(5, 5, 8), (5, 6, 7), (6, 6, 6)}
+
+
+@pytest.mark.parametrize("config,policies", [
+    ("4p", ("greedy", "random", "greedy", "random")),
+    ("3p", ("greedy", "greedy", "greedy")),
+    ("variable_4p", ("greedy",) * 4),
+    ("flipped_3p", ("random", "greedy", "greedy")),
+    ("variable_3p_small_deck", ("greedy", "random", "greedy")),
+])
+def test_reference_equals_kernel_greedy(config, policies):
+    assert_equal(CONFIGS[config], policies, 2025, 300)

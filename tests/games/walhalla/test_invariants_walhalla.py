@@ -113,7 +113,7 @@ def test_the_preparation_checks_run_clean_on_a_real_state():
     st[K.S_VIOLATION] = 0
     st[K.S_WALHALLA:K.S_WALHALLA + 4] = (3, 2, 4, 2)
     st[K.S_ASGARD:K.S_ASGARD + 4] -= st[K.S_WALHALLA:K.S_WALHALLA + 4] - 1
-    K.preparation(ip, st, np.zeros(K.N_STREAMS, np.uint64), np.zeros(K.WORK_SIZE, np.int64))
+    K.preparation(ip, st, np.zeros(K.N_STREAMS, np.uint64), K.policy_ids(("random",) * 4), np.zeros(K.WORK_SIZE, np.int64))
     assert st[K.S_VIOLATION] == 0
     assert tuple(st[K.S_WALHALLA:K.S_WALHALLA + 4]) == (1, 0, 2, 0)
     assert all(st[K.S_FTYPE + 16 * k + j] == K.WHEAT for k in range(3) for j in range(16)

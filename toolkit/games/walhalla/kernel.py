@@ -46,7 +46,7 @@ P_TILE_VALUE = P_TILE_TYPE + 2 * N_TILES  # [18 * 2]
 P_DRAGON_COLOUR = P_TILE_VALUE + 2 * N_TILES  # [12]
 P_DRAGON_SEAT = P_DRAGON_COLOUR + N_DRAGONS  # [12]
 N_PARAMS = P_DRAGON_SEAT + N_DRAGONS
-POLICY_ID = {"random": 0}
+POLICY_ID = {"random": 0, "greedy": 1}
 
 # -- state layout ------------------------------------------------------------------------
 S_VP, S_MIDGARD, S_ASGARD, S_WALHALLA = 0, 4, 8, 12  # [4] each
@@ -71,8 +71,10 @@ S_FVALUE = S_FTYPE + 3 * MAX_FIELDS  # [3 * 16]
 S_OCC = S_FVALUE + 3 * MAX_FIELDS  # [3 * 16] occupant colour or -1
 S_DECK = S_OCC + 3 * MAX_FIELDS  # [MAX_DECK]
 STATE_SIZE = S_DECK + MAX_DECK
-W_TMP = STATE_SIZE  # scratch [32]
-WORK_SIZE = W_TMP + 32
+W_TMP = STATE_SIZE  # scratch of the rules' steps [32]
+W_G = W_TMP + 32  # scratch of greedy's worth [16]
+W_NET = W_G + 16  # greedy's landing values per fjord and dragon seat [12]
+WORK_SIZE = W_NET + 12
 N_STREAMS = 1 + MAX_SEATS
 
 # -- result columns ------------------------------------------------------------------------
@@ -303,6 +305,133 @@ def choose_vector(st, rs, seat, limits, group_end, group_cap, total_cap, out):
     nth_vector(limits, group_end, group_cap, total_cap, pick(rs, seat, n), out)
 
 
+# ------------------------------------------------------------------------ greedy (policies.py)
+
+
+@njit_inline
+def best_of(rs, seat, value, top_value, ties, i):
+    """One step of policies.best: returns (take option i, the new tie count)."""
+    if i == 0 or value > top_value:
+        return True, 1
+    if value == top_value:
+        ties += 1
+        return rng.below(rs, 1 + seat, ties) == 0, ties
+    return False, ties
+
+
+@njit_no_nrt
+def worth(ip, st, p, horn_k, horn_amount, work):
+    """policies.worth: majorities (``horn_amount`` added to p's strength on peninsula ``horn_k``),
+    wheat, and the final field points in the last raid."""
+    n = ip[P_PLAYERS]
+    g = work[W_G:W_G + 16]
+    strength = g[0:MAX_SEATS]
+    eligible = g[4:4 + MAX_SEATS]
+    vikings = g[8:8 + MAX_SEATS]
+    total = 0
+    fields = 0
+    for k in range(3):
+        for q in range(n):
+            strength[q] = 0
+            vikings[q] = 0
+        for j in range(field_count(st, k)):
+            o = st[S_OCC + MAX_FIELDS * k + j]
+            if o >= 0:
+                vikings[o] += 1
+                strength[o] += 1
+                kind = st[S_FTYPE + MAX_FIELDS * k + j]
+                if kind == VILLAGE:
+                    strength[o] += ip[P_VILLAGE_BONUS]
+                if o == p:
+                    fields += 1
+                    if kind == WHEAT:
+                        total += st[S_FVALUE + MAX_FIELDS * k + j]
+        if k == horn_k:
+            strength[p] += horn_amount
+        for q in range(n):
+            eligible[q] = 1 if vikings[q] >= ip[P_ELIGIBLE_MIN] else 0
+        total += majority_gain(ip, strength, eligible, st[S_OUTER + k], st[S_INNER + k], p)
+    if st[S_RAID] == ip[P_RAIDS] - 1:
+        total += ip[P_FIELD_VP] * fields
+    return total
+
+
+@njit_no_nrt
+def land_gain(ip, st, p, k, j, work):
+    """policies.land_gain: the change in worth of p taking (k, j), plus the immediate effect."""
+    before = worth(ip, st, p, -1, 0, work)
+    f = S_OCC + MAX_FIELDS * k + j
+    old = st[f]
+    st[f] = p
+    after = worth(ip, st, p, -1, 0, work)
+    st[f] = old
+    kind = st[S_FTYPE + MAX_FIELDS * k + j]
+    gain = after - before
+    if kind == FOREST:
+        gain += ip[P_FOREST_VP]
+    elif kind == CULT:
+        gain += ip[P_CULT_CARDS]
+    return gain
+
+
+@njit_no_nrt
+def option_value(ip, st, p, k, j, work):
+    """policies.option_value: a defended field is worth 0 without an Axe in hand."""
+    if st[S_OCC + MAX_FIELDS * k + j] >= 0 and st[S_HAND + N_CARDS * p + AXE] == 0:
+        return 0
+    return land_gain(ip, st, p, k, j, work)
+
+
+@njit_no_nrt
+def seat_net(ip, st, p, f, j, work):
+    """policies.seat_net: best landing value - 1 at seat j of a dragon into fjord f (0: no field)."""
+    q = 3 * st[S_MOORED + f] + 1 + j
+    found = False
+    top = 0
+    for k in (f - 1, f):
+        if 0 <= k <= 2 and q <= field_count(st, k) and st[S_OCC + MAX_FIELDS * k + q - 1] != p:
+            v = option_value(ip, st, p, k, q - 1, work)
+            if not found or v > top:
+                top = v
+            found = True
+    return top - 1 if found else 0
+
+
+@njit_no_nrt
+def stake(ip, st, defender, k, j, work):
+    """policies.stake: what the defender's worth loses without field (k, j)."""
+    f = S_OCC + MAX_FIELDS * k + j
+    with_it = worth(ip, st, defender, -1, 0, work)
+    st[f] = -1
+    without = worth(ip, st, defender, -1, 0, work)
+    st[f] = defender
+    return with_it - without
+
+
+@njit_inline
+def legal_mask(st):
+    legal = 0
+    for f in range(4):
+        reach = 0
+        for k in (f - 1, f):
+            if 0 <= k <= 2:
+                reach = max(reach, field_count(st, k))
+        if 3 * st[S_MOORED + f] + 1 <= reach:
+            legal |= 1 << f
+    return legal
+
+
+@njit_no_nrt
+def greedy_nets(ip, st, p, work):
+    """seat_net for every legal fjord and dragon seat, into ``work[W_NET + 3 f + j]``."""
+    legal = legal_mask(st)
+    for f in range(4):
+        if (legal >> f) & 1 == 1:
+            for j in range(3):
+                work[W_NET + 3 * f + j] = seat_net(ip, st, p, f, j, work)
+    return legal
+
+
 # ------------------------------------------------------------------------ W-4 .. W-6
 
 
@@ -328,7 +457,7 @@ def occupy(ip, st, rs, p, k, j):
 
 
 @njit_no_nrt
-def combat(ip, st, rs, attacker, k, j, policies):
+def combat(ip, st, rs, attacker, k, j, policies, work):
     """W-6 with ``attacker`` landing on field (k, j)."""
     defender = st[S_OCC + MAX_FIELDS * k + j]
     if st[S_CHECK] == 1 and defender == attacker:
@@ -338,14 +467,22 @@ def combat(ip, st, rs, attacker, k, j, policies):
     shields = 0
     if st[S_HAND + N_CARDS * attacker + AXE] >= 1:  # DP-5
         st[S_PLIES] += 1
-        if pick(rs, attacker, 2) == 0:
+        if policies[attacker] == 0:
+            play = pick(rs, attacker, 2) == 0
+        else:
+            play = land_gain(ip, st, attacker, k, j, work) >= 2
+        if play:
             axe = True
             axes = 1
             st[S_HAND + N_CARDS * attacker + AXE] -= 1
             st[S_AXES + attacker] += 1
     if axe and st[S_HAND + N_CARDS * defender + SHIELD] >= 1:  # DP-6
         st[S_PLIES] += 1
-        if pick(rs, defender, 2) == 0:
+        if policies[defender] == 0:
+            play = pick(rs, defender, 2) == 0
+        else:
+            play = stake(ip, st, defender, k, j, work) >= 2
+        if play:
             axe = False
             shields = 1
             st[S_HAND + N_CARDS * defender + SHIELD] -= 1
@@ -355,7 +492,10 @@ def combat(ip, st, rs, attacker, k, j, policies):
     else:  # DP-7
         st[S_PLIES] += 1
         st[S_DEF_CHOICES] += 1
-        attacker_won = pick(rs, defender, 2) == 1
+        if policies[defender] == 0:
+            attacker_won = pick(rs, defender, 2) == 1
+        else:
+            attacker_won = stake(ip, st, defender, k, j, work) < 2
         if not attacker_won:
             st[S_DEF_WIN] += 1
     winner = attacker if attacker_won else defender
@@ -377,7 +517,7 @@ def combat(ip, st, rs, attacker, k, j, policies):
 
 
 @njit_no_nrt
-def disembark(ip, st, rs, p, f, q, policies):
+def disembark(ip, st, rs, p, f, q, policies, work):
     """W-5: the Viking of ``p`` at position q of fjord f."""
     n_cand = 0
     cand_k0, cand_k1 = -1, -1
@@ -393,7 +533,23 @@ def disembark(ip, st, rs, p, f, q, policies):
         return
     options = n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1)
     st[S_PLIES] += 1
-    i = pick(rs, p, options)
+    if policies[p] == 0:
+        i = pick(rs, p, options)
+    else:  # the candidate of largest value; stay (-1) only if every candidate is below 0
+        v0 = option_value(ip, st, p, cand_k0, q - 1, work)
+        v1 = option_value(ip, st, p, cand_k1, q - 1, work) if n_cand == 2 else -(1 << 40)
+        stay = -1
+        if options > n_cand and max(v0, v1, stay) >= 0:
+            stay = -2
+        i, top, ties = 0, v0, 1
+        if n_cand == 2:
+            take, ties = best_of(rs, p, v1, top, ties, 1)
+            if take:
+                i, top = 1, v1
+        if options > n_cand:
+            take, ties = best_of(rs, p, stay, top, ties, n_cand)
+            if take:
+                i, top = n_cand, stay
     if i == n_cand:  # stay
         st[S_MIDGARD + p] += 1
         return
@@ -402,11 +558,19 @@ def disembark(ip, st, rs, p, f, q, policies):
     if st[S_OCC + MAX_FIELDS * k + j] < 0:
         occupy(ip, st, rs, p, k, j)
     else:
-        combat(ip, st, rs, p, k, j, policies)
+        combat(ip, st, rs, p, k, j, policies, work)
+
+
+@njit_inline
+def boardable(mask, cseat, colour, active, midgard):
+    """DP-1: may the active player fill the seats of ``mask``?"""
+    if (mask >> cseat) & 1 == 1 and colour != active:
+        return False
+    return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) <= midgard
 
 
 @njit_no_nrt
-def turn(ip, st, rs, active, policies):
+def turn(ip, st, rs, active, policies, work):
     """W-4."""
     n = ip[P_PLAYERS]
     st[S_TURNS] += 1
@@ -416,21 +580,35 @@ def turn(ip, st, rs, active, policies):
     colour, cseat = ip[P_DRAGON_COLOUR + d], ip[P_DRAGON_SEAT + d]
     for j in range(3):
         st[S_ABOARD + j] = -1
-    if st[S_MIDGARD + active] >= 1:  # DP-1: the seat sets by bitmask, ascending
+    midgard = st[S_MIDGARD + active]
+    if midgard >= 1:  # DP-1: the seat sets by bitmask, ascending
         n_opts = 0
         for mask in range(8):
-            if (mask >> cseat) & 1 == 1 and colour != active:
-                continue
-            size = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
-            if size <= st[S_MIDGARD + active]:
+            if boardable(mask, cseat, colour, active, midgard):
                 n_opts += 1
         st[S_PLIES] += 1
-        i = pick(rs, active, n_opts)
+        if policies[active] == 0:
+            i = pick(rs, active, n_opts)
+        else:  # the set with the largest best-fjord total of seat values
+            legal = greedy_nets(ip, st, active, work)
+            i, top, ties, idx = 0, 0, 1, 0
+            for mask in range(8):
+                if not boardable(mask, cseat, colour, active, midgard):
+                    continue
+                value = -(1 << 40)
+                for f in range(4):
+                    if (legal >> f) & 1 == 1:
+                        total = 0
+                        for j in range(3):
+                            if (mask >> j) & 1 == 1:
+                                total += work[W_NET + 3 * f + j]
+                        value = max(value, total)
+                take, ties = best_of(rs, active, value, top, ties, idx)
+                if take:
+                    i, top = idx, value
+                idx += 1
         for mask in range(8):
-            if (mask >> cseat) & 1 == 1 and colour != active:
-                continue
-            size = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
-            if size <= st[S_MIDGARD + active]:
+            if boardable(mask, cseat, colour, active, midgard):
                 if i == 0:
                     for j in range(3):
                         if (mask >> j) & 1 == 1:
@@ -440,19 +618,20 @@ def turn(ip, st, rs, active, policies):
                 i -= 1
     if colour != active and colour < n and st[S_MIDGARD + colour] >= 1:  # DP-2
         st[S_PLIES] += 1
-        if pick(rs, colour, 2) == 0:
+        if policies[colour] == 0:
+            board = pick(rs, colour, 2) == 0
+        else:
+            legal = greedy_nets(ip, st, colour, work)
+            total = 0
+            for f in range(4):
+                if (legal >> f) & 1 == 1:
+                    total += work[W_NET + 3 * f + cseat]
+            board = total > 0
+        if board:
             st[S_ABOARD + cseat] = colour
             st[S_MIDGARD + colour] -= 1
-    legal = 0  # DP-3
-    n_legal = 0
-    for f in range(4):
-        reach = 0
-        for k in (f - 1, f):
-            if 0 <= k <= 2:
-                reach = max(reach, field_count(st, k))
-        if 3 * st[S_MOORED + f] + 1 <= reach:
-            legal |= 1 << f
-            n_legal += 1
+    legal = legal_mask(st)  # DP-3
+    n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
     if n_legal == 0:  # cannot happen with lengths 5..8
         for j in range(3):
             if st[S_ABOARD + j] >= 0:
@@ -460,7 +639,21 @@ def turn(ip, st, rs, active, policies):
                 st[S_ABOARD + j] = -1
         return
     st[S_PLIES] += 1
-    i = pick(rs, active, n_legal)
+    if policies[active] == 0:
+        i = pick(rs, active, n_legal)
+    else:  # the largest total landing value of its Vikings aboard
+        greedy_nets(ip, st, active, work)
+        i, top, ties, idx = 0, 0, 1, 0
+        for f in range(4):
+            if (legal >> f) & 1 == 1:
+                value = 0
+                for j in range(3):
+                    if st[S_ABOARD + j] == active:
+                        value += work[W_NET + 3 * f + j] + 1
+                take, ties = best_of(rs, active, value, top, ties, idx)
+                if take:
+                    i, top = idx, value
+                idx += 1
     f = 0
     for g in range(4):
         if (legal >> g) & 1 == 1:
@@ -473,7 +666,7 @@ def turn(ip, st, rs, active, policies):
     for j in range(3):
         p = st[S_ABOARD + j]
         if p >= 0:
-            disembark(ip, st, rs, p, f, base + 1 + j, policies)
+            disembark(ip, st, rs, p, f, base + 1 + j, policies, work)
             st[S_ABOARD + j] = -1
 
 
@@ -488,45 +681,47 @@ def share(ip, total, k):
 
 
 @njit_no_nrt
-def majority(ip, st, strength, eligible, first, second, source):
-    """reference.majority_gains, added to VP and to the VP of ``source``."""
+def majority_gain(ip, strength, eligible, first, second, p):
+    """reference.majority_gains for player ``p``."""
+    if eligible[p] == 0:
+        return 0
     n = ip[P_PLAYERS]
     top = -1
-    for p in range(n):
-        if eligible[p] == 1 and strength[p] > top:
-            top = strength[p]
-    if top < 0:
-        return
+    for q in range(n):
+        if eligible[q] == 1 and strength[q] > top:
+            top = strength[q]
     n_top = 0
-    for p in range(n):
-        if eligible[p] == 1 and strength[p] == top:
+    for q in range(n):
+        if eligible[q] == 1 and strength[q] == top:
             n_top += 1
-    for p in range(n):
-        if eligible[p] == 1 and strength[p] == top:
-            g = share(ip, first + second, n_top) if n_top >= 2 else first
-            st[S_VP + p] += g
-            st[S_VP_FROM + source * MAX_SEATS + p] += g
+    if strength[p] == top:
+        return share(ip, first + second, n_top) if n_top >= 2 else first
     if n_top >= 2:
-        return
+        return 0
     runner = -1
-    for p in range(n):
-        if eligible[p] == 1 and strength[p] != top and strength[p] > runner:
-            runner = strength[p]
-    if runner < 0:
-        return
+    for q in range(n):
+        if eligible[q] == 1 and strength[q] != top and strength[q] > runner:
+            runner = strength[q]
+    if strength[p] != runner:
+        return 0
     n_runner = 0
-    for p in range(n):
-        if eligible[p] == 1 and strength[p] == runner:
+    for q in range(n):
+        if eligible[q] == 1 and strength[q] == runner:
             n_runner += 1
-    for p in range(n):
-        if eligible[p] == 1 and strength[p] == runner:
-            g = share(ip, second, n_runner)
-            st[S_VP + p] += g
-            st[S_VP_FROM + source * MAX_SEATS + p] += g
+    return share(ip, second, n_runner)
 
 
 @njit_no_nrt
-def card_phase(ip, st, rs, last, work):
+def majority(ip, st, strength, eligible, first, second, source):
+    """W-8.3 / W-9.3: every player's :func:`majority_gain`, added to VP and to the VP of ``source``."""
+    for p in range(ip[P_PLAYERS]):
+        g = majority_gain(ip, strength, eligible, first, second, p)
+        st[S_VP + p] += g
+        st[S_VP_FROM + source * MAX_SEATS + p] += g
+
+
+@njit_no_nrt
+def card_phase(ip, st, rs, last, policies, work):
     """W-7.2: DP-8 from the start player clockwise, then everything revealed together."""
     n = ip[P_PLAYERS]
     tmp = work[W_TMP:W_TMP + 32]
@@ -543,7 +738,24 @@ def card_phase(ip, st, rs, last, work):
             continue
         limits[0], limits[1], limits[2], limits[3], limits[4] = horns, horns, horns, walhalla, plunder
         v = laid[N_CARDS * p:N_CARDS * (p + 1)]
-        choose_vector(st, rs, p, limits, 3, horns, 1 << 30, v)
+        if policies[p] == 0:
+            choose_vector(st, rs, p, limits, 3, horns, 1 << 30, v)
+        else:  # every Plunder and Walhalla card; the Horns where they raise its worth most
+            st[S_PLIES] += 1
+            v[3], v[4] = walhalla, plunder
+            base = worth(ip, st, p, -1, 0, work)
+            gain0 = worth(ip, st, p, 0, ip[P_HORN] * horns, work) - base
+            gain1 = worth(ip, st, p, 1, ip[P_HORN] * horns, work) - base
+            gain2 = worth(ip, st, p, 2, ip[P_HORN] * horns, work) - base
+            if horns > 0 and max(gain0, gain1, gain2) > 0:
+                at, top, ties = 0, gain0, 1
+                take, ties = best_of(rs, p, gain1, top, ties, 1)
+                if take:
+                    at, top = 1, gain1
+                take, ties = best_of(rs, p, gain2, top, ties, 2)
+                if take:
+                    at, top = 2, gain2
+                v[at] = horns
         st[S_HAND + N_CARDS * p + HORN] -= v[0] + v[1] + v[2]
         st[S_HAND + N_CARDS * p + WCARD] -= v[3]
         st[S_HAND + N_CARDS * p + PLUNDER] -= v[4]
@@ -619,7 +831,7 @@ def final_scoring(ip, st, work):
 
 
 @njit_no_nrt
-def preparation(ip, st, rs, work):
+def preparation(ip, st, rs, policies, work):
     """W-7.3 between raids: cleanup, dragons, start player, reinforcement, selling, heroes."""
     n = ip[P_PLAYERS]
     for k in range(3):
@@ -665,7 +877,14 @@ def preparation(ip, st, rs, work):
                 held += limits[c]
             if held == 0 or st[S_ASGARD + p] == 0:
                 continue
-            choose_vector(st, rs, p, limits, 0, 0, st[S_ASGARD + p], v)
+            if policies[p] == 0:
+                choose_vector(st, rs, p, limits, 0, 0, st[S_ASGARD + p], v)
+            else:  # its Walhalla cards before the last raid
+                st[S_PLIES] += 1
+                for c in range(N_CARDS):
+                    v[c] = 0
+                if st[S_RAID] + 1 == ip[P_RAIDS] - 1:
+                    v[WCARD] = min(limits[WCARD], st[S_ASGARD + p])
             sold = 0
             for c in range(N_CARDS):
                 st[S_HAND + N_CARDS * p + c] -= v[c]
@@ -787,17 +1006,17 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         last = r == ip[P_RAIDS] - 1
         active = st[S_START]
         while not raid_over(ip, st):
-            turn(ip, st, rs, active, policies)
+            turn(ip, st, rs, active, policies, work)
             if check:
                 violation(st, check_between_turns(ip, st))
             active = (active + 1) % n
         st[S_RAIDS] += 1
-        card_phase(ip, st, rs, last, work)
+        card_phase(ip, st, rs, last, policies, work)
         if last:
             final_scoring(ip, st, work)
         else:
             peninsula_scoring(ip, st, work)
-            preparation(ip, st, rs, work)
+            preparation(ip, st, rs, policies, work)
         if check:
             violation(st, check_between_turns(ip, st))
     # W-9.4 the winners

@@ -6,15 +6,50 @@ to come as a set) and the decision point.
 
 ``random``
     §5 exactly: a uniform choice among the options.
+
+``greedy``
+    Values a position for a player by :func:`worth`: the VP a peninsula
+    scoring would give it now (majorities, villages included, no horns),
+    plus its wheat, plus the final field points in the last raid.  The
+    *gain* of landing on a field is the change in worth plus the field's
+    immediate effect (forest VP; a cult place counts 1 per card drawn); a
+    field held by another colour is worth its gain only with an Axe in hand
+    (else 0: the defender would keep it).
+
+    - DP-1 board: the seat set with the largest total, over the legal fjords,
+      of (best landing gain - 1) per Viking boarded (a Viking that finds no
+      field returns to Midgard and counts 0);
+    - DP-2 colour seat: board iff the landing gain - 1 summed over the legal
+      fjords is positive;
+    - DP-3 fjord: the largest total landing gain of its Vikings aboard;
+    - DP-4 landing: the candidate of largest gain (``stay`` only if every
+      gain is negative);
+    - DP-5 Axe: play it iff the field's gain is at least 2;
+    - DP-6 Shield and DP-7 outcome: defend (play the Shield; choose
+      ``defender_wins``) iff the defender's worth would drop by at least 2
+      without the field (the value at stake);
+    - DP-8 raid cards: every Plunder and Walhalla card, and all Horns on the
+      peninsula where they raise its worth most (none if nowhere);
+    - DP-9 sell: its Walhalla cards before the last raid (they cannot be
+      played in it), nothing else.
+
+    Ties among the best options are broken uniformly (:func:`best`: one
+    ``below(k)`` from the seat's decision stream each time the k-th option
+    of the best value so far is met).  It draws nothing else.
 """
 
 from __future__ import annotations
 
-POLICIES = ("random",)
+from toolkit.games.walhalla import reference as ref
+from toolkit.games.walhalla.data import AXE, CULT, FOREST, HORN, PLUNDER, VILLAGE, WALHALLA_CARD, WHEAT
+
+POLICIES = ("random", "greedy")
 
 
 class RandomPolicy:
     """A uniform choice among the options of every decision point (§5)."""
+
+    needs_view = False  # the game skips building a view for it
 
     def __init__(self, rules, stream):
         self.stream = stream
@@ -26,6 +61,169 @@ class RandomPolicy:
         return options[self.stream.below(len(options))]
 
 
+def best(options, values, stream):
+    """The option of highest value; a tie is broken uniformly, by one ``below(k)`` from the
+    seat's decision stream each time the k-th option of the best value so far is met."""
+    top, ties = 0, 1
+    for i in range(1, len(options)):
+        if values[i] > values[top]:
+            top, ties = i, 1
+        elif values[i] == values[top]:
+            ties += 1
+            if stream.below(ties) == 0:
+                top = i
+    return options[top]
+
+
+def worth(view, occupant, p, horns=(0, 0, 0)) -> int:
+    """What a scoring now would give ``p``: majorities (with ``horns`` added to p's strength on
+    each peninsula), wheat, and the final field points in the last raid."""
+    rules = view["rules"]
+    n = rules.num_players
+    total = 0
+    fields = 0
+    for k in range(3):
+        vikings = [0] * n
+        strength = [0] * n
+        for j, o in enumerate(occupant[k]):
+            if o >= 0:
+                vikings[o] += 1
+                strength[o] += 1 + (rules.village_bonus if view["field_type"][k][j] == VILLAGE else 0)
+                if o == p:
+                    fields += 1
+                    if view["field_type"][k][j] == WHEAT:
+                        total += view["field_value"][k][j]
+        strength[p] += horns[k]
+        eligible = [v >= rules.peninsula_eligibility_min_vikings for v in vikings]
+        total += ref.majority_gains(strength, eligible, view["outer_tip"][k], view["inner_tip"][k],
+                                    rules.tie_rounding == "up")[p]
+    if view["raid"] == rules.raids - 1:
+        total += rules.final_vp_per_occupied_field * fields
+    return total
+
+
+def land_gain(view, p, k, j) -> int:
+    """The gain of p taking field (k, j): the change in worth plus the immediate effect."""
+    rules = view["rules"]
+    occupant = view["occupant"]
+    before = worth(view, occupant, p)
+    old = occupant[k][j]
+    occupant[k][j] = p
+    after = worth(view, occupant, p)
+    occupant[k][j] = old
+    kind = view["field_type"][k][j]
+    return after - before + (rules.forest_vp if kind == FOREST else 0) + (rules.cult_cards if kind == CULT else 0)
+
+
+def option_value(view, p, k, j) -> int:
+    """DP-4's value of a candidate: its gain, or 0 for a defended field without an Axe in hand."""
+    if view["occupant"][k][j] >= 0 and view["hand"][AXE] == 0:
+        return 0
+    return land_gain(view, p, k, j)
+
+
+def candidates(view, p, f, q) -> list:
+    return [(k, j) for k, j in fields_at(view["lengths"], f, q) if view["occupant"][k][j] != p]
+
+
+def fields_at(lengths, f, q) -> list:
+    """reference.Game.fields_at from the public lengths."""
+    out = []
+    if f >= 1 and q <= 2 * lengths[f - 1]:
+        out.append((f - 1, q - 1))
+    if f <= 2 and q <= 2 * lengths[f]:
+        out.append((f, q - 1))
+    return out
+
+
+def legal_fjords(view) -> list:
+    lengths, moored = view["lengths"], view["moored"]
+    return [f for f in range(4)
+            if 3 * moored[f] + 1 <= max(2 * lengths[k] for k in (f - 1, f) if 0 <= k <= 2)]
+
+
+def seat_net(view, p, f, j) -> int:
+    """A Viking of p at seat j of a dragon sailing into fjord f: best landing value - 1 (0 if it
+    would find no field and go back to Midgard)."""
+    cands = candidates(view, p, f, 3 * view["moored"][f] + 1 + j)
+    if not cands:
+        return 0
+    return max(option_value(view, p, k, jj) for k, jj in cands) - 1
+
+
+def stake(view, defender, k, j) -> int:
+    """What the defender's worth loses without field (k, j)."""
+    occupant = view["occupant"]
+    with_it = worth(view, occupant, defender)
+    occupant[k][j] = -1
+    without = worth(view, occupant, defender)
+    occupant[k][j] = defender
+    return with_it - without
+
+
+def greedy_choice(view, d, stream):
+    from toolkit.games.walhalla.data import load_dragons
+
+    options = d.options
+    if len(options) == 1:
+        return options[0]
+    me, rules = view["seat"], view["rules"]
+    if d.kind == ref.DP_BOARD:
+        legal = legal_fjords(view)
+        nets = [[seat_net(view, me, f, j) for j in range(3)] for f in legal]
+        values = [max(sum(row[j] for j in range(3) if mask >> j & 1) for row in nets) for mask in options]
+        return best(options, values, stream)
+    if d.kind == ref.DP_COLOUR_SEAT:
+        cseat = int(load_dragons().dragon_seat[view["dragon"]])
+        total = sum(seat_net(view, me, f, cseat) for f in legal_fjords(view))
+        return ref.BOARD if total > 0 else ref.DECLINE
+    if d.kind == ref.DP_FJORD:
+        values = []
+        for f in options:
+            values.append(sum(seat_net(view, me, f, j) + 1 for j in range(3) if view["aboard"][j] == me))
+        return best(options, values, stream)
+    if d.kind == ref.DP_LANDING:
+        values = [-1 if o == ref.STAY else option_value(view, me, *o) for o in options]
+        if ref.STAY in options and max(values) >= 0:
+            values[options.index(ref.STAY)] = -2  # land unless every field would lose worth
+        return best(options, values, stream)
+    k, j = d.info if d.kind in (ref.DP_AXE, ref.DP_SHIELD, ref.DP_OUTCOME) else (0, 0)
+    if d.kind == ref.DP_AXE:
+        return ref.PLAY_AXE if land_gain(view, me, k, j) >= 2 else ref.DECLINE
+    if d.kind == ref.DP_SHIELD:
+        return ref.PLAY_SHIELD if stake(view, me, k, j) >= 2 else ref.DECLINE
+    if d.kind == ref.DP_OUTCOME:
+        return ref.DEFENDER_WINS if stake(view, me, k, j) >= 2 else ref.ATTACKER_WINS
+    hand = view["hand"]
+    if d.kind == ref.DP_RAID_CARDS:
+        last = view["raid"] == rules.raids - 1
+        horns = hand[HORN]
+        base = worth(view, view["occupant"], me)
+        gains = []
+        for k in range(3):
+            boost = [0, 0, 0]
+            boost[k] = rules.horn_strength * horns
+            gains.append(worth(view, view["occupant"], me, boost) - base)
+        place = [0, 0, 0]
+        if horns and max(gains) > 0:
+            place[best(list(range(3)), gains, stream)] = horns
+        return (place[0], place[1], place[2], 0 if last else hand[WALHALLA_CARD], hand[PLUNDER])
+    # DP-9 sell: the Walhalla cards before the last raid, as many as Asgard allows
+    last_next = view["raid"] + 1 == rules.raids - 1
+    sell = min(hand[WALHALLA_CARD], view["asgard"][me]) if last_next else 0
+    return (0, 0, 0, sell, 0)
+
+
+class GreedyPolicy:
+    needs_view = True
+
+    def __init__(self, rules, stream):
+        self.stream = stream
+
+    def choose(self, view, decision):
+        return greedy_choice(view, decision, self.stream)
+
+
 def parse_policy(name: str) -> tuple[str, int]:
     if name not in POLICIES:
         raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(POLICIES)}")
@@ -34,4 +232,6 @@ def parse_policy(name: str) -> tuple[str, int]:
 
 def make_policy(name: str, rules, stream):
     base, _ = parse_policy(name)
-    return RandomPolicy(rules, stream)
+    if base == "random":
+        return RandomPolicy(rules, stream)
+    return GreedyPolicy(rules, stream)

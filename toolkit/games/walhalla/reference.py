@@ -258,7 +258,8 @@ class Game:
         """Present a decision point (one ply) and return the chosen option."""
         self.plies += 1
         d = Decision(kind, seat, options, info)
-        choice = self.players[seat].choose(self.view(seat), d)
+        player = self.players[seat]
+        choice = player.choose(self.view(seat) if getattr(player, "needs_view", True) else None, d)
         if self.observer is not None:
             self.observer(self, d, choice)
         return choice
