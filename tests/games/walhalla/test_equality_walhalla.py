@@ -63,3 +63,15 @@ def test_reference_equals_kernel_random(config):
 ])
 def test_reference_equals_kernel_greedy(config, policies):
     assert_equal(CONFIGS[config], policies, 2025, 300)
+
+
+@pytest.mark.parametrize("config,policies,n", [
+    ("4p", ("lookahead:2", "greedy", "random", "greedy"), 5),
+    ("3p", ("random", "lookahead:1", "greedy"), 5),
+    ("variable_3p_small_deck", ("lookahead:1", "random", "lookahead:2"), 4),
+    ("flipped_3p", ("greedy", "greedy", "lookahead:1"), 4),
+])
+def test_reference_equals_kernel_lookahead(config, policies, n):
+    """The rollouts (determinization of cards and dragons, chance streams, greedy play-outs to the
+    raid's scoring) agree draw for draw."""
+    assert_equal(CONFIGS[config], policies, 31, n)

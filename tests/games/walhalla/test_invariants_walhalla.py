@@ -38,7 +38,7 @@ def _final_state(rules=None, seed=5):
     row = np.zeros(K.N_COLUMNS, np.int32)
     work = np.zeros(K.WORK_SIZE, np.int64)
     assert K.play_game(ip, K.policy_ids(("random",) * rules.num_players), seed, 0, row, True,
-                       np.empty(K.N_STREAMS, np.uint64), work) == 0
+                       np.empty(2 * K.N_STREAMS, np.uint64), work) == 0
     st = work[:K.STATE_SIZE].copy()
     st[K.S_PREV_VP:K.S_PREV_VP + 4] = st[K.S_VP:K.S_VP + 4]
     return ip, st

@@ -46,7 +46,7 @@ P_TILE_VALUE = P_TILE_TYPE + 2 * N_TILES  # [18 * 2]
 P_DRAGON_COLOUR = P_TILE_VALUE + 2 * N_TILES  # [12]
 P_DRAGON_SEAT = P_DRAGON_COLOUR + N_DRAGONS  # [12]
 N_PARAMS = P_DRAGON_SEAT + N_DRAGONS
-POLICY_ID = {"random": 0, "greedy": 1}
+POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 
 # -- state layout ------------------------------------------------------------------------
 S_VP, S_MIDGARD, S_ASGARD, S_WALHALLA = 0, 4, 8, 12  # [4] each
@@ -74,8 +74,13 @@ STATE_SIZE = S_DECK + MAX_DECK
 W_TMP = STATE_SIZE  # scratch of the rules' steps [32]
 W_G = W_TMP + 32  # scratch of greedy's worth [16]
 W_NET = W_G + 16  # greedy's landing values per fjord and dragon seat [12]
-WORK_SIZE = W_NET + 12
-N_STREAMS = 1 + MAX_SEATS
+W_WORLD = W_NET + 12  # the lookahead's rollout world [STATE_SIZE]
+W_POOL = W_WORLD + STATE_SIZE  # its unseen cards [MAX_DECK]
+W_DRAG = W_POOL + MAX_DECK  # its dragons to come [12]
+W_ROLL = W_DRAG + N_DRAGONS  # the rollout players' policy vector [2 * MAX_SEATS]
+W_TOTALS = W_ROLL + 2 * MAX_SEATS  # value per fjord [4]
+WORK_SIZE = W_TOTALS + 4
+N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 
 # -- result columns ------------------------------------------------------------------------
 SEAT_FIELDS = ("score", "win", "axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold",
@@ -570,8 +575,9 @@ def boardable(mask, cseat, colour, active, midgard):
 
 
 @njit_no_nrt
-def turn(ip, st, rs, active, policies, work):
-    """W-4."""
+def turn_start(ip, st, rs, active, policies, work):
+    """W-4.1-3: draw the dragon, board (DP-1), the coloured seat (DP-2); returns the legal
+    fjords as bits (0: none, the Vikings went back to Midgard)."""
     n = ip[P_PLAYERS]
     st[S_TURNS] += 1
     st[S_TURNS_RAID + st[S_RAID]] += 1
@@ -630,15 +636,23 @@ def turn(ip, st, rs, active, policies, work):
         if board:
             st[S_ABOARD + cseat] = colour
             st[S_MIDGARD + colour] -= 1
-    legal = legal_mask(st)  # DP-3
-    n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
-    if n_legal == 0:  # cannot happen with lengths 5..8
+    legal = legal_mask(st)
+    if legal == 0:  # cannot happen with lengths 5..8
         for j in range(3):
             if st[S_ABOARD + j] >= 0:
                 st[S_MIDGARD + st[S_ABOARD + j]] += 1
                 st[S_ABOARD + j] = -1
+    return legal
+
+
+@njit_no_nrt
+def turn(ip, st, rs, active, policies, work):
+    """W-4 for a ``random`` or ``greedy`` active player (a ``lookahead`` one: :func:`turn_top`)."""
+    legal = turn_start(ip, st, rs, active, policies, work)
+    if legal == 0:
         return
-    st[S_PLIES] += 1
+    n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
+    st[S_PLIES] += 1  # DP-3
     if policies[active] == 0:
         i = pick(rs, active, n_legal)
     else:  # the largest total landing value of its Vikings aboard
@@ -661,6 +675,12 @@ def turn(ip, st, rs, active, policies, work):
                 f = g
                 break
             i -= 1
+    sail(ip, st, rs, f, policies, work)
+
+
+@njit_no_nrt
+def sail(ip, st, rs, f, policies, work):
+    """W-4.4-5 after DP-3: moor in fjord f, then disembark bow, middle, stern."""
     base = 3 * st[S_MOORED + f]
     st[S_MOORED + f] += 1
     for j in range(3):
@@ -920,6 +940,135 @@ def raid_over(ip, st):
     return True
 
 
+# ------------------------------------------------------------------------ raids and the lookahead
+
+
+@njit_no_nrt
+def run_turns(ip, st, rs, active, policies, work):
+    """W-3: turns from ``active`` on until the raid ends (the rollouts' loop; no lookahead)."""
+    n = ip[P_PLAYERS]
+    while not raid_over(ip, st):
+        turn(ip, st, rs, active, policies, work)
+        active = (active + 1) % n
+
+
+@njit_no_nrt
+def score_raid(ip, st, rs, policies, work):
+    """W-7.2 and the raid's scoring (W-8, or W-9 after the last raid)."""
+    last = st[S_RAID] == ip[P_RAIDS] - 1
+    st[S_RAIDS] += 1
+    card_phase(ip, st, rs, last, policies, work)
+    if last:
+        final_scoring(ip, st, work)
+    else:
+        peninsula_scoring(ip, st, work)
+
+
+@njit_no_nrt
+def lookahead_fjord(ip, st, rs, me, legal, policies, work):
+    """policies.lookahead_fjord: the index, among the legal fjords, of the best rollout total."""
+    n = ip[P_PLAYERS]
+    k = 1 + me
+    world = work[W_WORLD:W_WORLD + STATE_SIZE]
+    pool = work[W_POOL:W_POOL + MAX_DECK]
+    dragons = work[W_DRAG:W_DRAG + N_DRAGONS]
+    roll = work[W_ROLL:W_ROLL + 2 * MAX_SEATS]
+    totals = work[W_TOTALS:W_TOTALS + 4]
+    rs2 = rs[N_STREAMS:]
+    for p in range(MAX_SEATS):
+        roll[p], roll[MAX_SEATS + p] = 1, 0
+    for f in range(4):
+        totals[f] = 0
+    head = st[S_DRAGON_HEAD]
+    for _ in range(policies[MAX_SEATS + me]):
+        m = 0  # the unseen cards, canonical order, shuffled
+        for c in range(N_CARDS):
+            for _ in range(ip[P_DECK + c] - st[S_HAND + N_CARDS * me + c] - st[S_DISCARD + c]):
+                pool[m] = c
+                m += 1
+        for i in range(m - 1, 0, -1):
+            j = rng.below(rs, k, i + 1)
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        nd = 0  # the dragons to come, canonical order, shuffled
+        for d in range(N_DRAGONS):
+            for i in range(head, N_DRAGONS):
+                if st[S_DRAGONS + i] == d:
+                    dragons[nd] = d
+                    nd += 1
+        for i in range(nd - 1, 0, -1):
+            j = rng.below(rs, k, i + 1)
+            tmp = dragons[i]
+            dragons[i] = dragons[j]
+            dragons[j] = tmp
+        chance = rs[k]
+        for f in range(4):
+            if (legal >> f) & 1 == 0:
+                continue
+            for i in range(STATE_SIZE):
+                world[i] = st[i]
+            off = 0
+            for p in range(n):
+                if p == me:
+                    continue
+                size = 0
+                for c in range(N_CARDS):
+                    size += st[S_HAND + N_CARDS * p + c]
+                    world[S_HAND + N_CARDS * p + c] = 0
+                for i in range(size):
+                    world[S_HAND + N_CARDS * p + pool[off + i]] += 1
+                off += size
+            for i in range(m - off):
+                world[S_DECK + i] = pool[off + i]
+            world[S_DECK_HEAD] = 0
+            world[S_DECK_N] = m - off
+            for i in range(nd):
+                world[S_DRAGONS + head + i] = dragons[i]
+            rs2[0] = chance
+            for p in range(n):
+                rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
+            sail(ip, world, rs2, f, roll, work)
+            run_turns(ip, world, rs2, (me + 1) % n, roll, work)
+            score_raid(ip, world, rs2, roll, work)
+            best = -(1 << 40)
+            for p in range(n):
+                if p != me:
+                    best = max(best, world[S_VP + p])
+            totals[f] += world[S_VP + me] - best
+    i, top, ties, idx = 0, 0, 1, 0
+    for f in range(4):
+        if (legal >> f) & 1 == 1:
+            take, ties = best_of(rs, me, totals[f], top, ties, idx)
+            if take:
+                i, top = idx, totals[f]
+            idx += 1
+    return i
+
+
+@njit_no_nrt
+def turn_top(ip, st, rs, active, policies, work):
+    """A turn of the real game: :func:`turn`, or for a ``lookahead`` seat the same steps with DP-3
+    decided by :func:`lookahead_fjord` (a separate function, so rollouts never recurse)."""
+    if policies[active] != 2:
+        turn(ip, st, rs, active, policies, work)
+        return
+    legal = turn_start(ip, st, rs, active, policies, work)
+    if legal == 0:
+        return
+    n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
+    st[S_PLIES] += 1
+    i = lookahead_fjord(ip, st, rs, active, legal, policies, work) if n_legal > 1 else 0
+    f = 0
+    for g in range(4):
+        if (legal >> g) & 1 == 1:
+            if i == 0:
+                f = g
+                break
+            i -= 1
+    sail(ip, st, rs, f, policies, work)
+
+
 # ------------------------------------------------------------------------ §7 checks (check=True)
 
 
@@ -1006,16 +1155,12 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         last = r == ip[P_RAIDS] - 1
         active = st[S_START]
         while not raid_over(ip, st):
-            turn(ip, st, rs, active, policies, work)
+            turn_top(ip, st, rs, active, policies, work)
             if check:
                 violation(st, check_between_turns(ip, st))
             active = (active + 1) % n
-        st[S_RAIDS] += 1
-        card_phase(ip, st, rs, last, policies, work)
-        if last:
-            final_scoring(ip, st, work)
-        else:
-            peninsula_scoring(ip, st, work)
+        score_raid(ip, st, rs, policies, work)
+        if not last:
             preparation(ip, st, rs, policies, work)
         if check:
             violation(st, check_between_turns(ip, st))
@@ -1080,7 +1225,7 @@ def play_many(ip, policies, seed, first_game, out, violations, check):
     n = out.shape[0]
     blocks = min(n, 256)
     for b in prange(blocks):
-        rs = np.empty(N_STREAMS, np.uint64)
+        rs = np.empty(2 * N_STREAMS, np.uint64)
         work = np.zeros(WORK_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work)

@@ -36,14 +36,34 @@ to come as a set) and the decision point.
     Ties among the best options are broken uniformly (:func:`best`: one
     ``below(k)`` from the seat's decision stream each time the k-th option
     of the best value so far is met).  It draws nothing else.
+
+``lookahead`` (``lookahead:S``, S samples, default 8)
+    ``greedy`` at every decision point but DP-3 (the fjord), where each legal
+    fjord is scored by determinized rollouts over the remaining dragons
+    (:func:`lookahead_fjord`): S guesses of the hidden cards and of the
+    dragon order (:func:`determinize`); in each, the dragon sails into the
+    candidate fjord and the rest of the raid, its card phase and its scoring
+    are played out by ``greedy`` for every seat.  The value is its VP minus
+    the best opponent's after that scoring.  In a rollout the decks reshuffle
+    from a copy of the seat's decision stream state after the sample's
+    draws, and seat p's greedy breaks ties from a stream whose state is
+    ``mix64(that state + 1 + p)``: every candidate sees the same streams.
+
+Knowledge model: a policy sees its own hand, the board, supplies and
+Walhalla, the hand sizes, the deck size, the discard pile (face up: cards
+reach it by being played face up, revealed, or sold in the open) and the
+dragons still to come as a set, not their order.
 """
 
 from __future__ import annotations
 
+from toolkit.core.rng import Stream, mix64
 from toolkit.games.walhalla import reference as ref
-from toolkit.games.walhalla.data import AXE, CULT, FOREST, HORN, PLUNDER, VILLAGE, WALHALLA_CARD, WHEAT
+from toolkit.games.walhalla.data import AXE, CARD_TYPES, CULT, FOREST, HORN, PLUNDER, VILLAGE, WALHALLA_CARD, WHEAT
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "lookahead")
+DEFAULT_SAMPLES = 8
+MAX_SAMPLES = 1024
 
 
 class RandomPolicy:
@@ -162,8 +182,6 @@ def stake(view, defender, k, j) -> int:
 
 
 def greedy_choice(view, d, stream):
-    from toolkit.games.walhalla.data import load_dragons
-
     options = d.options
     if len(options) == 1:
         return options[0]
@@ -174,7 +192,7 @@ def greedy_choice(view, d, stream):
         values = [max(sum(row[j] for j in range(3) if mask >> j & 1) for row in nets) for mask in options]
         return best(options, values, stream)
     if d.kind == ref.DP_COLOUR_SEAT:
-        cseat = int(load_dragons().dragon_seat[view["dragon"]])
+        cseat = view["dragon_seat"][view["dragon"]]
         total = sum(seat_net(view, me, f, cseat) for f in legal_fjords(view))
         return ref.BOARD if total > 0 else ref.DECLINE
     if d.kind == ref.DP_FJORD:
@@ -224,14 +242,87 @@ class GreedyPolicy:
         return greedy_choice(view, decision, self.stream)
 
 
+# ---------------------------------------------------------------------- lookahead
+
+
+def determinize(view, stream):
+    """A guess at what ``view["seat"]`` cannot see: the unseen action cards (all - own hand -
+    discard) in canonical order, shuffled (Fisher-Yates on the seat's decision stream) and dealt
+    to the other seats in seat order (each its public hand size), the rest being the deck; then
+    the dragons still to come, in canonical order, shuffled the same way."""
+    rules, me = view["rules"], view["seat"]
+    pool = [c for c, name in enumerate(CARD_TYPES)
+            for _ in range(rules.action_deck[name] - view["hand"][c] - view["discard"][c])]
+    _shuffle(pool, stream)
+    hands, k = [], 0
+    for p in range(rules.num_players):
+        hand = list(view["hand"]) if p == me else [0] * len(CARD_TYPES)
+        if p != me:
+            for c in pool[k:k + view["hand_sizes"][p]]:
+                hand[c] += 1
+            k += view["hand_sizes"][p]
+        hands.append(hand)
+    assert len(pool) - k == view["deck_size"], "the unseen cards are the other hands and the deck"
+    dragons = list(view["dragons_left"])
+    _shuffle(dragons, stream)
+    return hands, pool[k:], dragons
+
+
+def _shuffle(items, stream) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = stream.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def lookahead_fjord(view, options, samples, stream):
+    """DP-3: the fjord with the best total rollout value over ``samples`` worlds."""
+    me, n = view["seat"], view["rules"].num_players
+    totals = [0] * len(options)
+    for _ in range(samples):
+        hands, deck, dragons = determinize(view, stream)
+        state = stream.state
+        for i, f in enumerate(options):
+            players = [GreedyPolicy(None, Stream(state=mix64(state + 1 + p))) for p in range(n)]
+            world = ref.Game.world(view, hands, deck, dragons, Stream(state=state), players)
+            world.sail(f)
+            world.run_turns((me + 1) % n)
+            world.score_raid()
+            totals[i] += world.vp[me] - max(world.vp[p] for p in range(n) if p != me)
+    return best(options, totals, stream)
+
+
+class LookaheadPolicy:
+    """``greedy`` everywhere but DP-3, where every legal fjord is scored by rollouts."""
+
+    needs_view = True
+
+    def __init__(self, rules, stream, samples=DEFAULT_SAMPLES):
+        self.stream, self.samples = stream, samples
+
+    def choose(self, view, decision):
+        if decision.kind == ref.DP_FJORD and len(decision.options) > 1:
+            return lookahead_fjord(view, decision.options, self.samples, self.stream)
+        return greedy_choice(view, decision, self.stream)
+
+
 def parse_policy(name: str) -> tuple[str, int]:
-    if name not in POLICIES:
-        raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(POLICIES)}")
-    return name, 0
+    """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
+    base, colon, arg = name.partition(":")
+    if base == "lookahead":
+        if not colon:
+            return base, DEFAULT_SAMPLES
+        if arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES:
+            return base, int(arg)
+        raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
+    if colon or base not in POLICIES:
+        raise ValueError(f"policy={name!r} is not allowed: one of random, greedy, lookahead, lookahead:S")
+    return base, 0
 
 
 def make_policy(name: str, rules, stream):
-    base, _ = parse_policy(name)
+    base, samples = parse_policy(name)
     if base == "random":
         return RandomPolicy(rules, stream)
-    return GreedyPolicy(rules, stream)
+    if base == "greedy":
+        return GreedyPolicy(rules, stream)
+    return LookaheadPolicy(rules, stream, samples)

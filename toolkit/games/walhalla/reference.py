@@ -128,8 +128,8 @@ class Game:
         self.observer = observer
         tiles, dragons = data.load_tiles(), data.load_dragons()
         self.tile_types, self.tile_values = tiles.types, tiles.values
-        self.dragon_colour = [int(c) for c in dragons.dragon_colour]
-        self.dragon_seat = [int(j) for j in dragons.dragon_seat]
+        self.dragon_colour = tuple(int(c) for c in dragons.dragon_colour)
+        self.dragon_seat = tuple(int(j) for j in dragons.dragon_seat)
         n = self.n
         # §6 tallies
         self.turns = 0
@@ -275,7 +275,8 @@ class Game:
                 "occupant": [list(r) for r in self.occupant], "inner_tip": list(self.inner_tip),
                 "outer_tip": list(self.outer_tip), "moored": list(self.moored),
                 "dragons_left": sorted(self.dragons), "discard": list(self.discard), "deck_size": len(self.deck),
-                "aboard": list(self.aboard), "dragon": self.dragon, "fjord": self.fjord}
+                "aboard": list(self.aboard), "dragon": self.dragon, "fjord": self.fjord,
+                "dragon_colour": self.dragon_colour, "dragon_seat": self.dragon_seat}
 
     # -- W-4 the turn -----------------------------------------------------------------------
 
@@ -312,11 +313,13 @@ class Game:
                     self.midgard[self.aboard[j]] += 1
             self.aboard = [-1, -1, -1]
             return
-        f = self.decide(DP_FJORD, active, legal)
+        self.sail(self.decide(DP_FJORD, active, legal))
+
+    def sail(self, f: int) -> None:
+        """W-4.4-5 after the DP-3 choice: moor in fjord f, then disembark bow, middle, stern."""
         self.fjord = f
         base = 3 * self.moored[f]
         self.moored[f] += 1
-        # 5. disembark bow, middle, stern
         for j in range(3):
             p = self.aboard[j]
             if p >= 0:
@@ -498,24 +501,59 @@ class Game:
 
     # -- the game --------------------------------------------------------------------------
 
+    def run_turns(self, active: int) -> None:
+        """W-3: turns from ``active`` on, clockwise, until the raid ends (W-7.1)."""
+        while not self.raid_over():
+            self.turn(active)
+            active = (active + 1) % self.n
+        self.dragon, self.fjord = -1, -1
+
+    def score_raid(self) -> list:
+        """W-7.2 and the raid's scoring (W-8, or W-9 after the last raid); returns the
+        Walhalla cards each player laid (for the reinforcement ranking)."""
+        self.raids_played += 1
+        last = self.raid == self.rules.raids - 1
+        horns, walhalla_cards = self.card_phase(last)
+        if last:
+            self.final_scoring(horns)
+        else:
+            self.peninsula_scoring(horns)
+        return walhalla_cards
+
     def play_out(self) -> "Game":
-        rules = self.rules
-        for r in range(rules.raids):
+        for r in range(self.rules.raids):
             self.raid = r
-            last = r == rules.raids - 1
-            active = self.start
-            while not self.raid_over():
-                self.turn(active)
-                active = (active + 1) % self.n
-            self.dragon, self.fjord = -1, -1
-            self.raids_played += 1
-            horns, walhalla_cards = self.card_phase(last)
-            if last:
-                self.final_scoring(horns)
-            else:
-                self.peninsula_scoring(horns)
+            self.run_turns(self.start)
+            walhalla_cards = self.score_raid()
+            if r < self.rules.raids - 1:
                 self.preparation(walhalla_cards)
         return self
+
+    @classmethod
+    def world(cls, view, hands, deck, dragons, chance, players) -> "Game":
+        """A game rebuilt from a view at DP-3, with guessed ``hands``, action ``deck`` and dragon
+        order (the lookahead's determinized world): the public state is copied, tallies start at 0."""
+        game = cls.__new__(cls)
+        rules = view["rules"]
+        game.rules, game.n = rules, rules.num_players
+        game.chance, game.players, game.observer = chance, players, None
+        game.dragon_colour, game.dragon_seat = view["dragon_colour"], view["dragon_seat"]
+        for name in ("vp", "midgard", "asgard", "walhalla", "lengths", "inner_tip", "outer_tip", "moored",
+                     "discard", "aboard"):
+            setattr(game, name, list(view[name]))
+        for name in ("field_type", "field_value", "occupant"):
+            setattr(game, name, [list(r) for r in view[name]])
+        game.raid, game.start, game.dragon, game.fjord = view["raid"], view["start"], view["dragon"], view["fjord"]
+        game.hands, game.deck, game.dragons = [list(h) for h in hands], list(deck), list(dragons)
+        n = game.n
+        game.turns, game.turns_per_raid, game.plies, game.raids_played = 0, [0] * rules.raids, 0, 0
+        game.combats, game.combats_per_raid, game.attacker_wins = 0, [0] * rules.raids, 0
+        game.defender_choices = game.defender_chose_win = 0
+        for name in ("axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold"):
+            setattr(game, name, [0] * n)
+        game.vp_from = {key: [0] * n for key in VP_SOURCES}
+        game.first_player = 0
+        return game
 
     def winners(self) -> list:
         """W-9.4: the top VP; ``walhalla_then_fields`` breaks ties by Walhalla, then fields."""
