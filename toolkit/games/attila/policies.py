@@ -22,7 +22,7 @@ by size) and the decision point.
       DP-3 the cards that cannot be placed (or the first option);
     - DP-5 forced discard: the tribe it has least influence in.
 
-    Ties among the best options are broken uniformly (:func:`_best`: one
+    Ties among the best options are broken uniformly (``toolkit.core.policy.best``: one
     ``below(k)`` from the seat's decision stream whenever the k-th option of
     the best value so far is met), so no tribe or province is favoured by
     its number.  DP-1, DP-3 and DP-7 follow fixed rules and draw nothing.
@@ -51,6 +51,7 @@ war, or by a discard (DP-3, DP-5) the spec does not call secret.
 
 from __future__ import annotations
 
+from toolkit.core.policy import RandomPolicy, best
 from toolkit.core.rng import Stream, mix64
 from toolkit.games.attila import reference as ref
 from toolkit.games.attila.rules import TILES
@@ -86,21 +87,6 @@ def parse_policy(name: str) -> tuple[str, int, frozenset]:
     return base, samples, frozenset(without)
 
 
-class RandomPolicy:
-    """A uniform choice among the options of every decision point (§5)."""
-
-    needs_view = False  # the game skips building a view for it
-
-    def __init__(self, rules, stream):
-        self.stream = stream
-
-    def choose(self, view, decision):
-        options = decision.options
-        if len(options) == 1:
-            return options[0]
-        return options[self.stream.below(len(options))]
-
-
 def _gain(view, influence=None, figures=None) -> int:
     rules = view["rules"]
     influence = view["influence"] if influence is None else influence
@@ -122,20 +108,6 @@ def _with_figure(view, t, x):
     return figures
 
 
-def _best(options, values, stream):
-    """The option of highest value; a tie is broken uniformly, by one ``below(k)`` from the
-    seat's decision stream each time the k-th option of the best value so far is met."""
-    best, ties = 0, 1
-    for i in range(1, len(options)):
-        if values[i] > values[best]:
-            best, ties = i, 1
-        elif values[i] == values[best]:
-            ties += 1
-            if stream.below(ties) == 0:
-                best = i
-    return options[best]
-
-
 def greedy_choice(view, d, stream, without=frozenset()):
     options = d.options
     if len(options) == 1:
@@ -154,7 +126,7 @@ def greedy_choice(view, d, stream, without=frozenset()):
             return "exchange"
         return ref.PROCEED
     if d.kind == ref.DP_PLUS_TWO:
-        return _best(options, [_gain(view, _with_influence(view, _split(o))) for o in options], stream)
+        return best(options, [_gain(view, _with_influence(view, _split(o))) for o in options], stream)
     if d.kind == ref.DP_EXCHANGE:
         unplayable = tuple(view["hand"][t] if not view["legal"][t] else 0 for t in range(6))
         return unplayable if any(unplayable) else options[0]
@@ -166,14 +138,14 @@ def greedy_choice(view, d, stream, without=frozenset()):
             if sum(figures[x]) == rules.war_threshold:
                 value -= 5
             values.append(value)
-        return _best(options, values, stream)
+        return best(options, values, stream)
     if d.kind == ref.DP_DISCARD:
-        return _best(options, [-view["influence"][me][t] for t in options], stream)
+        return best(options, [-view["influence"][me][t] for t in options], stream)
     if d.kind == ref.DP_BONUS:
         t = d.info
         values = [_gain(view, _with_influence(view, [(t, rate)]))]
         values += [_gain(view, None, _with_figure(view, t, x)) for x in options[1:]]
-        return _best(options, values, stream)
+        return best(options, values, stream)
     # DP-7 support: every layable card of the involved tribes it leads
     x = d.info
     limits = [max(o[t] for o in options) for t in range(6)]
@@ -258,7 +230,7 @@ def lookahead_play(view, options, samples, stream, without=frozenset()) -> tuple
                 seat = (seat + 1) % n
                 world.turn(seat)
             totals[i] += position_value(world, me)
-    return _best(options, totals, stream)
+    return best(options, totals, stream)
 
 
 class LookaheadPolicy:

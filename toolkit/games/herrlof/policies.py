@@ -39,6 +39,7 @@ the stock or the opponent's 3-discards.
 
 from __future__ import annotations
 
+from toolkit.core.policy import RandomPolicy, parse_samples
 from toolkit.games.herrlof import reference as ref
 
 POLICIES = ("random", "greedy", "lookahead")
@@ -49,16 +50,7 @@ BID_WINDOW = 2
 
 def parse_policy(name: str) -> tuple[str, int]:
     """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
-    base, colon, arg = name.partition(":")
-    if base == "lookahead":
-        if not colon:
-            return base, DEFAULT_SAMPLES
-        if arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES:
-            return base, int(arg)
-        raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
-    if arg or base not in POLICIES:
-        raise ValueError(f"policy={name!r} is not allowed: one of random, greedy, lookahead, lookahead:S")
-    return base, 0
+    return parse_samples(name, POLICIES, "lookahead", DEFAULT_SAMPLES, MAX_SAMPLES)
 
 
 # ---------------------------------------------------------------------- greedy
@@ -283,16 +275,6 @@ def copy_state(st: ref.State) -> ref.State:
 
 
 # ---------------------------------------------------------------------- the objects play_game uses
-
-
-class RandomPolicy:
-    def __init__(self, rules, stream):
-        self.stream = stream
-
-    def choose(self, view, d):
-        if len(d.options) == 1:
-            return d.options[0]
-        return d.options[self.stream.below(len(d.options))]
 
 
 class GreedyPolicy:

@@ -426,6 +426,17 @@ def legal_mask(st):
     return legal
 
 
+@njit_inline
+def nth_fjord(legal, i):
+    """The i-th (from 0) fjord whose bit is set in ``legal``."""
+    for f in range(4):
+        if (legal >> f) & 1 == 1:
+            if i == 0:
+                return f
+            i -= 1
+    return -1
+
+
 @njit_no_nrt
 def greedy_nets(ip, st, p, work):
     """seat_net for every legal fjord and dragon seat, into ``work[W_NET + 3 f + j]``."""
@@ -668,14 +679,7 @@ def turn(ip, st, rs, active, policies, work):
                 if take:
                     i, top = idx, value
                 idx += 1
-    f = 0
-    for g in range(4):
-        if (legal >> g) & 1 == 1:
-            if i == 0:
-                f = g
-                break
-            i -= 1
-    sail(ip, st, rs, f, policies, work)
+    sail(ip, st, rs, nth_fjord(legal, i), policies, work)
 
 
 @njit_no_nrt
@@ -1059,14 +1063,7 @@ def turn_top(ip, st, rs, active, policies, work):
     n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
     st[S_PLIES] += 1
     i = lookahead_fjord(ip, st, rs, active, legal, policies, work) if n_legal > 1 else 0
-    f = 0
-    for g in range(4):
-        if (legal >> g) & 1 == 1:
-            if i == 0:
-                f = g
-                break
-            i -= 1
-    sail(ip, st, rs, f, policies, work)
+    sail(ip, st, rs, nth_fjord(legal, i), policies, work)
 
 
 # ------------------------------------------------------------------------ §7 checks (check=True)

@@ -35,7 +35,8 @@ to come as a set) and the decision point.
 
     Ties among the best options are broken uniformly (:func:`best`: one
     ``below(k)`` from the seat's decision stream each time the k-th option
-    of the best value so far is met).  It draws nothing else.
+    of the best value so far is met; ``toolkit.core.policy.best``).  It draws
+    nothing else.
 
 ``lookahead`` (``lookahead:S``, S samples, default 8)
     ``greedy`` at every decision point but DP-3 (the fjord), where each legal
@@ -57,6 +58,7 @@ dragons still to come as a set, not their order.
 
 from __future__ import annotations
 
+from toolkit.core.policy import RandomPolicy, best, parse_samples
 from toolkit.core.rng import Stream, mix64
 from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import AXE, CARD_TYPES, CULT, FOREST, HORN, PLUNDER, VILLAGE, WALHALLA_CARD, WHEAT
@@ -64,35 +66,6 @@ from toolkit.games.walhalla.data import AXE, CARD_TYPES, CULT, FOREST, HORN, PLU
 POLICIES = ("random", "greedy", "lookahead")
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 1024
-
-
-class RandomPolicy:
-    """A uniform choice among the options of every decision point (§5)."""
-
-    needs_view = False  # the game skips building a view for it
-
-    def __init__(self, rules, stream):
-        self.stream = stream
-
-    def choose(self, view, decision):
-        options = decision.options
-        if len(options) == 1:
-            return options[0]
-        return options[self.stream.below(len(options))]
-
-
-def best(options, values, stream):
-    """The option of highest value; a tie is broken uniformly, by one ``below(k)`` from the
-    seat's decision stream each time the k-th option of the best value so far is met."""
-    top, ties = 0, 1
-    for i in range(1, len(options)):
-        if values[i] > values[top]:
-            top, ties = i, 1
-        elif values[i] == values[top]:
-            ties += 1
-            if stream.below(ties) == 0:
-                top = i
-    return options[top]
 
 
 def worth(view, occupant, p, horns=(0, 0, 0)) -> int:
@@ -307,16 +280,7 @@ class LookaheadPolicy:
 
 def parse_policy(name: str) -> tuple[str, int]:
     """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
-    base, colon, arg = name.partition(":")
-    if base == "lookahead":
-        if not colon:
-            return base, DEFAULT_SAMPLES
-        if arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES:
-            return base, int(arg)
-        raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
-    if colon or base not in POLICIES:
-        raise ValueError(f"policy={name!r} is not allowed: one of random, greedy, lookahead, lookahead:S")
-    return base, 0
+    return parse_samples(name, POLICIES, "lookahead", DEFAULT_SAMPLES, MAX_SAMPLES)
 
 
 def make_policy(name: str, rules, stream):

@@ -1,0 +1,70 @@
+"""Pieces the games' pure-Python policies share.
+
+- :class:`RandomPolicy`: the reference ``random`` policy of every spec's §5
+  for games whose decision points carry an ``options`` list;
+- :func:`best`: the highest-valued option with ties broken uniformly from
+  the seat's decision stream (the kernels use the same draws);
+- :func:`parse_samples`: ``NAME`` / ``NAME:S`` policy names (``lookahead:16``).
+"""
+
+from __future__ import annotations
+
+
+class RandomPolicy:
+    """A uniform choice among the options of every decision point (§5): one ``below(n)`` from
+    the seat's decision stream, nothing for a single option."""
+
+    needs_view = False  # the game may skip building a view for it
+
+    def __init__(self, rules, stream):
+        self.stream = stream
+
+    def choose(self, view, decision):
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        return options[self.stream.below(len(options))]
+
+
+def best(options, values, stream):
+    """The option of highest value; a tie is broken uniformly, by one ``below(k)`` from the
+    seat's decision stream each time the k-th option of the best value so far is met.
+
+    Examples
+    --------
+    >>> from toolkit.core.rng import Stream
+    >>> best(["a", "b", "c"], [1, 3, 2], Stream(1))
+    'b'
+    """
+    top, ties = 0, 1
+    for i in range(1, len(options)):
+        if values[i] > values[top]:
+            top, ties = i, 1
+        elif values[i] == values[top]:
+            ties += 1
+            if stream.below(ties) == 0:
+                top = i
+    return options[top]
+
+
+def parse_samples(name: str, policies, sampled: str, default: int, most: int) -> tuple[str, int]:
+    """``"lookahead:16"`` -> ("lookahead", 16) for the ``sampled`` policy (``default`` samples
+    without an argument, at most ``most``); any other name in ``policies`` takes no argument.
+
+    Examples
+    --------
+    >>> parse_samples("lookahead:4", ("random", "lookahead"), "lookahead", 8, 100)
+    ('lookahead', 4)
+    >>> parse_samples("random", ("random", "lookahead"), "lookahead", 8, 100)
+    ('random', 0)
+    """
+    base, colon, arg = name.partition(":")
+    if base == sampled:
+        if not colon:
+            return base, default
+        if arg.isdigit() and 1 <= int(arg) <= most:
+            return base, int(arg)
+        raise ValueError(f"policy={name!r} is not allowed: {sampled}:S needs S samples in 1..{most}")
+    if colon or base not in policies:
+        raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(policies)}, {sampled}:S")
+    return base, 0
