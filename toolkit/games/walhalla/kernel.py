@@ -903,12 +903,10 @@ def preparation(ip, st, rs, policies, work):
                 continue
             if policies[p] == 0:
                 choose_vector(st, rs, p, limits, 0, 0, st[S_ASGARD + p], v)
-            else:  # its Walhalla cards before the last raid
+            else:  # greedy sells nothing
                 st[S_PLIES] += 1
                 for c in range(N_CARDS):
                     v[c] = 0
-                if st[S_RAID] + 1 == ip[P_RAIDS] - 1:
-                    v[WCARD] = min(limits[WCARD], st[S_ASGARD + p])
             sold = 0
             for c in range(N_CARDS):
                 st[S_HAND + N_CARDS * p + c] -= v[c]

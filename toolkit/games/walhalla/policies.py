@@ -30,8 +30,8 @@ to come as a set) and the decision point.
       without the field (the value at stake);
     - DP-8 raid cards: every Plunder and Walhalla card, and all Horns on the
       peninsula where they raise its worth most (none if nowhere);
-    - DP-9 sell: its Walhalla cards before the last raid (they cannot be
-      played in it), nothing else.
+    - DP-9 sell: nothing.  (Its DP-8 has just laid every Walhalla card it
+      held, and it keeps Axes, Shields, Horns and Plunder for their use.)
 
     Ties among the best options are broken uniformly (:func:`best`: one
     ``below(k)`` from the seat's decision stream each time the k-th option
@@ -199,10 +199,8 @@ def greedy_choice(view, d, stream):
         if horns and max(gains) > 0:
             place[best(list(range(3)), gains, stream)] = horns
         return (place[0], place[1], place[2], 0 if last else hand[WALHALLA_CARD], hand[PLUNDER])
-    # DP-9 sell: the Walhalla cards before the last raid, as many as Asgard allows
-    last_next = view["raid"] + 1 == rules.raids - 1
-    sell = min(hand[WALHALLA_CARD], view["asgard"][me]) if last_next else 0
-    return (0, 0, 0, sell, 0)
+    # DP-9 sell: nothing (see the module docstring)
+    return (0, 0, 0, 0, 0)
 
 
 class GreedyPolicy:
