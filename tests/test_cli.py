@@ -808,3 +808,189 @@ def test_compare_attila_two_players_is_the_pair_table(capsys):
     lines = out.splitlines()
     assert lines[0] == "attila: 100 games per ordered pair, seed 0 for every pair, preset standard, 2 players"
     assert lines[2].split()[:4] == ["seat", "0", "seat", "1"] and "shared wins" in lines[2]
+
+
+# --------------------------------------------------------------------- Walhalla (3..4 players, --players)
+
+# spec walhalla.md §9.2, in its order
+WALHALLA_PARAMETERS = [
+    "num_players", "peninsula_tiles", "raids", "vikings_per_colour", "start_midgard", "initial_walhalla_source",
+    "initial_action_cards", "forest_vp", "cult_cards", "village_bonus", "landing_mandatory", "winner_loses_hero",
+    "action_deck", "horn_strength", "plunder_vp", "walhalla_card_bonus", "sell_cards_for_vikings",
+    "reinforcement_table", "walhalla_final_vp", "final_vp_per_occupied_field", "tie_rounding",
+    "peninsula_eligibility_min_vikings", "start_player", "tiebreak"]
+
+
+def _walhalla_block(out: str) -> list[str]:
+    lines = out.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if line.startswith("walhalla: ")):]
+
+
+def test_list_shows_walhalla_with_its_player_range(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("walhalla"))
+    assert row.split()[:3] == ["walhalla", "Walhalla", "3-4"]
+    assert "random,greedy,lookahead" in row and "greedy,greedy,greedy,greedy" in row and "Viking" in row
+
+
+def test_simulate_walhalla_players_3_prints_three_seats(capsys):
+    import toolkit
+
+    code, out, err = run(capsys, "simulate", "walhalla", "--players", "3", "-n", "2000", "--seed", "1",
+                         "--no-progress")
+    assert code == 0, err
+    lines = _walhalla_block(out)
+    assert lines[0] == "walhalla: 2,000 games, seed 1, preset standard, 3 players, policies random,random,random"
+    assert lines[2].split() == ["seat", "policy", "wins", "win", "rate", "[95%", "CI]"]
+    seat_rows = [line.split() for line in lines[3:6]]
+    assert [r[:2] for r in seat_rows] == [["0", "random"], ["1", "random"], ["2", "random"]]
+    assert lines[6] == "no winner: 0 games, 0.0000 [0.0000, 0.0019]"  # exactly three seat rows; W-9.4
+    assert lines[7].startswith("shared wins: ") and lines[7].endswith("(a win for each tied seat)")
+    assert "game length in turns (a turn is one dragon drawn):" in lines
+    df = toolkit.simulate("walhalla", toolkit.rules("walhalla", num_players=3), n_games=2000, seed=1, progress=False)
+    assert [int(r[2].replace(",", "")) for r in seat_rows] == [df[f"win_{s}"].sum() for s in range(3)]
+    assert int(lines[7].split()[2].replace(",", "")) == (df["n_winners"] >= 2).sum()
+
+
+def test_simulate_walhalla_draw_18_and_the_variable_preset(capsys, tmp_path):
+    argv = ["simulate", "walhalla", "-n", "400", "--seed", "3", "--no-progress"]
+    code, by_set, err = run(capsys, *argv, "--set", "peninsula_tiles=draw_18")
+    assert code == 0, err
+    _, by_preset, _ = run(capsys, *argv, "--preset", "variable")
+    assert by_set == by_preset  # the same rules: the label names the preset they equal
+    assert _walhalla_block(by_set)[0] == ("walhalla: 400 games, seed 3, preset variable, 4 players, "
+                                          "policies random,random,random,random")
+    _, standard, _ = run(capsys, *argv)
+    assert _walhalla_block(standard)[3:7] != _walhalla_block(by_set)[3:7]
+    # W-2.1: one of the 18-tile combinations, in any order
+    code, _, err = run(capsys, *argv, "--preset", "variable", "-o", str(tmp_path / "v.csv"))
+    assert code == 0, err
+    lengths = pd.read_csv(tmp_path / "v.csv")[["length_0", "length_1", "length_2"]].to_numpy()
+    assert {tuple(sorted(row)) for row in lengths} == {(5, 5, 8), (5, 6, 7), (6, 6, 6)}
+    assert {tuple(row) for row in lengths} > {(8, 5, 5), (5, 8, 5), (5, 5, 8)}
+    meta = json.loads((tmp_path / "v.json").read_text())
+    assert meta["preset"] == "variable" and meta["rules"]["peninsula_tiles"] == "draw_18"
+    # a fixed list is a --set that names no preset
+    code, out, err = run(capsys, *argv, "--set", "peninsula_tiles=5,6,7", "-o", str(tmp_path / "f.csv"), "--summary")
+    assert code == 0, err
+    assert _walhalla_block(out)[0].startswith("walhalla: 400 games, seed 3, preset standard with "
+                                              "peninsula_tiles=5,6,7, 4 players")
+    fixed = pd.read_csv(tmp_path / "f.csv")
+    assert (fixed["length_0"] == 5).all() and (fixed["length_1"] == 6).all() and (fixed["length_2"] == 7).all()
+
+
+def test_odds_walhalla_prints_the_table(capsys):
+    from toolkit.games.walhalla.odds import summary
+    from toolkit.games.walhalla.rules import Rules
+
+    code, out, err = run(capsys, "odds", "walhalla")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:2] == ["Walhalla: exact odds, preset standard, 4 players", ""]
+    assert lines[2:] == _table_lines(summary(Rules()))
+    assert lines[2].split()[:3] == ["quantity", "exact", "value"]
+    assert any(line.startswith("P(no wheat field on a given peninsula)") and "1/221" in line for line in lines)
+    code, out, err = run(capsys, "odds", "walhalla", "--preset", "variable", "--players", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:2] == ["Walhalla: exact odds, preset variable, 3 players", ""]
+    assert lines[2:] == _table_lines(summary(Rules.preset("variable", num_players=3)))
+
+
+def test_rules_walhalla_lists_every_parameter(capsys):
+    from toolkit.core.params import params_of
+    from toolkit.games.walhalla.rules import Rules
+
+    code, out, err = run(capsys, "rules", "walhalla")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Walhalla rules (rules_version 1):"
+    start = next(i for i, line in enumerate(lines) if line.startswith("name "))
+    assert lines[start].split() == ["name", "type", "default", "allowed", "doc"]
+    names = [line.split()[0] for line in lines[start + 1:start + 1 + len(WALHALLA_PARAMETERS)]]
+    assert names == WALHALLA_PARAMETERS == list(params_of(Rules))
+    assert lines[start + 1 + len(WALHALLA_PARAMETERS)] == ""  # no other row
+    row = next(line for line in lines if line.startswith("peninsula_tiles "))
+    assert "6,6,6" in row and "a list of 3 integers in 5..8, or draw_18" in row
+    row = next(line for line in lines if line.startswith("num_players "))
+    assert "an integer in 3..4" in row
+    assert lines[-3:] == ["presets:", "  standard: peninsula_tiles=6,6,6", "  variable: peninsula_tiles=draw_18"]
+    code, out, err = run(capsys, "rules", "walhalla", "--players", "3", "--preset", "variable")
+    assert code == 0, err
+    header = next(line for line in out.splitlines() if line.startswith("name "))
+    assert "variable, 3 players" in header
+    start_midgard = next(line for line in out.splitlines() if line.startswith("start_midgard "))
+    assert start_midgard[header.index("variable, 3 players"):].split()[0] == "9"  # W-2.5
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "walhalla", "--set", "peninsula_tiles=4,6,8"],
+     "peninsula_tiles='4,6,8' is not allowed: a list of 3 integers in 5..8, or draw_18"),
+    (["simulate", "walhalla", "--set", "peninsula_tiles=8,8,8"],
+     "peninsula_tiles=8,8,8 is not allowed: the three lengths must sum to at most 18"),
+    (["simulate", "walhalla", "--players", "5"], "--players 5 is not allowed: an integer in 3..4"),
+    (["compare", "walhalla", "--policies", "random,greedy", "--players", "2"],
+     "--players 2 is not allowed: an integer in 3..4"),
+    (["odds", "walhalla", "--set", "num_players=5"], "num_players='5' is not allowed: an integer in 3..4"),
+    (["simulate", "walhalla", "--policies", "greedy,random"], "walhalla needs 4 policies"),
+    (["simulate", "walhalla", "--policies", "lookahead:0"], "policy='lookahead:0'"),
+    (["simulate", "walhalla", "--players", "3", "--set", "reinforcement_table=8,7,6,5"],
+     "reinforcement_table=8,7,6,5 is not allowed with num_players=3"),
+])
+def test_walhalla_errors_are_one_line_with_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("toolkit: error: ") and message in err
+
+
+def test_compare_walhalla_rotates_the_tested_policy_through_four_seats(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "walhalla", "--policies", "random,greedy", "-n", "200", "--seed", "2",
+                         "--no-progress", "-o", str(tmp_path / "c.csv"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == ("walhalla: 200 games per seating, 4 seatings per ordered pair, seed 2 for every seating, "
+                        "preset standard, 4 players")
+    assert lines[1].startswith("the tested policy sits in seat 0..3 in turn") and lines[1].endswith("1/4 = 0.2500")
+    assert "seat 3 [95% CI]" in lines[3] and "seat 4" not in lines[3] and "all seats [95% CI]" in lines[3]
+    assert [line.split()[:3] for line in lines[4:8]] == [
+        ["random", "random", "800"], ["random", "greedy", "800"], ["greedy", "random", "800"],
+        ["greedy", "greedy", "800"]]
+    start = next(i for i, line in enumerate(lines) if line.startswith("the tested (row) policy's win rate"))
+    assert lines[start + 1].split() == ["policy", "random", "greedy"]
+    greedy_row = lines[start + 3].split()
+    assert greedy_row[0] == "greedy" and float(greedy_row[1]) > 0.5  # greedy against three random players
+    table = pd.read_csv(tmp_path / "c.csv")
+    assert len(table) == 4 and (table["seats"] == 4).all() and (table["games"] == 200).all()
+    meta = json.loads((tmp_path / "c.json").read_text())
+    assert meta["rules"]["num_players"] == 4 and meta["policies"] == ["random", "greedy"]
+
+
+def test_report_walhalla_prints_four_seats(capsys, tmp_path):
+    from toolkit.report import REPORT_GAMES
+
+    code, out, err = run(capsys, "report", "walhalla", "-n", "100", "--seed", "1", "--out", str(tmp_path),
+                         "--no-progress")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "seat 3 wins [95% CI]" in lines[0] and "shared wins" in lines[0]
+    assert lines[1].split()[:3] == ["walhalla", "100", "greedy,greedy,greedy,greedy"]
+    for name in ("walhalla.csv", "walhalla.json", "walhalla_odds.csv", "walhalla_win_rates.png",
+                 "walhalla_length.png", "summary.csv"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    # the help gives the default number of games of each game that plays fewer than 200,000
+    code, out, _ = run(capsys, "report", "--help")
+    assert code == 0
+    help_text = " ".join(out.split())
+    for game, games in REPORT_GAMES.items():
+        assert f"{game.capitalize()} {games:,}" in help_text, game
+
+
+def test_installed_entry_point_walhalla_players_out_of_range():
+    exe = Path(sys.executable).with_name("toolkit")
+    if not exe.exists():
+        pytest.skip(f"no installed entry point at {exe}")
+    proc = subprocess.run([str(exe), "simulate", "walhalla", "--players", "5"],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == ["toolkit: error: --players 5 is not allowed: an integer in 3..4"]

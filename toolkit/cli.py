@@ -29,6 +29,11 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit simulate attila -n 100000 --set two_player_second_place_gap=none --players 2 -o attila2.csv
     toolkit odds attila --players 2
     toolkit compare attila --players 5 --policies random,greedy -n 2000
+    toolkit rules walhalla --players 3
+    toolkit simulate walhalla --players 3 -n 100000 --set peninsula_tiles=5,6,7
+    toolkit simulate walhalla -n 10000 --preset variable --policies lookahead,greedy,greedy,greedy
+    toolkit odds walhalla --preset variable
+    toolkit compare walhalla --policies random,greedy -n 2000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR]
 
 Every command takes any registered game (``toolkit list``).  A policy name
@@ -38,9 +43,9 @@ checks it (``spec.check_policy_name``).  A mapping rule is written
 ``--set capture_matrix=bear:fox/hunter``); keys left out keep their defaults.
 
 ``--players N`` is ``--set num_players=N`` for a game played by a varying
-number of players (Attila, 2..5); a game for a fixed number of players
-refuses it.  With three or more seats, ``compare`` seats each tested policy
-in every seat in turn against a field of the other policy (see
+number of players (Attila, 2..5; Walhalla, 3..4); a game for a fixed number
+of players refuses it.  With three or more seats, ``compare`` seats each
+tested policy in every seat in turn against a field of the other policy (see
 :func:`toolkit.analysis.tournament.compare`).
 """
 
@@ -407,7 +412,7 @@ def _add_rules_options(p):
 
 def _add_players_option(p):
     p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="number of players, for a game where it varies (Attila: 2..5); "
+                   help="number of players, for a game where it varies (Attila: 2..5, Walhalla: 3..4); "
                         "the same as --set num_players=N")
 
 
@@ -457,7 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
     p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
-    p.add_argument("-n", "--n-games", type=int, default=None, help="games per game (default 200,000; Attila 50,000)")
+    p.add_argument("-n", "--n-games", type=int, default=None,
+                   help="games per game (default 200,000; Attila 50,000, Walhalla 50,000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", default="data/results", help="output directory (default data/results)")
     p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
