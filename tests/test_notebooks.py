@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = ["valhalla", "herrlof", "halali", "attila"]
+NAMES = ["valhalla", "herrlof", "halali", "attila", "walhalla"]
 SMALL_N = "2000"
 
 nbformat = pytest.importorskip("nbformat")

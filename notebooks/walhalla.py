@@ -1,0 +1,590 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Walhalla: does the turn order decide, where do the points come from, and who wins the fights?
+#
+# **Walhalla** is a Viking raid game for 3–4 players with majority scoring (spec: `rules/walhalla.md`).
+# Three **peninsulas** P0, P1, P2 stick out from the coast; each is a row of fields (two per land tile,
+# 6 tiles by default): villages, forests, cult places and wheat fields (printed value 1, 2 or 3). Beyond
+# the last field lie an **inner tip** (3, 4 or 5 VP) and an **outer tip** (6, 7 or 8 VP). Four **fjords**
+# run along the peninsulas: F0 left of P0, F1 between P0 and P1, F2 between P1 and P2, F3 right of P2.
+#
+# A game has three **raids**. A raid is a round of turns: the player to move draws one of the 12
+# **dragons** (longships with 3 seats, one seat bound to a colour), puts up to 2 of his Vikings from his
+# supply (**Midgard**) on it (3 if the coloured seat is his), the owner of the coloured seat may add one,
+# and the mover sends the dragon into a fjord, where it moors behind the dragons already there. Each
+# Viking then lands on a field level with his seat, on either side of the fjord: a forest gives 2 VP at
+# once, a cult place an action card. A field held by another colour means a **fight**: the attacker may
+# play an Axe (the defender may cancel it with a Shield), and otherwise the **defender chooses** who wins.
+# The loser goes to **Walhalla**; the winner sends one of his Vikings in Walhalla back to the reserve
+# (**Asgard**). When the dragons run out (or nobody has a Viking in Midgard), each player may lay Battle
+# Horns (+2 strength on a peninsula), Plunder cards (+2 VP) and Walhalla cards, and every peninsula is
+# **scored**: the strongest player (1 per Viking, +1 per village) gets the outer tip, the second the
+# inner tip, ties share; each occupied wheat field pays its value. Between raids everything but the wheat
+# fields is cleared, Vikings come back from Asgard by a ranking of Walhalla counts, and heroes leave
+# Walhalla. The final scoring adds 1 VP per occupied field and 6 and 4 VP for the most and second most
+# Vikings in Walhalla.
+#
+# Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
+# of simulated games per run (100,000 by default; the test suite runs the notebook with a small `N`).
+# Three policies play:
+#
+# - `random` picks uniformly among the options of every decision (the spec's reference player, §5);
+# - `greedy` values a position by what a scoring now would give it (majorities with villages, wheat,
+#   and the final field points in the last raid): it boards and sails where its Vikings gain most,
+#   lands on the best field, attacks an occupied field only with an Axe, defends (Shield, or choosing to
+#   win) when the field is worth at least 2 VP to it, lays every Plunder and Walhalla card and its Horns
+#   where they help most, and sells only Walhalla cards before the last raid; ties are broken uniformly
+#   at random from the seat's own decision stream;
+# - `lookahead` (`lookahead:S`) is `greedy` except for the fjord: it plays the rest of the raid out with
+#   greedy players in S guesses of the hidden cards and dragon order (8 by default) and picks the fjord
+#   with the best VP margin over the best opponent. It is about 30 times slower, so it plays few games.
+
+# %%
+import os
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import Markdown, display
+
+import toolkit
+from toolkit.core import stats
+from toolkit.games.walhalla import odds
+from toolkit.games.walhalla.data import COLOURS, VILLAGE, WHEAT
+from toolkit.games.walhalla.reference import VP_SOURCES
+from toolkit.viz import plots
+from toolkit.viz.walhalla_board import draw_board, replay
+from toolkit.viz.widgets import rules_panel
+
+N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
+N_LOOK = max(200, N // 100)  # games with a lookahead player (about 70 a second against greedy)
+N_PANEL = max(10_000, min(N, 20_000))  # games per change of the rules panel
+SEED = 2024
+REPLAY_GAME = 0  # the game of the pictures: game 0 of every 4-player greedy run below
+PLAYERS = (3, 4)
+RULES = {n: toolkit.rules("walhalla", num_players=n) for n in PLAYERS}
+VARIABLE = {n: toolkit.rules("walhalla", "variable", num_players=n) for n in PLAYERS}
+print(f"N = {N:,} games per run, {N_LOOK:,} with a lookahead player, {N_PANEL:,} per panel change, seed {SEED}")
+
+# %% [markdown]
+# ## 1. One game on the board
+#
+# `replay` plays one seeded game with the readable reference implementation and keeps the position at
+# the start of each raid, after every turn and after each raid's scoring. The kernel plays the very same
+# game (the two are tested to agree game by game): it is game 0 of every 4-player greedy run below.
+#
+# The coast is at the bottom. Each peninsula is a column of fields going up from the coast (V village,
+# F forest, C cult place, W wheat with its printed value), a thick frame around each tile; above the last
+# field are the inner tip (second place) and the outer tip (first place) with their VP. A disc on a
+# field is a Viking in its player's colour (seat 0 red, 1 blue, 2 green, 3 yellow). The fjords are the
+# blue columns: the s-th dragon in a fjord (from s = 0) lies at positions 3s+1 (bow) to 3s+3, level with
+# the fields it can reach; its coloured seat is framed in its colour, and the small discs show the crew
+# it brought (they are ashore now, or back in Midgard if no field was free). On the left: the last turn
+# of raid 1, its dragon and the field it changed outlined in magenta. On the right: the end of the game.
+
+# %%
+game = replay(RULES[4], SEED, REPLAY_GAME)
+record = toolkit.simulate("walhalla", RULES[4], 1, seed=SEED, first_game=REPLAY_GAME, policies="greedy",
+                          progress=False).iloc[0]
+raid1_last = [p for p in game if p.event == "turn" and p.raid == 0][-1]
+final = game[-1]
+fig, (left, right) = plt.subplots(1, 2, figsize=(24, 8.6))
+draw_board(raid1_last, ax=left, legend=False)
+draw_board(final, ax=right)
+fig.tight_layout()
+kernel_vp = [int(record[f"score_{s}"]) for s in range(4)]
+same = kernel_vp == list(final.vp) and final.turn == record["turns"]
+display(Markdown(
+    f"Seat {game[0].start} ({COLOURS[game[0].start]}) starts raid 1. The game lasts {final.turn} turns "
+    f"({', '.join(str(record[f'turns_raid_{r}']) for r in range(3))} per raid) with "
+    f"{record['combats']} fights and ends with VP {list(final.vp)}: "
+    + " and ".join(f"seat {p} ({COLOURS[p]})" for p in final.winners) + " wins. The kernel's record of game "
+    f"{REPLAY_GAME}: VP {kernel_vp} in {record['turns']} turns, "
+    + ("the same game." if same else "**a different game!**")))
+
+# %% [markdown]
+# ### A scoring, worked out
+#
+# How raid 1 was scored: `odds.peninsula_strengths` and `odds.peninsula_scoring_table` compute each
+# peninsula's majority from the board (1 strength per Viking, +1 per village, +2 per Battle Horn laid
+# there in the card phase, which the replay notes), with the place, the tie size and the exact share
+# before rounding. The second table adds the wheat fields and the Plunder cards and checks the sum
+# against the VP the game added.
+
+# %%
+scored = game[raid1_last.index + 1]
+rules4 = RULES[4]
+laid = [v if v else (0, 0, 0, 0, 0) for v in scored.laid]
+vikings = [[sum(o == p for o in scored.occupant[k]) for p in range(4)] for k in range(3)]
+villages = [[sum(o == p and t == VILLAGE for o, t in zip(scored.occupant[k], scored.field_type[k]))
+             for p in range(4)] for k in range(3)]
+horns = [[rules4.horn_strength * laid[p][k] for p in range(4)] for k in range(3)]
+strengths = odds.peninsula_strengths(rules4, vikings, villages, horns)
+majorities = odds.peninsula_scoring_table(rules4, strengths, vikings, scored.inner_tip, scored.outer_tip)
+wheat = [sum(v for o, t, v in zip(scored.occupant[k], scored.field_type[k], scored.field_value[k])
+             if o == p and t == WHEAT) for k in range(3) for p in range(4)]
+check = pd.DataFrame({
+    "player": [f"{p} {COLOURS[p]}" for p in range(4)],
+    "Horns laid (P0, P1, P2)": [laid[p][:3] for p in range(4)],
+    "majorities": majorities.groupby("player")["vp"].sum().to_numpy(),
+    "wheat": [sum(wheat[k * 4 + p] for k in range(3)) for p in range(4)],
+    "plunder": [rules4.plunder_vp * laid[p][4] for p in range(4)],
+    "VP added by the game": [scored.vp[p] - raid1_last.vp[p] for p in range(4)],
+}).set_index("player")
+check["sum agrees"] = check[["majorities", "wheat", "plunder"]].sum(axis=1) == check["VP added by the game"]
+display(majorities.assign(share=majorities["share"].astype(str)).set_index(["peninsula", "player"]))
+check
+
+# %% [markdown]
+# And the Walhalla majority of the final scoring (`odds.walhalla_majority_table`; the most Vikings in
+# Walhalla score 6, the second most 4, ties share rounding up, nobody with an empty Walhalla scores),
+# beside the kernel's record of the VP each seat got from it:
+
+# %%
+walhalla_table = odds.walhalla_majority_table(rules4, final.walhalla)
+walhalla_table["kernel's vp_walhalla"] = [int(record[f"vp_walhalla_{s}"]) for s in range(4)]
+walhalla_table.assign(share=walhalla_table["share"].astype(str))
+
+# %% [markdown]
+# ### The whole game, turn by turn
+#
+# The slider replays the game position by position (the play button steps through it): the start of each
+# raid, every turn, and each raid's scoring. It needs a live kernel; the pictures above show two of the
+# positions without one.
+
+# %%
+def board_figure(index):
+    fig, ax = plt.subplots(figsize=(13, 8.2))
+    draw_board(game[index], ax=ax)
+    fig.tight_layout()
+    return fig
+
+
+slider = widgets.IntSlider(value=raid1_last.index, min=0, max=len(game) - 1, description="position",
+                           continuous_update=False, layout=widgets.Layout(width="60%"))
+play = widgets.Play(value=raid1_last.index, min=0, max=len(game) - 1, interval=900, description="play")
+widgets.jslink((play, "value"), (slider, "value"))
+board = widgets.Output()
+
+
+def redraw(change=None):
+    with board:
+        board.clear_output(wait=True)
+        figure = board_figure(slider.value)
+        display(figure)
+        plt.close(figure)
+
+
+slider.observe(redraw, names="value")
+redraw()
+widgets.VBox([widgets.HBox([play, slider]), board])
+
+# %% [markdown]
+# ## 2. Does the turn order decide?
+#
+# Each run plays `N` games of greedy self-play (and of random self-play) with 3 and with 4 players, all on
+# one seed. The start player of raid 1 is drawn at random (`start_player = random`, the default), and the
+# start passes to the left each raid, so the seat numbers themselves should not matter: the first table
+# checks that they do not. What may matter is the **turn order**: the player who starts raid 1, the one
+# after him, and so on (position = (seat − start player) mod n; `start_player = seat0` would fix it to the
+# seat). A shared win counts for each tied player, so a row can add up to a little more than 1. The fair
+# share is 1/n.
+
+# %%
+greedy = {n: toolkit.simulate("walhalla", RULES[n], N, seed=SEED, policies="greedy", progress=False)
+          for n in PLAYERS}
+random_runs = {n: toolkit.simulate("walhalla", RULES[n], N, seed=SEED, policies="random", progress=False)
+               for n in PLAYERS}
+
+
+def interval_text(rate, low, high):
+    return f"{rate:.3f} [{low:.3f}, {high:.3f}]"
+
+
+seat_table = pd.concat({
+    name: pd.DataFrame({f"{n} players": {f"seat {row.seat}": interval_text(row.win_rate, row.ci_low, row.ci_high)
+                                         for row in toolkit.win_rates(runs[n]).itertuples()} for n in PLAYERS})
+    for name, runs in (("greedy", greedy), ("random", random_runs))}, axis=1).fillna("")
+display(Markdown("**Win rate by seat number** (95% Wilson intervals):"))
+seat_table
+
+
+# %%
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+def by_turn_order(df, n):
+    """Win rate of the player who starts raid 1, the next one, ... (seat = start_player + k, clockwise).
+
+    ``expected`` is the share every position would get if the turn order did not matter: the mean
+    number of winners per game over n (a shared win counts for each tied player)."""
+    wins = df[[f"win_{s}" for s in range(n)]].to_numpy()
+    order = (df["start_player"].to_numpy()[:, None] + np.arange(n)) % n
+    by_position = np.take_along_axis(wins, order, axis=1).sum(axis=0)
+    expected = df["n_winners"].mean() / n
+    rows = []
+    for k in range(n):
+        rate, low, high = toolkit.wilson(int(by_position[k]), len(df))
+        rows.append({"players": f"{n} players", "n": n, "turn order": ORDINALS[k], "games": len(df),
+                     "win_rate": rate, "ci_low": low, "ci_high": high, "expected": expected})
+    return pd.DataFrame(rows)
+
+
+def turn_order_text(table):
+    table = table.assign(text=[interval_text(*r) for r in table[["win_rate", "ci_low", "ci_high"]].values])
+    out = table.pivot(index="turn order", columns="players", values="text").fillna("")
+    expected = table.groupby("players")["expected"].first()
+    out.loc["expected"] = [f"{expected[c]:.3f}" for c in out.columns]
+    return out
+
+
+runs_by_name = {"greedy": greedy, "random": random_runs}
+order_tables = {name: pd.concat([by_turn_order(runs[n], n) for n in PLAYERS], ignore_index=True)
+                for name, runs in runs_by_name.items()}
+fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
+for ax, (name, table) in zip(axes, order_tables.items()):
+    plots.means_bar(table, ax=ax, x="players", hue="turn order", value="win_rate", xlabel="",
+                    ylabel="win rate (the axis starts at 0.2)",
+                    title=f"{name} self-play: win rate by turn order, 95% Wilson intervals")
+    for i, n in enumerate(PLAYERS):  # dashed: the expected share (1/n, a little more for shared wins)
+        ax.hlines(table[table["n"] == n]["expected"].iloc[0], i - 0.42, i + 0.42, color="grey", linestyle="--",
+                  linewidth=1)
+    ax.set_ylim(0.2, 0.4)
+fig.tight_layout()
+turn_order_table = pd.concat({name: turn_order_text(table) for name, table in order_tables.items()}, axis=1)
+turn_order_table
+
+
+# %%
+def order_sentence(name, n):
+    table = order_tables[name][order_tables[name]["n"] == n].reset_index(drop=True)
+    best, worst = table.loc[table["win_rate"].idxmax()], table.loc[table["win_rate"].idxmin()]
+    rates = ", ".join(f"{r.win_rate:.1%}" for r in table.itertuples())
+    apart = best["ci_low"] > worst["ci_high"]
+    shared = (runs_by_name[name][n]["n_winners"] > 1).mean()
+    return (f"- *{name}, {n} players*: {rates} in turn order (expected {table['expected'].iloc[0]:.1%}, with "
+            f"{shared:.1%} shared wins); the {best['turn order']} player wins most, the {worst['turn order']} "
+            f"least, " + ("and their intervals do not overlap." if apart else "but their intervals overlap."))
+
+
+display(Markdown("\n".join(order_sentence(name, n) for name in ("greedy", "random") for n in PLAYERS)))
+
+# %% [markdown]
+# **Reading the numbers (N = 100,000, seed 2024, rules version 1).** The seat numbers are fair, as they
+# must be with a random start player: each seat wins 34.0% to 34.4% of the 3-player games and 25.7% to
+# 26.2% of the 4-player games, under both policies. A shared win (2.5% to 3.7% of the games) counts for
+# every tied player, so the share each player would get if the order did not matter is a little above
+# 1/n: 34.2% to 34.3% with three players and 25.8% to 26.0% with four (the dashed lines). The turn order
+# moves the win rate by at most 3 percentage points. In greedy self-play with three players the third
+# player is favoured: 36.1% (35.8% to 36.4%), against 33.8% for the first and 33.1% for the second. With
+# four greedy players the first and the third win 26.5% and 26.7%, the second 25.6% and the fourth 25.0%
+# (24.7% to 25.2%). The start passes to the left after each raid, so the first player starts raid 1, the
+# second raid 2 and the third raid 3, and with four players the fourth never starts a raid. Random
+# players show smaller differences: 33.9%, 34.2% and 34.5% with three players (the intervals of the
+# first and the third touch), and 25.8%, 25.6%, 25.4% and 26.5% with four, where the fourth player is
+# the one a little ahead. These runs measure the effect; they do not show its cause.
+
+# %% [markdown]
+# ## 3. Where do the points come from?
+#
+# Every VP a player scores has one source: the **peninsula** majorities (outer and inner tips, in every
+# raid), the **wheat** fields (their printed value in every raid's scoring), the **forests** (2 VP on
+# landing), the final **field** points (1 per occupied field at the end), the final **Walhalla** majority
+# (6 and 4) and the **Plunder** cards (2 each). The record keeps each seat's VP by source; they add up to
+# its score (checked below). The table gives the mean VP per player and game with a 95% interval, and
+# the same for the winner (games with a single winner), whose points show what wins.
+
+# %%
+def sources(df, n, policy):
+    scores = df[[f"score_{s}" for s in range(n)]].to_numpy()
+    by_source = {source: df[[f"vp_{source}_{s}" for s in range(n)]].to_numpy() for source in VP_SOURCES}
+    assert (sum(by_source.values()) == scores).all(), "the sources add up to the score"
+    single = df["n_winners"].to_numpy() == 1
+    winner = df["winner"].to_numpy()[single]
+    rows = []
+    for source, values in [*by_source.items(), ("total", scores)]:
+        for who, per_game in (("per player", values.mean(axis=1)),
+                              ("winner", values[single, winner])):
+            mean, se = stats.mean_se(per_game)
+            rows.append({"policy": policy, "players": n, "group": f"{policy}, {n} players", "who": who,
+                         "source": source, "mean": mean, "ci_low": mean - stats.Z95 * se,
+                         "ci_high": mean + stats.Z95 * se})
+    return rows
+
+
+points = pd.DataFrame([row for name, runs in runs_by_name.items() for n in PLAYERS
+                       for row in sources(runs[n], n, name)])
+fig, axes = plt.subplots(1, 2, figsize=(15, 4.4), sharey=True)
+for ax, who in zip(axes, ("per player", "winner")):
+    shown = points[(points["who"] == who) & (points["source"] != "total")]
+    plots.means_bar(shown, ax=ax, x="source", hue="group", xlabel="", ylabel="VP per game",
+                    title=f"VP by source, {who} (95% CI)")
+fig.tight_layout()
+points_table = points.pivot_table(index="source", columns=["who", "group"], values="mean", sort=False).round(2)
+points_table.columns.names = [None, None]
+points_table.index.name = "VP per game from"
+points_table
+
+# %%
+shares = points[(points["who"] == "per player")].pivot_table(index="source", columns="group", values="mean",
+                                                             sort=False)
+display(Markdown("**Share of a player's VP by source** (per-player means):"))
+(shares.drop(index="total") / shares.loc["total"]).round(3)
+
+# %% [markdown]
+# **Reading the numbers (default run).** The peninsula majorities are the biggest source, and almost a
+# fixed pot: each raid the three peninsulas pay their tips, 3 + 4 + 5 + 6 + 7 + 8 = 33 VP when every
+# peninsula has a first and a second place (a shared place rounds up, so a little more), which makes 99
+# VP a game, 33 per player with three and about 25 with four. Measured: 33.96 and 25.60 per greedy
+# player, 33.03 and 25.23 per random one. Greedy players score more than random ones from everything
+# else: wheat 16.2 against 11.0 VP per player with three players (12.2 against 8.6 with four), forests
+# 15.3 against 7.9 (11.6 against 6.4), the final field points 10.0 against 6.1 (7.6 against 4.8: greedy
+# players hold about 30 of the 36 fields at the end, random ones 18 to 19). So the majorities are 42% of
+# a greedy player's VP and 52% to 53% of a random player's; wheat is 20% (18%), forests 19% (13%), the
+# final fields 12% (10%), the Walhalla majority 4% (5%) and Plunder 3% (2%). The winner takes more of the
+# two big sources: in 3-player greedy games 39.2 VP from the majorities (5.3 more than the average
+# player) and 22.4 from wheat (6.2 more), but about the average from forests (15.4) and Plunder (2.7),
+# and less from the Walhalla majority (2.65 against 3.11). In 4-player greedy games the winner's margin
+# is 5.8 VP from the majorities and 6.4 from wheat. Wheat pays in every raid's scoring and a Viking on a
+# wheat field stays there between raids, so an early wheat field pays up to three times.
+
+# %% [markdown]
+# ## 4. Fights: how many, and who decides them
+#
+# A fight starts when a Viking lands on a field held by another colour. The attacker may play an Axe
+# (DP-5) and the defender may cancel it with a Shield (DP-6); an uncancelled Axe wins, otherwise the
+# defender chooses the winner (DP-7). `defender_choices` counts the DP-7 decisions, `defender_chose_win`
+# those in which the defender kept his field. The share of DP-7 decisions the defender wins is the ratio
+# of the two totals; its 95% interval treats games, not single decisions, as the independent units
+# (the delta method for a ratio of means).
+
+# %%
+def ratio_interval(numerator, denominator):
+    """sum(numerator) / sum(denominator) over games, with a 95% interval from the per-game pairs."""
+    a, b = np.asarray(numerator, float), np.asarray(denominator, float)
+    r = a.sum() / b.sum()
+    se = np.sqrt(((a - r * b) ** 2).sum()) / b.sum()
+    return r, r - stats.Z95 * se, r + stats.Z95 * se
+
+
+fight_rows, raid_rows = [], []
+for name, runs in runs_by_name.items():
+    for n in PLAYERS:
+        df = runs[n]
+        combats, combats_se = stats.mean_se(df["combats"])
+        axes_played = df[[f"axes_{s}" for s in range(n)]].sum(axis=1)
+        shields = df[[f"shields_{s}" for s in range(n)]].sum(axis=1)
+        fight_rows.append({
+            "policy": name, "players": n, "combats per game": combats, "± combats": stats.Z95 * combats_se,
+            "Axes per game": axes_played.mean(), "Shields per game": shields.mean(),
+            "attacker wins": ratio_interval(df["attacker_wins"], df["combats"])[0],
+            "DP-7 share of fights": ratio_interval(df["defender_choices"], df["combats"])[0],
+            "defender chooses to win": ratio_interval(df["defender_chose_win"], df["defender_choices"])[0],
+            "(95% CI)": "[{1:.3f}, {2:.3f}]".format(*ratio_interval(df["defender_chose_win"],
+                                                                    df["defender_choices"])),
+            "games without a fight": (df["combats"] == 0).mean(),
+            **{f"raid {r + 1}": df[f"combats_raid_{r}"].mean() for r in range(3)}})
+        for r in range(3):
+            mean, se = stats.mean_se(df[f"combats_raid_{r}"])
+            raid_rows.append({"group": f"{name}, {n} players", "raid": f"raid {r + 1}", "mean": mean,
+                              "ci_low": mean - stats.Z95 * se, "ci_high": mean + stats.Z95 * se})
+fights = pd.DataFrame(fight_rows).set_index(["policy", "players"])
+fig, ax = plt.subplots(figsize=(9, 4))
+plots.means_bar(pd.DataFrame(raid_rows), ax=ax, x="raid", hue="group", xlabel="", ylabel="fights per game",
+                title="fights per raid (95% CI)")
+fig.tight_layout()
+fights.round(3)
+
+# %% [markdown]
+# **Reading the numbers (default run).** A greedy game has 7.68 fights with three players and 8.71 with
+# four (each ±0.01), a random game 7.14 and 9.24; one 3-player greedy game in 100,000 has no fight. Fights grow
+# over the raids (greedy, three players: 2.28, 2.67 and 2.73 per raid; random: 1.38, 2.57 and 3.20); in
+# raids 2 and 3 the wheat fields kept from the earlier raids are occupied from the first turn. Greedy
+# players play 5.2 to 5.3 Axes and 1.7 to 1.9 Shields per game (random ones 1.5 and 0.25 to 0.35), so an
+# uncancelled Axe decides 41% to 43% of the greedy fights, and the defender chooses in the other 57.0%
+# (three players) and 58.8% (four). Given the choice, a greedy defender keeps his field 86.8% (86.7% to
+# 86.9%) of the time with three players and 85.4% (85.3% to 85.4%) with four: it defends whenever the
+# field is worth at least 2 VP to it, and winning costs it one of its Vikings in Walhalla (moved to
+# Asgard). The attacker wins 50.6% and 49.8% of greedy fights, about 85% of those wins by an Axe. A random
+# defender chooses to win 50.1% of the time, as a uniform choice should (three players: 49.9% to 50.2%;
+# four players: 50.0% to 50.2%, an interval that just misses 0.5 at this seed, about what one run in
+# forty shows by chance); random attackers win 58.1% and 56.4% of their fights.
+
+# %% [markdown]
+# ## 5. Variable peninsula lengths
+#
+# The `variable` preset (the advanced game) draws the peninsula lengths: one of the 18-tile combinations
+# {5,5,8}, {5,6,7} and {6,6,6}, each with probability 1/3, in a random order over P0..P2 (W-2.1). The
+# runs below play `N` greedy games with it, on the same seed as the standard runs. The games cannot be
+# paired with the standard ones: the length draw comes first on the chance stream, so everything after
+# it (tiles, tips, cards, dragons) differs even for the same game number. The comparison is side by
+# side, each number with its own interval; the variable games are also split by their combination (the
+# {6,6,6} third is the standard game, a check).
+
+# %%
+variable = {n: toolkit.simulate("walhalla", VARIABLE[n], N, seed=SEED, policies="greedy", progress=False)
+            for n in PLAYERS}
+
+
+def layout_of(df):
+    lengths = np.sort(df[["length_0", "length_1", "length_2"]].to_numpy(), axis=1)
+    return pd.Series([",".join(map(str, row)) for row in lengths], index=df.index)
+
+
+def length_rows(df, n, label):
+    first = np.take_along_axis(df[[f"win_{s}" for s in range(n)]].to_numpy(), df["start_player"].to_numpy()[:, None],
+                               axis=1)[:, 0]
+    scores = df[[f"score_{s}" for s in range(n)]].to_numpy()
+    quantities = {"first player wins": first, "shared win": (df["n_winners"] > 1).to_numpy(float),
+                  "winner's VP": scores.max(axis=1), "VP margin (1st - 2nd)": np.diff(np.sort(scores, axis=1)[:, -2:],
+                                                                                        axis=1)[:, 0],
+                  "fights": df["combats"].to_numpy(),
+                  "peninsula VP per player": df[[f"vp_peninsula_{s}" for s in range(n)]].to_numpy().mean(axis=1),
+                  "wheat VP per player": df[[f"vp_wheat_{s}" for s in range(n)]].to_numpy().mean(axis=1)}
+    rows = []
+    for quantity, values in quantities.items():
+        mean, se = stats.mean_se(values)
+        rows.append({"players": n, "rules": label, "games": len(values), "quantity": quantity, "mean": mean,
+                     "ci_low": mean - stats.Z95 * se, "ci_high": mean + stats.Z95 * se})
+    return rows
+
+
+length_table = []
+for n in PLAYERS:
+    length_table += length_rows(greedy[n], n, "standard 6,6,6")
+    length_table += length_rows(variable[n], n, "variable (all)")
+    layouts = layout_of(variable[n])
+    for layout in ("5,5,8", "5,6,7", "6,6,6"):
+        length_table += length_rows(variable[n][layouts == layout], n, f"variable {layout}")
+length_table = pd.DataFrame(length_table)
+length_table["text"] = [f"{m:.3f} [{lo:.3f}, {hi:.3f}]" if abs(m) < 1 else f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
+                        for m, lo, hi in length_table[["mean", "ci_low", "ci_high"]].values]
+fig, axes = plt.subplots(1, 2, figsize=(15, 4.2))
+for ax, quantity in zip(axes, ("first player wins", "fights")):
+    shown = length_table[length_table["quantity"] == quantity].assign(players=lambda t: t["players"].astype(str)
+                                                                      + " players")
+    plots.means_bar(shown, ax=ax, x="players", hue="rules", xlabel="", ylabel=quantity,
+                    title=f"greedy self-play: {quantity} (95% CI)")
+axes[0].set_ylim(0, 0.55)
+fig.tight_layout()
+length_table.pivot_table(index=["players", "quantity"], columns="rules", values="text", aggfunc="first",
+                         sort=False)[["standard 6,6,6", "variable (all)", "variable 5,5,8", "variable 5,6,7",
+                                      "variable 6,6,6"]]
+
+# %%
+variable_order = pd.concat([by_turn_order(variable[n], n) for n in PLAYERS], ignore_index=True)
+display(Markdown("**Win rate by turn order, variable lengths, greedy self-play** (95% Wilson intervals):"))
+turn_order_text(variable_order)
+
+# %% [markdown]
+# **Reading the numbers (default run).** For greedy players the variable lengths change almost nothing
+# that these runs can see. The first player wins 34.0% (variable) against 33.8% (standard) with three
+# players and 26.2% against 26.5% with four, with overlapping intervals, and the turn order keeps the same
+# pattern (three players: 34.0%, 33.3%, 35.6%; four: 26.2%, 25.0%, 26.9%, 25.8%). Shared wins stay at
+# 2.9% and 3.7% to 3.8%, the winner's margin over the second at 12.0 and 9.8 to 9.9 VP. What does move is
+# small: about 0.1 more fights per game (7.74 against 7.68 with three players, 8.81 against 8.71 with
+# four), 0.1 to 0.2 VP less for the winner, and a little less wheat on the {5,5,8} boards (16.11 against
+# 16.23 VP per player in the {6,6,6} games with three players, 12.09 against 12.19 with four), perhaps
+# because the far fields of an 8-tile peninsula (positions 13 to 16) are reached only by the fifth and
+# sixth dragons of a fjord. The {6,6,6} third of the variable games agrees with the standard runs within
+# the noise (for example 7.67 against 7.68 fights and 75.04 against 75.03 VP for the 4-player winner), as
+# it must.
+
+# %% [markdown]
+# ## 6. How strong are the policies?
+#
+# Seat 0 plays each policy against three `greedy` players (4 players; the start player is random, so
+# seat 0 starts raid 1 in a quarter of the games). The fair share is 25%. The lookahead runs are short
+# (`N_LOOK` games).
+
+# %%
+policy_rows = []
+for policy, n_games in (("random", N), ("greedy", N), ("lookahead:4", N_LOOK), ("lookahead", N_LOOK)):
+    df = (greedy[4] if policy == "greedy" else
+          toolkit.simulate("walhalla", RULES[4], n_games, seed=SEED, policies=f"{policy},greedy,greedy,greedy",
+                           progress=False))
+    rate, low, high = toolkit.wilson(int(df["win_0"].sum()), len(df))
+    vp, vp_se = stats.mean_se(df["score_0"])
+    others, _ = stats.mean_se(df[["score_1", "score_2", "score_3"]].mean(axis=1))
+    policy_rows.append({"seat 0 plays": policy, "games": len(df), "win_rate": rate, "ci_low": low, "ci_high": high,
+                        "seat 0 VP": vp, "± VP": stats.Z95 * vp_se, "others' mean VP": others})
+policy_table = pd.DataFrame(policy_rows)
+fig, ax = plt.subplots(figsize=(8, 3.4))
+plots.interval_plot(policy_table.rename(columns={"seat 0 plays": "label"}), ax=ax, value="win_rate",
+                    reference=0.25, digits=3, xlabel="seat 0's win rate against three greedy players (95% CI)",
+                    ylabel="seat 0 plays", title="policy strength, 4 players")
+fig.tight_layout()
+policy_table.round(3)
+
+# %% [markdown]
+# **Reading the numbers (default run).** A random player never beat three greedy ones in 100,000 games
+# (the 95% interval reaches 0.004%): it scores 27.4 VP on average against their 69.2. Greedy against
+# greedy wins 25.8% (25.6% to 26.1%), the expected share with shared wins. Lookahead wins 31.7% (28.9% to
+# 34.6%) of its 1,000 games with 4 samples and 35.5% (32.6% to 38.5%) with 8, clearly above the expected
+# 26%; the two sample counts are not clearly apart (their intervals overlap). It scores 1 to 2 VP more
+# than greedy (62.9 and 64.0 against 61.7) and leaves its opponents slightly fewer (61.0 and 60.6 against
+# 61.7): choosing the fjord by playing the raid out is worth about 6 to 10 percentage points of win rate
+# against greedy players. Only the fjord choice differs from greedy, so better boarding, landing and card
+# rules might be worth more.
+
+# %% [markdown]
+# ## 7. The setup and the fjords: exact odds
+#
+# `odds.summary` computes, as exact fractions (no simulation), the law of the peninsula lengths, what a
+# peninsula holds (villages, wheat), the tips, how likely a fjord is still open after k dragons when
+# every fjord is chosen at random (the `random` policy), and three majority examples. First the
+# standard rules, then the variable preset.
+
+# %%
+odds.summary(RULES[4])
+
+# %%
+odds.summary(VARIABLE[4])
+
+# %% [markdown]
+# ## 8. Try other rules
+#
+# The panel below is generated from the `Rules` declaration: one control per parameter, a preset menu and
+# a game count. Every change rebuilds the rules (a value that is not allowed shows the reason instead of
+# plots), reruns `N_PANEL` games (at least 10,000) of greedy self-play, and redraws the win rate by turn
+# order, the VP per player by source and the number of fights per game. Rules reach the compiled kernel
+# as values, so no change recompiles anything; greedy plays about 2,000 games a second on two cores, so a
+# change takes a few seconds. The fields whose default depends on the number of players (`start_midgard`,
+# `reinforcement_table`) follow `num_players` until they are changed by hand.
+
+# %%
+def run(rules, n_games):
+    df = toolkit.simulate("walhalla", rules, n_games, seed=SEED, policies="greedy", progress=False)
+    n = rules.num_players
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 3.8))
+    order = by_turn_order(df, n)
+    plots.means_bar(order, ax=left, x="turn order", value="win_rate", xlabel="turn order",
+                    ylabel="win rate", title=f"greedy self-play, {n} players, {len(df):,} games")
+    left.axhline(order["expected"].iloc[0], color="grey", linestyle="--", linewidth=1)
+    shown = pd.DataFrame([row for row in sources(df, n, "greedy")
+                          if row["who"] == "per player" and row["source"] != "total"])
+    plots.means_bar(shown, ax=middle, x="source", xlabel="", ylabel="VP per player and game",
+                    title="VP by source (95% CI)")
+    plots.length_histogram(df, "combats", ax=right)
+    right.set_xlabel("fights per game")
+    fig.tight_layout()
+    return fig
+
+
+panel = rules_panel("walhalla", run, preset="standard", n_games=N_PANEL)
+panel
