@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -52,39 +51,13 @@ import numba
 import numpy as np
 
 import toolkit
-from toolkit.games import GAMES
+from common import first_result as _first_result
+from common import kernel_rate as _kernel_rate
+from common import reference_rate as _reference_rate
 
 SEED = 7
 LOOKAHEAD = "lookahead:8"
 LOOKAHEAD_SEATS = (LOOKAHEAD, "greedy", "greedy", "greedy")
-FIRST_RESULT = (
-    "import time; t = time.perf_counter(); import toolkit; "
-    "toolkit.simulate('walhalla', n_games=1000, seed=1, progress=False); "
-    "print(time.perf_counter() - t)"
-)
-
-
-def kernel_rate(rules, policies, n_games, threads):
-    """(games/s, plies/s, CPU microseconds per game summed over threads) of one run."""
-    start, cpu = time.perf_counter(), time.process_time()
-    summary = toolkit.simulate("walhalla", rules, n_games, seed=SEED, policies=policies, threads=threads,
-                               keep="summary", progress=False)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    plies = summary.sums[summary.columns.index("plies")]
-    return n_games / seconds, plies / seconds, cpu / n_games * 1e6
-
-
-def reference_rate(rules, policies, min_seconds):
-    """(games/s, plies/s, games) of the pure-Python reference: games 0, 1, … of the same seed
-    until ``min_seconds`` have passed."""
-    spec = GAMES["walhalla"]
-    plies = games = 0
-    start = time.perf_counter()
-    while games == 0 or time.perf_counter() - start < min_seconds:
-        plies += spec.play_reference(rules, SEED, games, policies)["plies"]
-        games += 1
-    seconds = time.perf_counter() - start
-    return games / seconds, plies / seconds, games
 
 
 def seat_turns(df, players: int, seat: int = 0) -> np.ndarray:
@@ -129,10 +102,16 @@ def lookahead_rate(rules, n_games):
     return n_games / seconds, df["plies"].sum() / seconds, decisions / seconds, decisions / n_games, seconds, df
 
 
+def kernel_rate(rules, policies, n_games, threads):
+    return _kernel_rate("walhalla", rules, policies, n_games, threads, SEED)
+
+
+def reference_rate(rules, policies, min_seconds):
+    return _reference_rate("walhalla", rules, policies, min_seconds, SEED)
+
+
 def first_result(cache_dir):
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", FIRST_RESULT], env=env, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return _first_result("walhalla", cache_dir)
 
 
 def main(argv=None):

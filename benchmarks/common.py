@@ -1,0 +1,45 @@
+"""Timing helpers the per-game benchmarks share (games/s and plies/s of the kernel and of the
+pure-Python reference, and the first result after import in a fresh process)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import toolkit
+from toolkit.games import GAMES
+
+
+def kernel_rate(game, rules, policies, n_games, threads, seed):
+    """(games/s, plies/s, CPU microseconds per game summed over threads) of one run."""
+    start, cpu = time.perf_counter(), time.process_time()
+    summary = toolkit.simulate(game, rules, n_games, seed=seed, policies=policies, threads=threads,
+                               keep="summary", progress=False)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    plies = summary.sums[summary.columns.index("plies")]
+    return n_games / seconds, plies / seconds, cpu / n_games * 1e6
+
+
+def reference_rate(game, rules, policies, min_seconds, seed):
+    """(games/s, plies/s, games) of the pure-Python reference: games 0, 1, … of the same seed
+    until ``min_seconds`` have passed."""
+    spec = GAMES[game]
+    plies = games = 0
+    start = time.perf_counter()
+    while games == 0 or time.perf_counter() - start < min_seconds:
+        plies += spec.play_reference(rules, seed, games, policies)["plies"]
+        games += 1
+    seconds = time.perf_counter() - start
+    return games / seconds, plies / seconds, games
+
+
+def first_result(game, cache_dir) -> float:
+    """Seconds from a fresh interpreter to the first 1,000 games of ``game`` with ``cache_dir``
+    as the Numba cache (cold the first time, warm after)."""
+    code = ("import time; t = time.perf_counter(); import toolkit; "
+            f"toolkit.simulate({game!r}, n_games=1000, seed=1, progress=False); print(time.perf_counter() - t)")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
