@@ -30,6 +30,8 @@ class GameSpec:
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
     policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
     columns_for: Callable | None = None  # rules -> the columns a frame shows (seats beyond the player count dropped)
+    # (column getter) -> array of the seat that moved first in each game; turns then follow seat order
+    first_mover: Callable | None = None
 
     def result_columns(self, rules) -> tuple:
         """The columns of a result frame for these rules: ``columns``, less those of absent seats."""

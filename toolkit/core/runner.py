@@ -91,12 +91,42 @@ def _fold_moments(chunk, sums, sums_sq):
             sums_sq[j] += x * x
 
 
+# column pairs whose sum of products a Summary keeps (ratio estimates with intervals)
+PRODUCTS = (("options", "decisions"),)
+
+
+def _add_counts(total: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``total + counts`` for histograms of different lengths."""
+    if counts.size > total.size:
+        grown = np.zeros(counts.size, np.int64)
+        grown[: total.size] = total
+        total = grown
+    total[: counts.size] += counts
+    return total
+
+
 class Summary:
     """Streaming totals of a run (``keep="summary"``): flat memory in the number of games.
 
     Holds, per result column, the count of games, the sum and the sum of
     squares (means with standard errors), and a histogram of every column in
-    ``spec.histogram_columns`` and every ``score_*`` column.
+    ``spec.histogram_columns``, every ``score_*`` column, ``winner`` and
+    ``result``.  For the design metrics (``toolkit/analysis/metrics.py``) it
+    also keeps:
+
+    - ``position_wins``: wins by place in the turn order (0 = the seat that
+      moved first, from ``spec.first_mover``; seats follow in seat order), so
+      the first-player advantage is known without one row per game;
+    - ``products``: the sum of ``a * b`` for each pair in :data:`PRODUCTS`
+      (a ratio such as options per decision gets a delta-method interval);
+    - ``decided``: over the games with a sole winner, their count and the sums
+      (and sums of squares) of ``decisive_turn`` and ``decisive_turn / turns``.
+
+    Two summaries of the same run settings merge (:meth:`merge`), and a
+    summary travels between processes as plain arrays (:meth:`to_state`,
+    :meth:`from_state`): the sweep's Dask backend uses both.  Every total is
+    a sum of integers (exact in float64 below 2**53) except the
+    ``decisive_turn / turns`` sums, which are merged in a fixed order.
     """
 
     def __init__(self, spec, attrs: dict, shown=None):
@@ -108,9 +138,16 @@ class Summary:
         self.sums = np.zeros(len(self.columns))
         self.sums_sq = np.zeros(len(self.columns))
         self.hist_columns = [c for c in self.columns
-                             if c in spec.histogram_columns or c.startswith("score_") or c == "winner"]
+                             if c in spec.histogram_columns or c.startswith("score_") or c in ("winner", "result")]
         self.histograms = {c: np.zeros(0, np.int64) for c in self.hist_columns}
+        self.seats = sum(1 for c in self.shown if c.startswith("win_") and c[4:].isdigit())
+        self.position_wins = np.zeros(self.seats, np.int64)
+        self.products = np.zeros(len(PRODUCTS))
+        self.decided = np.zeros(5)  # games, sum and sum of squares of decisive_turn, of decisive_turn / turns
         self.violations = 0
+
+    def _col(self, chunk, name):
+        return chunk[:, self.columns.index(name)]
 
     def add(self, chunk: np.ndarray) -> None:
         self.n_games += chunk.shape[0]
@@ -119,12 +156,52 @@ class Summary:
             col = chunk[:, self.columns.index(c)]
             if c == "winner":
                 col = col + 1  # -1 (no winner) -> bin 0
-            counts = np.bincount(col)
-            if counts.size > self.histograms[c].size:
-                grown = np.zeros(counts.size, np.int64)
-                grown[: self.histograms[c].size] = self.histograms[c]
-                self.histograms[c] = grown
-            self.histograms[c][: counts.size] += counts
+            self.histograms[c] = _add_counts(self.histograms[c], np.bincount(col))
+        if self.spec.first_mover is not None and self.seats:
+            first = np.asarray(self.spec.first_mover(lambda name: self._col(chunk, name)), np.int64)
+            for s in range(self.seats):
+                won = self._col(chunk, f"win_{s}") == 1
+                place = (s - first[won]) % self.seats
+                self.position_wins += np.bincount(place, minlength=self.seats)
+        for k, (a, b) in enumerate(PRODUCTS):
+            if a in self.columns and b in self.columns:
+                self.products[k] += float(np.dot(self._col(chunk, a).astype(np.float64),
+                                                 self._col(chunk, b).astype(np.float64)))
+        if "decisive_turn" in self.columns:
+            sole = self._col(chunk, "winner") >= 0
+            turn = self._col(chunk, "decisive_turn")[sole].astype(np.float64)
+            share = turn / np.maximum(self._col(chunk, "turns")[sole], 1)
+            self.decided += (float(sole.sum()), turn.sum(), (turn * turn).sum(), share.sum(), (share * share).sum())
+
+    # -- merging and transport -------------------------------------------------
+
+    def to_state(self) -> dict:
+        """The totals as plain numbers and arrays (picklable without the game's compiled code)."""
+        return {"game": self.spec.name, "attrs": self.attrs, "shown": self.shown, "n_games": self.n_games,
+                "sums": self.sums, "sums_sq": self.sums_sq, "histograms": self.histograms,
+                "position_wins": self.position_wins, "products": self.products, "decided": self.decided}
+
+    @classmethod
+    def from_state(cls, state: dict, spec=None) -> "Summary":
+        spec = get_spec(state["game"]) if spec is None else spec
+        out = cls(spec, state["attrs"], state["shown"])
+        out.n_games = int(state["n_games"])
+        for name in ("sums", "sums_sq", "position_wins", "products", "decided"):
+            setattr(out, name, np.array(state[name], copy=True))
+        out.histograms = {c: np.array(v, copy=True) for c, v in state["histograms"].items()}
+        return out
+
+    def merge(self, other: "Summary") -> "Summary":
+        """Add the totals of ``other`` (more games of the same game, rules and policies); returns self."""
+        if other.spec.name != self.spec.name or other.shown != self.shown:
+            raise ValueError(f"cannot merge a {other.spec.name} summary into a {self.spec.name} one "
+                             f"with other columns")
+        self.n_games += other.n_games
+        for name in ("sums", "sums_sq", "position_wins", "products", "decided"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for c in self.hist_columns:
+            self.histograms[c] = _add_counts(self.histograms[c], other.histograms[c])
+        return self
 
     def histogram(self, column: str) -> pd.Series:
         """Counts per value of ``column``."""
@@ -144,7 +221,7 @@ class Summary:
 
     def win_rates(self) -> pd.DataFrame:
         rows = []
-        for s in range(sum(1 for c in self.shown if c.startswith("win_"))):
+        for s in range(self.seats):
             wins = int(round(self.sums[self.columns.index(f"win_{s}")]))
             rate, lo, hi = stats.wilson(wins, self.n_games)
             rows.append({"seat": s, "games": self.n_games, "wins": wins, "win_rate": rate,

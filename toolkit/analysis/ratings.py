@@ -1,0 +1,166 @@
+"""Ratings of policies from a tournament (:func:`toolkit.analysis.tournament.compare`).
+
+- **Two seats: Elo.**  The Bradley–Terry model on the Elo scale,
+  ``P(A beats B) = 1 / (1 + 10 ** ((R_B - R_A) / 400))``, fitted by maximum
+  likelihood to the pooled results of every pairing (both seatings).  A game
+  nobody won counts half a win for each side.  One virtual drawn game per
+  pairing keeps the ratings finite when a policy wins every game.  The mean
+  rating is 1500; ``se`` is the standard error from the Fisher information
+  (relative to that mean), and ``ci_low`` / ``ci_high`` the 95% interval.
+- **Three to five seats: OpenSkill** (the ``openskill`` package, the
+  Plackett–Luce model, Weng & Lin 2011, with ``tau = 0`` because a policy's
+  strength does not drift).  The tournament plays a tested policy in one seat
+  against a field policy in the others; each game is rated as a free-for-all
+  of one player per seat, the winner ranked first and the rest tied second
+  (a game nobody won: all tied).  A field policy filling several seats is
+  one player: it takes the mean of its seats' updated ``mu`` and ``sigma``.
+  The tournament table holds counts, not game records, so its games are fed
+  in a fixed pseudo-random order (from the table's seed); games of one
+  pairing are exchangeable, so the order carries no information.  A shared
+  win that includes the tested policy is rated as its win.  The rating is
+  ``mu`` with ``sigma`` as its uncertainty; ``ordinal = mu - 3 sigma`` is the
+  conservative estimate OpenSkill ranks by.
+
+Examples
+--------
+>>> from toolkit.analysis.tournament import compare
+>>> t = compare("valhalla", "random,greedy", n_games=400, seed=2, progress=False)
+>>> r = ratings(t)
+>>> r.index[0]
+'greedy'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from toolkit.core import stats
+
+ELO_SCALE = 400.0
+ELO_MEAN = 1500.0
+
+
+def ratings(table: pd.DataFrame) -> pd.DataFrame:
+    """Elo (two seats) or OpenSkill (three or more) ratings of the policies of ``table``, best first."""
+    if "tested_policy" in table.columns:
+        return openskill_ratings(table)
+    return elo(table)
+
+
+def elo(table: pd.DataFrame, prior_draws: float = 1.0) -> pd.DataFrame:
+    """Maximum-likelihood Elo ratings from a two-seat tournament table.
+
+    Returns a frame indexed by ``policy`` with ``elo``, ``se``, ``ci_low``,
+    ``ci_high``, ``games`` (rated games, both seatings of every pairing) and
+    ``score`` (wins + half the games nobody won, over those games), best first.
+    """
+    if "seat0_policy" not in table.columns:
+        raise ValueError("table is not allowed: a two-seat table of compare()")
+    names = list(dict.fromkeys(list(table["seat0_policy"]) + list(table["seat1_policy"])))
+    k = len(names)
+    index = {n: i for i, n in enumerate(names)}
+    score = np.zeros((k, k))  # score[a, b]: a's points against b
+    games = np.zeros((k, k))
+    for _, row in table.iterrows():
+        a, b = index[row["seat0_policy"]], index[row["seat1_policy"]]
+        if a == b:
+            continue
+        n = float(row["games"])
+        wa, wb = float(row["wins_0"]), float(row["wins_1"])
+        nobody = n - wa - wb
+        score[a, b] += wa + nobody / 2
+        score[b, a] += wb + nobody / 2
+        games[a, b] += n
+        games[b, a] += n
+    played = games.copy()
+    scored = score.copy()
+    off = ~np.eye(k, dtype=bool)
+    score[off] += prior_draws / 2 * (games[off] > 0)
+    games[off] += prior_draws * (games[off] > 0)
+    c = np.log(10.0) / ELO_SCALE
+    r = np.zeros(k)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-c * (r[:, None] - r[None, :])))
+        grad = c * (score - games * p).sum(axis=1)
+        w = c * c * games * p * (1 - p)
+        info = np.diag(w.sum(axis=1)) - w  # Fisher information (a graph Laplacian)
+        step = np.linalg.pinv(info) @ grad
+        r += step
+        r -= r.mean()
+        if np.abs(step).max() < 1e-9:
+            break
+    p = 1.0 / (1.0 + np.exp(-c * (r[:, None] - r[None, :])))
+    w = c * c * games * p * (1 - p)
+    cov = np.linalg.pinv(np.diag(w.sum(axis=1)) - w)
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    out = pd.DataFrame({"elo": ELO_MEAN + r, "se": se, "ci_low": ELO_MEAN + r - stats.Z95 * se,
+                        "ci_high": ELO_MEAN + r + stats.Z95 * se, "games": played.sum(axis=1).astype(int),
+                        "score": np.divide(scored.sum(axis=1), played.sum(axis=1),
+                                           out=np.full(k, np.nan), where=played.sum(axis=1) > 0)},
+                       index=pd.Index(names, name="policy"))
+    out = out.sort_values("elo", ascending=False)
+    out.attrs.update(table.attrs)
+    out.attrs["rating"] = "elo"
+    return out
+
+
+def openskill_ratings(table: pd.DataFrame) -> pd.DataFrame:
+    """OpenSkill (Plackett–Luce) ratings from a three-or-more-seat tournament table.
+
+    Returns a frame indexed by ``policy`` with ``mu``, ``sigma``,
+    ``ordinal`` (``mu - 3 sigma``), ``ci_low`` / ``ci_high``
+    (``mu -/+ 1.96 sigma``) and ``games`` (the games it played in), best
+    ``ordinal`` first.
+    """
+    from openskill.models import PlackettLuce
+
+    if "tested_policy" not in table.columns:
+        raise ValueError("table is not allowed: a table of compare() with three or more seats")
+    model = PlackettLuce(tau=0.0)
+    names = list(dict.fromkeys(list(table["tested_policy"]) + list(table["field_policy"])))
+    mu = {n: model.mu for n in names}
+    sigma = {n: model.sigma for n in names}
+    played = dict.fromkeys(names, 0)
+    games = []  # (tested, field, seats, tested seat, outcome: 1 tested won, 0 a field seat won, -1 nobody)
+    for _, row in table.iterrows():
+        tested, field, seats, n = row["tested_policy"], row["field_policy"], int(row["seats"]), int(row["games"])
+        if tested == field:
+            continue
+        nobody_total = int(row["no_winner"])
+        for seat in range(seats):
+            wins = int(row[f"wins_{seat}"])
+            nobody = nobody_total // seats + (1 if seat < nobody_total % seats else 0)
+            nobody = min(nobody, n - wins)
+            games += [(tested, field, seats, seat, 1)] * wins
+            games += [(tested, field, seats, seat, -1)] * nobody
+            games += [(tested, field, seats, seat, 0)] * (n - wins - nobody)
+    order = np.random.default_rng(int(table.attrs.get("seed", 0))).permutation(len(games))
+    for i in order:
+        tested, field, seats, seat, outcome = games[i]
+        teams = [[model.rating(mu=mu[tested if s == seat else field], sigma=sigma[tested if s == seat else field])]
+                 for s in range(seats)]
+        if outcome == 1:
+            ranks = [1 if s == seat else 2 for s in range(seats)]
+        elif outcome == 0:
+            first_field = 1 if seat == 0 else 0
+            ranks = [1 if s == first_field else 2 for s in range(seats)]
+        else:
+            ranks = [1] * seats
+        new = model.rate(teams, ranks=ranks)
+        mu[tested], sigma[tested] = new[seat][0].mu, new[seat][0].sigma
+        copies = [new[s][0] for s in range(seats) if s != seat]
+        mu[field] = float(np.mean([c.mu for c in copies]))
+        sigma[field] = float(np.mean([c.sigma for c in copies]))
+        played[tested] += 1
+        played[field] += 1
+    out = pd.DataFrame({"mu": [mu[n] for n in names], "sigma": [sigma[n] for n in names]},
+                       index=pd.Index(names, name="policy"))
+    out["ordinal"] = out["mu"] - 3 * out["sigma"]
+    out["ci_low"] = out["mu"] - stats.Z95 * out["sigma"]
+    out["ci_high"] = out["mu"] + stats.Z95 * out["sigma"]
+    out["games"] = [played[n] for n in names]
+    out = out.sort_values("ordinal", ascending=False)
+    out.attrs.update(table.attrs)
+    out.attrs["rating"] = "openskill"
+    return out
