@@ -69,5 +69,6 @@ SPEC = GameSpec(
     categories={"result": kernel.RESULT_CODES},
     histogram_columns=("turns", "plies", "rounds", "first_dealer"),
     turn_word="one trick",
+    first_mover=lambda column: 1 - column("first_dealer"),  # the non-dealer bids and leads first
     policy_parser=parse_policy,
 )

@@ -14,6 +14,17 @@ hand, in canonical order, are its set bits in ascending order with the V bit
 (``suited``) and the N bit (``suited + 1``) on top.  The ``lookahead``
 policy copies the first ``COPY_SIZE`` entries (everything but the knowledge
 and the discard tally) for each rollout.
+
+Design metrics (the columns ``decisions``, ``options``, ``lead_changes`` and
+``decisive_turn``; their choices are explained in ``reference.py``'s
+docstring): :func:`play_game` counts each decision point it hands to a
+policy and its ``n`` options (the lookahead's rollouts run
+``next_decision`` / ``apply_decision`` on copies and are not counted), and
+reports :func:`lead_measure` (each seat's score of the hands already scored;
+the bids, hence the points of the hand in progress, are secret) to
+``toolkit.core.lead`` after every trick: at once for a trick that is not
+the hand's last, after the scoring for the last one.  The lead scratch and
+the measure's values live in the work array (``W_LEAD``, ``W_VALUES``).
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from numba import prange
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
 
@@ -77,11 +89,13 @@ STATE_SIZE = S_DISC + MAX_FACES
 
 # -- result columns (one row per game) -----------------------------------------------------
 COLUMNS = (("winner", "win_0", "win_1", "result", "first_dealer", "rounds", "turns", "plies",
+            "decisions", "options", "lead_changes", "decisive_turn",
             "destroyed_tricks", "trump_changes", "no_trump_rounds")
            + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)) + ("plies_0", "plies_1"))
 C_WINNER, C_WIN, C_RESULT, C_FIRST_DEALER, C_ROUNDS, C_TURNS, C_PLIES = 0, 1, 3, 4, 5, 6, 7
-C_DESTROYED, C_TRUMP_CHANGES, C_NO_TRUMP = 8, 9, 10
-C_SEAT = 11  # SEAT_FIELDS in order, two columns each
+C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN = 8, 9, 10, 11
+C_DESTROYED, C_TRUMP_CHANGES, C_NO_TRUMP = 12, 13, 14
+C_SEAT = 15  # SEAT_FIELDS in order, two columns each
 C_SEAT_PLIES = C_SEAT + 2 * len(SEAT_FIELDS)
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "draw")
@@ -106,7 +120,9 @@ W_POOL = W_TOTALS + MAX_FACES  # [MAX_DECK] unseen cards
 W_REST = W_POOL + MAX_DECK  # [MAX_DECK]
 W_DECK = W_REST + MAX_DECK  # [MAX_DECK] the shuffled deck
 W_COUNTS = W_DECK + MAX_DECK  # [MAX_FACES] §7.1 tally
-WORK_SIZE = W_COUNTS + MAX_FACES
+W_LEAD = W_COUNTS + MAX_FACES  # [LEAD_FIELDS] toolkit.core.lead's scratch
+W_VALUES = W_LEAD + LEAD_FIELDS  # [2] the seats' lead measures
+WORK_SIZE = W_VALUES + 2
 
 
 def to_kernel(rules):
@@ -451,6 +467,13 @@ def round_points(ip, won, bid):
     if ip[P_CONS_EXACT] == 0 and in_range:
         bonus += ip[P_CONS]
     return ip[P_PPT] * won + bonus
+
+
+@njit_inline
+def lead_measure(st, values):
+    """reference.lead_measure: each seat's score of the hands scored so far, into ``values[0:2]``."""
+    values[0] = st[S_SCORE]
+    values[1] = st[S_SCORE + 1]
 
 
 # ------------------------------------------------------------------------ the state machine (§5)
@@ -984,6 +1007,11 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
     opts = work[W_OPTS:W_OPTS + MAX_FACES]
     deck = work[W_DECK:W_DECK + MAX_DECK]
     counts = work[W_COUNTS:W_COUNTS + MAX_FACES]
+    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
+    values = work[W_VALUES:W_VALUES + 2]
+    lead_reset(lead)
+    decisions = 0
+    n_options = 0
     for i in range(STATE_SIZE):
         st[i] = 0
     for i in range(row.shape[0]):
@@ -1009,6 +1037,8 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
                 violation = check_step(ip, st, counts, follow_ok)
             if n == 0:
                 break
+            decisions += 1
+            n_options += n
             seat = st[S_DSEAT]
             pid = policies[seat]
             if pid == 0:
@@ -1019,7 +1049,11 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
                 option = lookahead_choice(ip, st, opts, n, policies[2 + seat], rs, work)
             if check and st[S_DKIND] == DP_CARD:
                 follow_ok = (legal_mask(ip, st, seat) >> option) & 1 == 1
+            turns = st[S_TURNS]
             apply_decision(ip, st, option, rs, 0)
+            if st[S_TURNS] != turns and st[S_TRICKS_PLAYED] < h:  # a trick ended, not the hand's last
+                lead_measure(st, values)
+                lead_update(lead, values, 2, st[S_TURNS])
         # R-5 scoring
         destroyed = st[S_DESTROYED] - st[S_DESTROYED_AT_START]
         for seat in range(2):
@@ -1046,6 +1080,8 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
                 log[lr, L_STEALS] += st[S_STEALS + seat]
                 log[lr, L_TRADES] += st[S_TRADES + seat]
                 log[lr, L_SWAPS] += st[S_SWAPS + seat]
+        lead_measure(st, values)  # the hand's last trick, with the hand scored
+        lead_update(lead, values, 2, st[S_TURNS])
         if check and violation == 0:
             if st[S_WON_N] + st[S_WON_N + 1] + destroyed != h:
                 violation = INV_TRICKS
@@ -1070,6 +1106,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
     row[C_ROUNDS] = st[S_ROUND]
     row[C_TURNS] = st[S_TURNS]
     row[C_PLIES] = st[S_PLIES]
+    row[C_DECISIONS] = decisions
+    row[C_OPTIONS] = n_options
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, w, st[S_TURNS])
     row[C_DESTROYED] = st[S_DESTROYED]
     row[C_TRUMP_CHANGES] = st[S_TRUMP_CHANGES]
     row[C_NO_TRUMP] = st[S_NO_TRUMP_ROUNDS]

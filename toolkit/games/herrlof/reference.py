@@ -41,6 +41,31 @@ Choices the spec leaves open, decided here:
 - ``tricks_won`` is counted at each round end (after steals) and summed.
 - A game with equal scores and equal exact-bid counts under
   ``most_correct_bids_then_draw`` is a draw (R-6.3); ``winner = -1``.
+
+Design metrics (columns after ``plies``, not in §6):
+
+- ``decisions``: the decision points of §5 the real game presents to a
+  policy (all seats).  §5 makes every DP-1 to DP-7 a decision point "even if
+  it has one option", so a DP-2 with a single legal face, a DP-4 after the
+  last trick and the like all count; ``decisions`` therefore equals
+  ``plies``.  The automatic steps (a mandatory 3-draw, steal or 6-take, an
+  effect whose trigger fails, the next leader, scoring) are no decision.
+  The ``lookahead`` policy's rollouts play copies through
+  :func:`next_decision` / :func:`apply_decision` and are not counted.
+- ``options``: the sum over those decisions of ``len(decision.options)``,
+  the list the ``random`` policy draws from (bids 0..hand_size, distinct
+  legal faces, yes/decline, distinct faces in hand).
+- ``lead_changes`` and ``decisive_turn`` (``toolkit.core.lead``), from
+  :func:`lead_measure`: each seat's cumulative score of the hands already
+  scored.  That is what is public: the bids are secret until a hand is
+  scored (R-2.4), so the points of the hand in progress, which depend on the
+  bid through the exact-bid bonus, are not known to the opponent.  A turn is
+  one trick (§6).  The measure is reported once per trick: after a trick
+  that is not the hand's last (scores do not change within a hand, so its
+  R-4 effects change nothing), and after the hand's last trick once the
+  hand is scored (R-5), so the last turn of the game sees the final scores.
+  The exact-bid tiebreak (R-6.3) is not part of the measure, so a game won
+  on it has ``decisive_turn = turns``.
 """
 
 from __future__ import annotations
@@ -48,6 +73,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
+from toolkit.core.lead import LeadTracker
 from toolkit.core.rng import CHANCE, Stream
 
 # Decision points (§5): kind codes shared with the kernel
@@ -451,6 +477,11 @@ def game_over(st: State) -> bool:
     return max(st.scores) >= st.rules.target_score or st.round_no >= st.rules.max_rounds
 
 
+def lead_measure(st: State) -> list:
+    """Each seat's lead measure (Design metrics): the score of the hands scored so far."""
+    return list(st.scores)
+
+
 def winner(rules, scores, exact_bids) -> int:
     """R-6.3: the winning seat, or -1 for a draw."""
     if scores[0] != scores[1]:
@@ -633,6 +664,10 @@ class Record:
     rounds: int
     turns: int
     plies: int
+    decisions: int  # decision points presented to a policy (Design metrics)
+    options: int  # options offered at them, summed
+    lead_changes: int
+    decisive_turn: int
     exact_bids: list
     tricks_won: list
     destroyed_tricks: int
@@ -657,17 +692,25 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
     else:
         dealer = 0 if rules.first_dealer == "seat0" else 1
     st, log = None, []
+    decisions = options = 0
+    lead = LeadTracker()
     while True:
         st = new_round_state(rules, shuffled_deck(rules, chance), dealer, st)
         tallies = {k: list(getattr(st, k)) for k in ("steals", "trades", "swaps")}
         dealt = [list(h) for h in st.hands]
         trump_dealt = st.trump
         while (d := next_decision(st, chance)) is not None:
+            decisions += 1
+            options += len(d.options)
             option = players[d.seat].choose(observe(st, d.seat), d)
             if observer is not None:
                 observer(st, d, option)
+            turns = st.turns
             apply_decision(st, d, option, chance)
+            if st.turns != turns and st.tricks_played < rules.hand_size:
+                lead.update(lead_measure(st))  # a trick ended; the hand's last one is reported once scored
         score_round(st)
+        lead.update(lead_measure(st))  # the hand's last trick, with the hand scored
         if observer is not None:
             observer(st, None, None)
         for seat in (0, 1):
@@ -676,8 +719,10 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
             break
         dealer = 1 - dealer  # R-6.1
     w = winner(rules, st.scores, st.exact_bids)
+    lead_changes, decisive_turn = lead.result(w)
     return Record(result="win" if w >= 0 else "draw", winner=w, first_dealer=st.first_dealer, score=list(st.scores),
-                  rounds=st.round_no, turns=st.turns, plies=st.plies, exact_bids=list(st.exact_bids),
+                  rounds=st.round_no, turns=st.turns, plies=st.plies, decisions=decisions, options=options,
+                  lead_changes=lead_changes, decisive_turn=decisive_turn, exact_bids=list(st.exact_bids),
                   tricks_won=list(st.tricks_won), destroyed_tricks=st.destroyed_tricks,
                   steals=list(st.steals), trades=list(st.trades), swaps=list(st.swaps),
                   trump_changes=st.trump_changes, no_trump_rounds=st.no_trump_rounds,
@@ -714,6 +759,8 @@ def record_row(record: Record) -> dict:
     row = {"winner": record.winner, "win_0": int(record.winner == 0), "win_1": int(record.winner == 1),
            "result": 0 if record.result == "win" else 1, "first_dealer": record.first_dealer,
            "rounds": record.rounds, "turns": record.turns, "plies": record.plies,
+           "decisions": record.decisions, "options": record.options, "lead_changes": record.lead_changes,
+           "decisive_turn": record.decisive_turn,
            "destroyed_tricks": record.destroyed_tricks, "trump_changes": record.trump_changes,
            "no_trump_rounds": record.no_trump_rounds}
     for name in SEAT_FIELDS:
