@@ -41,6 +41,7 @@ SPEC = GameSpec(
     categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "wars", "century_scorings", "n_winners"),
     turn_word="one player's turn",
+    first_mover=lambda column: column("start_player"),
     policy_parser=parse_policy,
     columns_for=lambda rules: kernel.columns_for(rules.num_players),
 )

@@ -8,14 +8,45 @@ tribe ``t``, so the placement test of A-2 is a few bit operations.
 
 ``play_game`` is allocation-free: the caller passes the stream states and a
 work array holding the state, the option lists, the lookahead's rollout
-world and, with ``check=True``, the previous turn's state, against which
-:func:`check_turn` tests §7 after every turn (§7.8 is checked before each
-scoring, §7.9 at each placement).  It returns the first violated invariant's
+world, the lead tracker's scratch and, with ``check=True``, the previous
+turn's state, against which :func:`check_turn` tests §7 after every turn
+(§7.8 is checked before each scoring, §7.9 at each placement).  It returns the first violated invariant's
 number (0 = none; 11 = the state's own bit sets out of step).  §7.8's bound
 with ``tie_rounding = up`` uses k - 1 = players - 1, the largest tied group.
 
 A ``lookahead`` seat's turn runs in :func:`turn_top`; its rollouts call the
 ordinary :func:`turn`, which has no lookahead branch, so nothing recurses.
+
+Design metrics
+--------------
+The columns ``decisions``, ``options``, ``lead_changes`` and ``decisive_turn``
+(right after ``plies``), counted exactly as ``reference.py`` counts them:
+
+- ``decisions``: the §5 decision points presented, DP-1 to DP-7, each one even
+  with a single option; by §6 that is ``plies``, so the two columns agree.
+  :func:`decision_point` counts one at every place a policy is asked (random,
+  greedy or lookahead alike).  Nothing else is one: the influence taken
+  automatically with ``second_figure_option`` off, a play with an empty hand
+  (no DP-5), a support turn with no layable card (no DP-7), refills and
+  scorings.  The lookahead's rollouts play in their own world
+  (``work[W_WORLD:]``), so their decision points never reach the real game's
+  counters.
+- ``options``: the sum over those points of the options listed by §5 (the
+  ones ``random`` draws among): DP-1 the usable tiles + proceed, DP-2 21,
+  DP-3 the count vectors but all-zero, DP-4 the (tribe, province) pairs, DP-5
+  the distinct tribes in hand, DP-6 influence + the legal provinces, DP-7 all
+  count vectors over the layable tribes, all-zero included (:func:`n_vectors`).
+- ``lead_changes`` / ``decisive_turn`` (``toolkit.core.lead``): the lead
+  measure (:func:`lead_measure`) is each seat's VP so far on the score track,
+  taken after every turn of the ``turns`` column.  VP are public, and they
+  are what A-7 ranks, so the leader is the seat that would win if the game
+  stopped now.  The influence tracks are public too, but what they will be
+  worth depends on the figures still to come, and a "scoring now" estimate
+  is a policy's guess (greedy's), not the score.  VP change only at scorings
+  (at most four, §7.10), so nobody leads before the first century ends, and
+  the lead can change only at a scoring; a winner by ``tiebreak =
+  influence_sum`` does not lead on VP, so such a game's decisive turn is its
+  last (core.lead).
 """
 
 from __future__ import annotations
@@ -26,6 +57,7 @@ from numba import prange
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 N_TRIBES = 6
 MAX_SEATS = 5
@@ -62,7 +94,8 @@ S_PENDING = 131  # [16] provinces whose war is pending this turn, in order
 S_CENTURY_END = 147  # [4] see C_CENTURY_END
 S_PLAYS_LEFT = 151  # plays still to come this turn after the current one
 S_CHECK, S_VIOLATION, S_TRIGGERED = 152, 153, 154  # check=True; the first §7 code seen; a war this turn
-S_FIG = 155  # [MAX_PROVINCES * 6]
+S_OPTIONS = 155  # the options offered at the decision points so far (S_PLIES counts the points)
+S_FIG = 156  # [MAX_PROVINCES * 6]
 S_TOTAL = S_FIG + MAX_PROVINCES * N_TRIBES  # [MAX_PROVINCES] figures per province
 S_DECK = S_TOTAL + MAX_PROVINCES  # [MAX_DECK]
 STATE_SIZE = S_DECK + MAX_DECK
@@ -75,7 +108,9 @@ W_TOTALS = W_CANDS + MAX_PROVINCES * N_TRIBES * 2  # their values [MAX_PROVINCES
 W_POOL = W_TOTALS + MAX_PROVINCES * N_TRIBES  # the unseen cards [MAX_DECK]
 W_ROLL = W_POOL + MAX_DECK  # the rollout players' policy vector [3 * MAX_SEATS]
 W_PREV = W_ROLL + 3 * MAX_SEATS  # check=True: the state after the previous turn [STATE_SIZE]
-WORK_SIZE = W_PREV + STATE_SIZE
+W_LEAD = W_PREV + STATE_SIZE  # the lead tracker's scratch (core.lead) [LEAD_FIELDS]
+W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # the seats' lead measures after a turn [MAX_SEATS]
+WORK_SIZE = W_LEAD_VALUES + MAX_SEATS
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 
 END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
@@ -84,14 +119,16 @@ TILE_BITS = {"double_turn": TILE_DOUBLE, "plus_two": TILE_PLUS_TWO, "exchange": 
 
 # -- result columns: per-seat columns for 5 seats (unused seats stay 0) --------------------------
 SEAT_FIELDS = ("score", "win", "figures_placed", "support_cards", "double_turn_used", "plus_two_used", "exchange_used")
-COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "wars", "century_scorings",
-            "end_reason", "figures_removed", "century_end_turn_0", "century_end_turn_1", "century_end_turn_2",
-            "century_end_turn_3")
+COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "decisions", "options",
+            "lead_changes", "decisive_turn", "wars", "century_scorings", "end_reason", "figures_removed",
+            "century_end_turn_0", "century_end_turn_1", "century_end_turn_2", "century_end_turn_3")
            + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS))
            + tuple(f"influence_{s}_{t}" for s in range(MAX_SEATS) for t in range(N_TRIBES)))
-C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_WARS, C_SCORINGS, C_END_REASON, C_REMOVED = range(10)
-C_CENTURY_END = 10  # [4] the 1-based turn in which century c's peace stack ran out (0: never)
-C_SEAT = 14
+C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES = range(6)
+C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN = range(6, 10)  # the design metrics (module docstring)
+C_WARS, C_SCORINGS, C_END_REASON, C_REMOVED = range(10, 14)
+C_CENTURY_END = 14  # [4] the 1-based turn in which century c's peace stack ran out (0: never)
+C_SEAT = 18
 C_INFLUENCE = C_SEAT + len(SEAT_FIELDS) * MAX_SEATS
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared", "aborted")
@@ -260,6 +297,22 @@ def scoring(ip, st):
 
 
 @njit_inline
+def decision_point(st, n):
+    """A §5 decision point offering ``n`` options: one more ply (``decisions``), ``n`` more options."""
+    st[S_PLIES] += 1
+    st[S_OPTIONS] += n
+
+
+@njit_inline
+def n_vectors(limits, skip_zero):
+    """The number of count vectors ``0 <= k_t <= limits[t]`` (less the all-zero one if ``skip_zero``)."""
+    total = 1
+    for t in range(N_TRIBES):
+        total *= limits[t] + 1
+    return total - 1 if skip_zero else total
+
+
+@njit_inline
 def pick(rs, seat, n):
     """The ``random`` policy: an index in 0..n-1 (no draw for a single option)."""
     if n == 1:
@@ -270,11 +323,8 @@ def pick(rs, seat, n):
 @njit_inline
 def pick_vector(st, rs, seat, limits, out, skip_zero):
     """A uniform count vector ``0 <= out[t] <= limits[t]`` by its lexicographic index (§5)."""
-    total = 1
-    for t in range(N_TRIBES):
-        total *= limits[t] + 1
-    n = total - 1 if skip_zero else total
-    st[S_PLIES] += 1
+    n = n_vectors(limits, skip_zero)
+    decision_point(st, n)
     i = pick(rs, seat, n) + (1 if skip_zero else 0)
     for t in range(N_TRIBES - 1, -1, -1):
         out[t] = i % (limits[t] + 1)
@@ -468,7 +518,7 @@ def tile_window(ip, st, rs, seat, work, pid, without):
         if usable == 0:
             break
         n = popcount(usable) + 1  # the usable tiles, then proceed
-        st[S_PLIES] += 1
+        decision_point(st, n)
         i = pick(rs, seat, n) if pid == 0 else greedy_tile(ip, st, seat, usable, without)
         if i == n - 1:
             break
@@ -483,7 +533,7 @@ def tile_window(ip, st, rs, seat, work, pid, without):
         if tile == TILE_DOUBLE:
             plays = 2
         elif tile == TILE_PLUS_TWO:
-            st[S_PLIES] += 1
+            decision_point(st, 21)
             j = pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, rs, seat)
             if j < 6:
                 gain_influence(ip, st, seat, j, 2)
@@ -501,7 +551,7 @@ def tile_window(ip, st, rs, seat, work, pid, without):
             if pid == 0:
                 pick_vector(st, rs, seat, limits, laid, True)
             else:  # the cards that cannot be placed, else the first option
-                st[S_PLIES] += 1
+                decision_point(st, n_vectors(limits, True))
                 anything = 0
                 for t in range(N_TRIBES):
                     laid[t] = limits[t] if legal_mask(ip, st, t) == 0 else 0
@@ -547,7 +597,7 @@ def forced_discard(ip, st, rs, seat, pid):
             distinct += 1
     if distinct == 0:
         return
-    st[S_PLIES] += 1
+    decision_point(st, distinct)
     if pid == 0:
         i = pick(rs, seat, distinct)
     else:  # the tribe it has least influence in (ties broken uniformly)
@@ -584,7 +634,7 @@ def apply_play(ip, st, rs, seat, pid, t, x):
         gain_influence(ip, st, seat, t, rate)
         return
     bits = legal_mask(ip, st, t)
-    st[S_PLIES] += 1
+    decision_point(st, popcount(bits) + 1)
     i = pick(rs, seat, popcount(bits) + 1) if pid == 0 else greedy_bonus(ip, st, rs, seat, t, bits)
     if i == 0:
         gain_influence(ip, st, seat, t, rate)
@@ -602,7 +652,7 @@ def play(ip, st, rs, seat, work, pid):
     if n == 0:
         forced_discard(ip, st, rs, seat, pid)
         return
-    st[S_PLIES] += 1
+    decision_point(st, n)
     i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, rs, seat, opts, n)
     apply_play(ip, st, rs, seat, pid, opts[2 * i], opts[2 * i + 1])
 
@@ -629,7 +679,7 @@ def war(ip, st, rs, active, x, work, policies):
         if policies[seat] == 0:
             pick_vector(st, rs, seat, limits, laid, False)
         else:  # every layable card of the involved tribes it leads
-            st[S_PLIES] += 1
+            decision_point(st, n_vectors(limits, False))
             for t in range(N_TRIBES):
                 mine = st[S_INF + N_TRIBES * seat + t]
                 top = 0
@@ -844,7 +894,7 @@ def turn_top(ip, st, rs, seat, work, policies):
         if n == 0:
             forced_discard(ip, st, rs, seat, 1)
             continue
-        st[S_PLIES] += 1
+        decision_point(st, n)  # the rollouts run in their own world: their points are not counted here
         if n > 1:
             lookahead_play(ip, st, rs, seat, work, policies, n)
         apply_play(ip, st, rs, seat, 1, opts[0], opts[1])
@@ -971,6 +1021,13 @@ def check_turn(ip, st, prev, active):
     return 0
 
 
+@njit_inline
+def lead_measure(st, n, values):
+    """The lead measure (module docstring, "Design metrics"): each seat's VP so far, into ``values``."""
+    for p in range(n):
+        values[p] = st[S_VP + p]
+
+
 @njit_no_nrt
 def play_game(ip, policies, seed, game, row, check, rs, work):
     rng.seed_streams(rs, seed, game)
@@ -999,9 +1056,14 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         st[S_CHECK] = 1
         for i in range(STATE_SIZE):
             prev[i] = st[i]
+    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
+    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + MAX_SEATS]
+    lead_reset(lead)
     seat = start
     while st[S_OVER] == 0:
         turn_top(ip, st, rs, seat, work, policies)
+        lead_measure(st, n, lead_values)
+        lead_update(lead, lead_values, n, st[S_TURNS])
         if check:
             violation(st, check_turn(ip, st, prev, seat))
             for i in range(STATE_SIZE):
@@ -1039,6 +1101,11 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     row[C_START] = start
     row[C_TURNS] = st[S_TURNS]
     row[C_PLIES] = st[S_PLIES]
+    row[C_DECISIONS] = st[S_PLIES]  # §6: plies are the decision points presented, so the two agree
+    row[C_OPTIONS] = st[S_OPTIONS]
+    changes, decisive = lead_result(lead, row[C_WINNER], st[S_TURNS])
+    row[C_LEAD_CHANGES] = changes
+    row[C_DECISIVE_TURN] = decisive
     row[C_WARS] = st[S_WARS]
     row[C_SCORINGS] = st[S_SCORINGS]
     row[C_END_REASON] = st[S_END_REASON]

@@ -32,6 +32,28 @@ Choices the spec leaves open, decided here:
   deck (blocks, not one card round the table).
 - DP-3 (exchange) and DP-5 (forced discard) put cards on the discard pile
   face up; the policies' knowledge model treats the whole pile as public.
+
+Design metrics (the columns right after ``plies``; the kernel counts the same):
+
+- ``decisions``: the §5 decision points presented, DP-1 to DP-7, each one even
+  with a single option -- every call of :meth:`Game.decide`, whatever the
+  policy.  By §6 this is ``plies``.  Not decision points: the influence taken
+  automatically with ``second_figure_option`` off, a play with an empty hand
+  (no DP-5), a support turn with no layable card (no DP-7).  The lookahead's
+  rollouts play in their own :meth:`Game.world`, so their points are not
+  counted in the real game.
+- ``options``: the sum over those points of ``len(options)``, the list
+  ``random`` chooses from (DP-3 without the all-zero vector, DP-7 with it).
+- ``lead_changes`` / ``decisive_turn`` (``toolkit.core.lead.LeadTracker``):
+  the lead measure (:func:`lead_measure`) is each seat's VP so far on the
+  score track, taken after every turn counted in ``turns``.  VP are public
+  and are what A-7 ranks, so the leader is the seat that would win if the
+  game stopped now; the influence tracks are public too, but their worth
+  depends on figures still to come, and a "scoring now" estimate is a
+  policy's guess (greedy's), not the score.  VP move only at scorings (at
+  most four), so nobody leads before the first century ends and the lead can
+  change only at a scoring; a winner by ``tiebreak = influence_sum`` does not
+  lead on VP, so its decisive turn is the last one.
 """
 
 from __future__ import annotations
@@ -39,6 +61,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+from toolkit.core.lead import LeadTracker
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.attila.rules import TILES, TRIBES
 
@@ -57,6 +80,11 @@ def count_vectors(limits) -> list:
 def plus_two_options() -> list:
     """DP-2: "+2 on t" for t = 0..5, then "+1 on t, +1 on u" for t < u (21 options)."""
     return [(t,) for t in range(N_TRIBES)] + [(t, u) for t in range(N_TRIBES) for u in range(t + 1, N_TRIBES)]
+
+
+def lead_measure(game) -> list:
+    """The lead measure (module docstring, "Design metrics"): each seat's VP so far."""
+    return list(game.vp)
 
 
 @dataclasses.dataclass
@@ -131,6 +159,8 @@ class Game:
         # §6 tallies
         self.turns = 0
         self.plies = 0
+        self.options = 0  # options offered at the decision points so far
+        self.lead = LeadTracker()  # after every real turn (play_out)
         self.wars = 0
         self.century_scorings = 0
         self.century_end_turn = [0] * 4  # the 1-based turn in which each peace stack ran out
@@ -192,6 +222,7 @@ class Game:
     def decide(self, kind: int, seat: int, options: list, info: int = -1):
         """Present a decision point (one ply) and return the chosen option."""
         self.plies += 1
+        self.options += len(options)
         d = Decision(kind, seat, options, info)
         player = self.players[seat]
         choice = player.choose(self.view(seat) if getattr(player, "needs_view", True) else None, d)
@@ -231,6 +262,7 @@ class Game:
         game.end_triggered, game.game_over, game.end_reason = view["end_triggered"], False, ""
         game.pending, game.plays_left = list(view["pending"]), view["plays_left"]
         game.turns, game.plies, game.wars, game.century_scorings = view["turns"], 0, 0, 0
+        game.options, game.lead = 0, LeadTracker()
         game.century_end_turn = [0] * 4
         game.figures_placed, game.figures_removed, game.support_cards = [0] * game.n, 0, [0] * game.n
         game.start_player = 0
@@ -416,6 +448,7 @@ class Game:
         seat = self.start_player
         while not self.game_over:
             self.turn(seat)
+            self.lead.update(lead_measure(self))
             seat = (seat + 1) % self.n
         return self
 
@@ -443,10 +476,14 @@ def record_row(game: Game) -> dict:
     from toolkit.games.attila.kernel import COLUMNS, MAX_SEATS
 
     winners = game.winners()
+    winner = winners[0] if len(winners) == 1 else -1
+    lead_changes, decisive_turn = game.lead.result(winner)
     row = dict.fromkeys(COLUMNS, 0)
-    row.update({"winner": winners[0] if len(winners) == 1 else -1, "n_winners": len(winners),
+    row.update({"winner": winner, "n_winners": len(winners),
                 "result": 2 if game.end_reason == "aborted" else (0 if len(winners) == 1 else 1),
-                "start_player": game.start_player, "turns": game.turns, "plies": game.plies, "wars": game.wars,
+                "start_player": game.start_player, "turns": game.turns, "plies": game.plies,
+                "decisions": game.plies, "options": game.options, "lead_changes": lead_changes,
+                "decisive_turn": decisive_turn, "wars": game.wars,
                 "century_scorings": game.century_scorings, "end_reason": END_REASONS.index(game.end_reason),
                 "figures_removed": game.figures_removed})
     for c in range(4):
