@@ -7,7 +7,7 @@ import pathlib
 import sys
 
 HERE = pathlib.Path(__file__).parent
-BENCHMARKS = ["valhalla", "herrlof", "halali", "attila", "walhalla"]  # one script per registered game
+BENCHMARKS = ["valhalla", "herrlof", "halali", "attila", "walhalla", "sweep"]  # one per game, and the sweep
 
 
 def main() -> int:

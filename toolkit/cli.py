@@ -34,7 +34,10 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit simulate walhalla -n 10000 --preset variable --policies lookahead,greedy,greedy,greedy
     toolkit odds walhalla --preset variable
     toolkit compare walhalla --policies random,greedy -n 2000
-    toolkit report [GAME ...] [-n N] [--seed S] [--out DIR]
+    toolkit metrics valhalla -n 100000 --skill lookahead
+    toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
+    toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
+    toolkit report [GAME ...] [-n N] [--seed S] [--out DIR] [--html DIR]
 
 Every command takes any registered game (``toolkit list``).  A policy name
 may carry an argument (Herrlof's ``lookahead:16`` = 16 samples); the game
@@ -311,6 +314,8 @@ def cmd_compare(args) -> int:
         _print_field_comparison(spec, table, args, _rules_label(rules, args))
     else:
         _print_pair_comparison(spec, table, args, _rules_label(rules, args))
+    if len(set(table.iloc[:, 0])) > 1:
+        _print_ratings(table)
     if output:
         written = results.save(table, output)
         print(f"\nwrote {', '.join(str(p) for p in written)}")
@@ -369,12 +374,112 @@ def _print_field_comparison(spec, table, args, label) -> None:
     _print_table(_matrix_cells(table), index=True)
 
 
+def _print_ratings(table) -> None:
+    from toolkit.analysis.ratings import ratings
+
+    r = ratings(table)
+    print()
+    if r.attrs["rating"] == "elo":
+        print("Elo ratings (maximum likelihood over every pairing, mean 1500) [95% CI]:")
+        shown = pd.DataFrame({"Elo [95% CI]": [f"{x.elo:.0f} [{x.ci_low:.0f}, {x.ci_high:.0f}]"
+                                               for x in r.itertuples()],
+                              "games": r["games"], "score": r["score"].map("{:.3f}".format)}, index=r.index)
+    else:
+        print("OpenSkill ratings (Plackett-Luce, every game of every seating) mu [mu -/+ 1.96 sigma]:")
+        shown = pd.DataFrame({"mu [95% CI]": [f"{x.mu:.2f} [{x.ci_low:.2f}, {x.ci_high:.2f}]" for x in r.itertuples()],
+                              "sigma": r["sigma"].map("{:.3f}".format), "ordinal": r["ordinal"].map("{:.2f}".format),
+                              "games": r["games"]}, index=r.index)
+    _print_table(shown, index=True)
+
+
+def _metric_cell(value, low, high) -> str:
+    if float(value).is_integer() and abs(value) >= 1000:
+        return f"{int(value):,}"
+    if not np.isfinite(low):
+        return f"{value:.4g}"
+    return f"{value:.4g} [{low:.4g}, {high:.4g}]"
+
+
+def cmd_metrics(args) -> int:
+    from toolkit.analysis import metrics
+    from toolkit.core.runner import get_spec, simulate
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    policies = spec.check_policies(args.policies, rules)
+    summary = simulate(spec, rules, args.n_games, seed=args.seed, policies=policies, threads=args.threads,
+                       keep="summary", progress=_progress(args))
+    table = metrics.design_metrics(summary)
+    print(f"{spec.name}: {args.n_games:,} games, seed {args.seed}, policies {','.join(policies)}, "
+          f"{_rules_label(rules, args)}; a turn is {spec.turn_word}")
+    print()
+    if args.skill:
+        gap = metrics.skill_gap(spec, rules, args.skill_games, seed=args.seed, skilled=args.skill,
+                                threads=args.threads, progress=_progress(args))
+        found = metrics.luck(spec, rules, args.skill_games, seed=args.seed, policies=(args.skill, "random"),
+                             threads=args.threads, progress=_progress(args))
+        table.loc["skill_gap"] = [gap["skill_gap"], gap["skill_gap_low"], gap["skill_gap_high"],
+                                  f"{args.skill}'s win rate against random, each seat in turn, "
+                                  f"minus the fair share 1/{gap['seats']}"]
+        table.loc["luck"] = [found["luck"], found["luck_low"], found["luck_high"],
+                             "share of games the same seat won when the policies were swapped"]
+        table.loc["skill"] = [found["skill"], found["skill_low"], found["skill_high"],
+                              "share of games the same policy won when the policies were swapped"]
+    shown = pd.DataFrame({"value [95% CI]": [_metric_cell(r.value, r.ci_low, r.ci_high) for r in table.itertuples()],
+                          "meaning": table["description"]}, index=table.index)
+    _print_table(shown, index=True)
+    if args.output:
+        print(f"\nwrote {_save_table(table, args.output)}")
+    return 0
+
+
+def _save_table(table, path) -> str:
+    target = _check_output(path)
+    table.to_csv(target)
+    return str(target)
+
+
+def cmd_sweep(args) -> int:
+    from toolkit.analysis import sweep
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    vary = sweep.parse_vary(args.vary)
+    output = _check_output(args.output) if args.output else None
+    start = time.perf_counter()
+    table = sweep.sweep(spec, vary, args.n_games, seed=args.seed, rules=rules, policies=args.policies,
+                        backend="dask" if args.scheduler else "local", scheduler=args.scheduler,
+                        threads=args.threads, progress=_progress(args))
+    seconds = time.perf_counter() - start
+    print(f"{spec.name}: {len(table)} variants x {args.n_games:,} games, seed {args.seed} for every variant, "
+          f"policies {table.attrs['policies']}, base {_rules_label(rules, args)}, "
+          f"{'dask at ' + args.scheduler if args.scheduler else 'local'} ({seconds:.1f} s)")
+    print()
+    shown = table[list(vary)].copy()
+    seats = sum(1 for c in table.columns if c.startswith("win_rate_") and c.count("_") == 2)
+    for seat in range(seats):
+        shown[f"seat {seat} wins [95% CI]"] = [_rate(r[f"win_rate_{seat}"], r[f"win_rate_{seat}_low"],
+                                                     r[f"win_rate_{seat}_high"]) for _, r in table.iterrows()]
+    for name in ("first_player_advantage", "drawishness", "duration_turns", "branching_factor", "lead_changes",
+                 "decisiveness"):
+        if name in table.columns:
+            shown[name] = [_metric_cell(r[name], r[f"{name}_low"], r[f"{name}_high"]) for _, r in table.iterrows()]
+    _print_table(shown)
+    if output:
+        from toolkit.core import results
+
+        written = results.save(table, output)
+        print(f"\nwrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
 def cmd_report(args) -> int:
     from toolkit.report import report
 
     start = time.perf_counter()
     table = report(args.games or None, n_games=args.n_games, seed=args.seed, out_dir=args.out,
-                   threads=args.threads, progress=_progress(args))
+                   threads=args.threads, progress=_progress(args), html_dir=args.html)
     shown = pd.DataFrame({"games": table["games"], "policies": table["policies"]}, index=table.index)
     for seat in range(sum(1 for c in table.columns if c.startswith("win_rate_"))):
         # a game with fewer seats than the widest one leaves its last cells empty
@@ -460,12 +565,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ FILE.json)")
     p.set_defaults(func=cmd_compare)
 
+    p = sub.add_parser("metrics", help="design metrics of one run: balance, completion, duration, branching, "
+                                       "lead changes, decisiveness (and with --skill: skill gap and luck)")
+    p.add_argument("game")
+    _add_run_options(p, n_default=100_000)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+    p.add_argument("--skill", default=None, metavar="POLICY",
+                   help="also measure the skill gap and luck of POLICY (e.g. lookahead) against random")
+    p.add_argument("--skill-games", type=int, default=2_000, help="games per seating for --skill (default 2,000)")
+    p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv")
+    p.set_defaults(func=cmd_metrics)
+
+    p = sub.add_parser("sweep", help="a grid of rule variants, each simulated on the same seed, "
+                                     "one row of metrics per variant")
+    p.add_argument("game")
+    p.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="a rule parameter and its values (repeatable: the grid is every combination); "
+                        "separate values with ; when a value holds commas")
+    _add_run_options(p, n_default=100_000)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the variants on this Dask scheduler (tcp://host:8786) instead of locally")
+    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.set_defaults(func=cmd_sweep)
+
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
     p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
     p.add_argument("-n", "--n-games", type=int, default=None,
                    help="games per game (default 200,000; Attila 50,000, Walhalla 50,000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", default="data/results", help="output directory (default data/results)")
+    p.add_argument("--html", default=None, metavar="DIR",
+                   help="also write one self-contained HTML designer report per game into DIR, "
+                        "with its tables as CSV beside it")
     p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=cmd_report)

@@ -15,7 +15,10 @@ Outcome
     the turn order (Ludii's *Balance*, 1 = every place wins equally often);
     ``seat_balance``: the same over seat numbers.  ``first_player_win_rate``
     (Ludii's *AdvantageP1*) and ``first_player_advantage`` = that rate − the
-    fair share ``1 / seats``.  A shared win counts for each tied seat.
+    mean win rate of all places (the fair share ``1 / seats`` when every
+    game has one winner; less with draws, more with shared wins; its
+    interval is the first player's Wilson interval shifted by that mean).
+    A shared win counts for each tied seat.
 Duration
     ``duration_turns`` and ``duration_plies``: mean turns and plies (the
     game's §6 definitions; ``GameSpec.turn_word`` says what a turn is).
@@ -67,7 +70,7 @@ DESCRIPTIONS = {
     "balance": "1 - largest gap between the win rates of two places in the turn order",
     "seat_balance": "1 - largest gap between the win rates of two seats",
     "first_player_win_rate": "win rate of the seat that moved first",
-    "first_player_advantage": "first player's win rate minus the fair share 1/seats",
+    "first_player_advantage": "first player's win rate minus the mean win rate of all places",
     "duration_turns": "mean turns per game",
     "duration_plies": "mean plies per game",
     "decisions": "mean decision points per game (all seats)",
@@ -159,7 +162,7 @@ def design_metrics(data) -> pd.DataFrame:
     if s.spec.first_mover is not None and n:
         first = _rate_row(s.position_wins[0], n)
         rows["first_player_win_rate"] = first
-        fair = 1.0 / s.seats
+        fair = s.position_wins.sum() / (n * s.seats)  # 1 / seats, less the draws, more the shared wins
         rows["first_player_advantage"] = {k: v - fair for k, v in first.items()}
     for name, column in (("duration_turns", "turns"), ("duration_plies", "plies"), ("decisions", "decisions"),
                          ("lead_changes", "lead_changes")):
