@@ -41,6 +41,7 @@ SPEC = GameSpec(
     categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "combats", "n_winners"),
     turn_word="one dragon drawn",
+    first_mover=lambda column: column("start_player"),  # the start player of raid 1
     policy_parser=parse_policy,
     columns_for=kernel.columns_for,
 )

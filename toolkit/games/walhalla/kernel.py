@@ -12,6 +12,30 @@ turn and every raid (:func:`check_between_turns`), at every landing (7.2)
 and inside the preparation (7.6-7.8); ``play_game`` returns the first
 violated invariant's number.  §7.7's "every count dropped by the same m" is
 true by construction of :func:`preparation`; the check tests the minimum.
+
+Design metrics
+--------------
+Four columns follow ``plies``, counted as in ``reference.py`` (whose
+docstring gives the reasons):
+
+- ``decisions``: the §5 decision points presented, every one of DP-1..DP-9
+  when its trigger holds, a single option included; it equals ``plies``.
+  :func:`present` counts each one, at the same place for every policy.  The
+  lookahead's rollouts play in their own world (``work[W_WORLD:]``), so
+  their decision points never reach the real game's counters.
+- ``options``: the options of those decision points, summed (the random
+  policy's list, §5's canonical order); DP-8 and DP-9 count their count
+  vectors with :func:`nth_vector` for the greedy seats too.
+- ``lead_changes`` and ``decisive_turn`` (``toolkit.core.lead``): after each
+  turn of §6 (one dragon drawn, the rollouts' turns excluded) the lead
+  measure :func:`lead_measure`, each seat's VP so far, goes to
+  ``lead_update`` once everything the turn triggered is resolved, i.e.
+  just before the next turn begins, or at the end of the game: the turn
+  that ends a raid is measured after the raid's scoring (W-8, or W-9 after
+  the last raid) and the preparation (W-7.3), so the final scoring is
+  seen.  Still exactly one update per turn of ``turns``.  The scratch
+  arrays live in ``work`` (``W_LEAD``, ``W_LEAD_VALUES``), so ``play_game``
+  still allocates nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +45,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 MAX_SEATS = 4
 MAX_RAIDS = 5
@@ -65,6 +90,7 @@ S_HORNS = 128  # [4 * 3] card phase: horn strength per seat and peninsula
 S_WCARDS = 140  # [4] card phase: Walhalla cards per seat
 S_CHECK, S_VIOLATION = 144, 145  # check=True; the first §7 violation seen
 S_PREV_VP = 146  # [4] check=True: VP at the previous check
+S_OPTIONS = 150  # options offered, summed over the decision points presented (S_PLIES counts those)
 S_DRAGONS = 152  # [12] the dragon deck
 S_FTYPE = S_DRAGONS + N_DRAGONS  # [3 * 16]
 S_FVALUE = S_FTYPE + 3 * MAX_FIELDS  # [3 * 16]
@@ -79,22 +105,25 @@ W_POOL = W_WORLD + STATE_SIZE  # its unseen cards [MAX_DECK]
 W_DRAG = W_POOL + MAX_DECK  # its dragons to come [12]
 W_ROLL = W_DRAG + N_DRAGONS  # the rollout players' policy vector [2 * MAX_SEATS]
 W_TOTALS = W_ROLL + 2 * MAX_SEATS  # value per fjord [4]
-WORK_SIZE = W_TOTALS + 4
+W_LEAD = W_TOTALS + 4  # the real game's lead tracking (toolkit.core.lead) [LEAD_FIELDS]
+W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # each seat's lead measure after a turn [4]
+WORK_SIZE = W_LEAD_VALUES + MAX_SEATS
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 
 # -- result columns ------------------------------------------------------------------------
 SEAT_FIELDS = ("score", "win", "axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold",
                "vp_peninsula", "vp_wheat", "vp_forest", "vp_fields", "vp_walhalla", "vp_plunder",
                "walhalla_end", "fields_end")
-COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "raids", "combats", "attacker_wins",
-            "defender_choices", "defender_chose_win", "length_0", "length_1", "length_2")
+COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "decisions", "options", "lead_changes",
+            "decisive_turn", "raids", "combats", "attacker_wins", "defender_choices", "defender_chose_win",
+            "length_0", "length_1", "length_2")
            + tuple(f"turns_raid_{r}" for r in range(MAX_RAIDS))
            + tuple(f"combats_raid_{r}" for r in range(MAX_RAIDS))
            + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS)))
-(C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_RAIDS, C_COMBATS, C_ATT_WINS, C_DEF_CHOICES,
- C_DEF_WIN) = range(11)
-C_LENGTHS = 11
-C_TURNS_RAID = 14
+(C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES,
+ C_DECISIVE_TURN, C_RAIDS, C_COMBATS, C_ATT_WINS, C_DEF_CHOICES, C_DEF_WIN) = range(15)
+C_LENGTHS = 15
+C_TURNS_RAID = C_LENGTHS + 3
 C_COMBATS_RAID = C_TURNS_RAID + MAX_RAIDS
 C_SEAT = C_COMBATS_RAID + MAX_RAIDS
 N_COLUMNS = len(COLUMNS)
@@ -171,6 +200,14 @@ def pick(rs, seat, n):
     if n == 1:
         return 0
     return rng.below(rs, 1 + seat, n)
+
+
+@njit_inline
+def present(st, n_options):
+    """A decision point of §5 is presented with ``n_options`` options: one ply (the ``plies`` and
+    ``decisions`` columns) and its options (the ``options`` column)."""
+    st[S_PLIES] += 1
+    st[S_OPTIONS] += n_options
 
 
 @njit_no_nrt
@@ -305,8 +342,8 @@ def nth_vector(limits, group_end, group_cap, total_cap, index, out):
 @njit_no_nrt
 def choose_vector(st, rs, seat, limits, group_end, group_cap, total_cap, out):
     """A uniform choice of such a count vector (one ply)."""
-    st[S_PLIES] += 1
     n = nth_vector(limits, group_end, group_cap, total_cap, -1, out)
+    present(st, n)
     nth_vector(limits, group_end, group_cap, total_cap, pick(rs, seat, n), out)
 
 
@@ -482,7 +519,7 @@ def combat(ip, st, rs, attacker, k, j, policies, work):
     axes = 0
     shields = 0
     if st[S_HAND + N_CARDS * attacker + AXE] >= 1:  # DP-5
-        st[S_PLIES] += 1
+        present(st, 2)
         if policies[attacker] == 0:
             play = pick(rs, attacker, 2) == 0
         else:
@@ -493,7 +530,7 @@ def combat(ip, st, rs, attacker, k, j, policies, work):
             st[S_HAND + N_CARDS * attacker + AXE] -= 1
             st[S_AXES + attacker] += 1
     if axe and st[S_HAND + N_CARDS * defender + SHIELD] >= 1:  # DP-6
-        st[S_PLIES] += 1
+        present(st, 2)
         if policies[defender] == 0:
             play = pick(rs, defender, 2) == 0
         else:
@@ -506,7 +543,7 @@ def combat(ip, st, rs, attacker, k, j, policies, work):
     if axe:
         attacker_won = True
     else:  # DP-7
-        st[S_PLIES] += 1
+        present(st, 2)
         st[S_DEF_CHOICES] += 1
         if policies[defender] == 0:
             attacker_won = pick(rs, defender, 2) == 1
@@ -548,7 +585,7 @@ def disembark(ip, st, rs, p, f, q, policies, work):
         st[S_MIDGARD + p] += 1
         return
     options = n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1)
-    st[S_PLIES] += 1
+    present(st, options)
     if policies[p] == 0:
         i = pick(rs, p, options)
     else:  # the candidate of largest value; stay (-1) only if every candidate is below 0
@@ -603,7 +640,7 @@ def turn_start(ip, st, rs, active, policies, work):
         for mask in range(8):
             if boardable(mask, cseat, colour, active, midgard):
                 n_opts += 1
-        st[S_PLIES] += 1
+        present(st, n_opts)
         if policies[active] == 0:
             i = pick(rs, active, n_opts)
         else:  # the set with the largest best-fjord total of seat values
@@ -634,7 +671,7 @@ def turn_start(ip, st, rs, active, policies, work):
                     break
                 i -= 1
     if colour != active and colour < n and st[S_MIDGARD + colour] >= 1:  # DP-2
-        st[S_PLIES] += 1
+        present(st, 2)
         if policies[colour] == 0:
             board = pick(rs, colour, 2) == 0
         else:
@@ -663,7 +700,7 @@ def turn(ip, st, rs, active, policies, work):
     if legal == 0:
         return
     n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
-    st[S_PLIES] += 1  # DP-3
+    present(st, n_legal)  # DP-3
     if policies[active] == 0:
         i = pick(rs, active, n_legal)
     else:  # the largest total landing value of its Vikings aboard
@@ -765,7 +802,7 @@ def card_phase(ip, st, rs, last, policies, work):
         if policies[p] == 0:
             choose_vector(st, rs, p, limits, 3, horns, 1 << 30, v)
         else:  # every Plunder and Walhalla card; the Horns where they raise its worth most
-            st[S_PLIES] += 1
+            present(st, nth_vector(limits, 3, horns, 1 << 30, -1, v))  # counting leaves v all zero
             v[3], v[4] = walhalla, plunder
             base = worth(ip, st, p, -1, 0, work)
             gain0 = worth(ip, st, p, 0, ip[P_HORN] * horns, work) - base
@@ -904,7 +941,7 @@ def preparation(ip, st, rs, policies, work):
             if policies[p] == 0:
                 choose_vector(st, rs, p, limits, 0, 0, st[S_ASGARD + p], v)
             else:  # greedy sells nothing
-                st[S_PLIES] += 1
+                present(st, nth_vector(limits, 0, 0, st[S_ASGARD + p], -1, v))
                 for c in range(N_CARDS):
                     v[c] = 0
             sold = 0
@@ -1059,9 +1096,19 @@ def turn_top(ip, st, rs, active, policies, work):
     if legal == 0:
         return
     n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
-    st[S_PLIES] += 1
+    present(st, n_legal)  # DP-3: the rollouts below count in their own world, never here
     i = lookahead_fjord(ip, st, rs, active, legal, policies, work) if n_legal > 1 else 0
     sail(ip, st, rs, nth_fjord(legal, i), policies, work)
+
+
+# ------------------------------------------------------------------------ design metrics
+
+
+@njit_inline
+def lead_measure(ip, st, values):
+    """The lead measure after a turn (module docstring, "Design metrics"): each seat's VP so far."""
+    for p in range(ip[P_PLAYERS]):
+        values[p] = st[S_VP + p]
 
 
 # ------------------------------------------------------------------------ §7 checks (check=True)
@@ -1140,6 +1187,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     for i in range(row.shape[0]):
         row[i] = 0
     n = ip[P_PLAYERS]
+    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
+    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + MAX_SEATS]
+    lead_reset(lead)
     st[S_CHECK] = 1 if check else 0
     setup(ip, st, rs, work)
     if check:
@@ -1150,6 +1200,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         last = r == ip[P_RAIDS] - 1
         active = st[S_START]
         while not raid_over(ip, st):
+            if st[S_TURNS] > 0:  # the lead after the previous turn, all it triggered resolved
+                lead_measure(ip, st, lead_values)
+                lead_update(lead, lead_values, n, st[S_TURNS])
             turn_top(ip, st, rs, active, policies, work)
             if check:
                 violation(st, check_between_turns(ip, st))
@@ -1159,6 +1212,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             preparation(ip, st, rs, policies, work)
         if check:
             violation(st, check_between_turns(ip, st))
+    if st[S_TURNS] > 0:  # the last turn's lead, after the final scoring (W-9)
+        lead_measure(ip, st, lead_values)
+        lead_update(lead, lead_values, n, st[S_TURNS])
     # W-9.4 the winners
     best = st[S_VP]
     for p in range(1, n):
@@ -1193,6 +1249,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     row[C_START] = st[S_FIRST]
     row[C_TURNS] = st[S_TURNS]
     row[C_PLIES] = st[S_PLIES]
+    row[C_DECISIONS] = st[S_PLIES]  # every ply is a §5 decision point presented
+    row[C_OPTIONS] = st[S_OPTIONS]
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, row[C_WINNER], st[S_TURNS])
     row[C_RAIDS] = st[S_RAIDS]
     row[C_COMBATS] = st[S_COMBATS]
     row[C_ATT_WINS] = st[S_ATT_WINS]

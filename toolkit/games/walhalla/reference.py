@@ -42,6 +42,43 @@ Choices the spec leaves open, decided here:
   then go to the discard pile; cards sold go to the discard pile at once.
 - A seat's Vikings aboard a dragon that cannot land anywhere return to
   Midgard one by one as their seat comes up (W-5.2).
+
+Design metrics
+--------------
+Four columns of the record follow ``plies`` (the kernel counts them the same way):
+
+- ``decisions``: the decision points of §5 presented in the game, all seats.
+  §5 says a DP "is presented exactly when its trigger holds, and counts as
+  one ply even with a single option", so every call of :meth:`Game.decide`
+  counts, one with a single option included (DP-3 with one legal fjord
+  left, DP-4 with one candidate field; the other DPs always offer two or
+  more: DP-1 the empty set and a neutral seat at least, DP-8 and DP-9 the
+  all-zero vector and one card at least).  What §4 makes automatic
+  presents nothing and does not count: the draw of the dragon, a Viking
+  without a candidate (W-5.2), a combat's outcome decided by an
+  uncancelled Axe (no DP-7), DP-1 with an empty Midgard, DP-5 without an
+  Axe, DP-6 without a Shield, DP-8 without Horn, Plunder or (not in the
+  last raid) Walhalla card, DP-9 with an empty hand or Asgard.  So
+  ``decisions`` equals ``plies``.  The lookahead's rollouts play in a
+  world of their own (:meth:`Game.world`), whose decision points stay in
+  that world.
+- ``options``: the number of options of each of those decision points
+  (the list :meth:`Game.decide` offers, the random policy's, in §5's
+  canonical order), summed; ``options / decisions`` is the branching factor.
+- ``lead_changes`` and ``decisive_turn`` (``toolkit.core.lead``): after each
+  turn of §6 (one dragon drawn), the last one of the game included, every
+  seat's :func:`lead_measure`: its VP so far.  VP are public (W-1: the VP
+  track; every view shows all of them) and are what W-9.4 ranks.  Hands,
+  which hold Plunder and Horns, are hidden, and a majority not yet scored
+  is not a VP, so the measure adds neither.  "The lead after turn t" is
+  taken once everything turn t triggered is resolved, i.e. just before the
+  next turn begins or at the end of the game (:meth:`Game.measure_lead`):
+  most VP arrive at the raid scorings (W-8, W-9) that follow a raid's last
+  turn, so the turn that ends a raid is measured after that scoring and
+  the preparation (W-7.3) after it.  Still exactly one update per turn
+  counted in ``turns``.  The last update thus sees the final VP: a sole
+  winner leads after it unless it won on W-9.4's tie-break, and only then
+  is ``decisive_turn = turns`` with the winner not leading.
 """
 
 from __future__ import annotations
@@ -49,6 +86,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+from toolkit.core.lead import LeadTracker
 from toolkit.core.rng import CHANCE, Stream
 
 from toolkit.games.walhalla.data import (
@@ -135,6 +173,8 @@ class Game:
         self.turns = 0
         self.turns_per_raid = [0] * rules.raids
         self.plies = 0
+        self.options = 0  # options offered, summed over the decision points (plies)
+        self.lead = LeadTracker()  # the lead measure after every turn (module docstring)
         self.raids_played = 0
         self.combats = 0
         self.combats_per_raid = [0] * rules.raids
@@ -257,6 +297,7 @@ class Game:
     def decide(self, kind: int, seat: int, options: list, info=None):
         """Present a decision point (one ply) and return the chosen option."""
         self.plies += 1
+        self.options += len(options)
         d = Decision(kind, seat, options, info)
         player = self.players[seat]
         choice = player.choose(self.view(seat) if getattr(player, "needs_view", True) else None, d)
@@ -504,6 +545,7 @@ class Game:
     def run_turns(self, active: int) -> None:
         """W-3: turns from ``active`` on, clockwise, until the raid ends (W-7.1)."""
         while not self.raid_over():
+            self.measure_lead()
             self.turn(active)
             active = (active + 1) % self.n
         self.dragon, self.fjord = -1, -1
@@ -527,7 +569,16 @@ class Game:
             walhalla_cards = self.score_raid()
             if r < self.rules.raids - 1:
                 self.preparation(walhalla_cards)
+        self.measure_lead()  # the last turn's, after the final scoring (W-9)
         return self
+
+    def measure_lead(self) -> None:
+        """The lead after the last turn played, if not yet measured: called just before a turn
+        begins and at the end of the game, so everything the turn triggered (a raid's scoring and
+        the preparation after its last turn) is resolved.  One update per turn; the rollouts'
+        worlds (``lead`` None) measure nothing."""
+        if self.lead is not None and self.lead.turn < self.turns:
+            self.lead.update(lead_measure(self))
 
     @classmethod
     def world(cls, view, hands, deck, dragons, chance, players) -> "Game":
@@ -547,6 +598,7 @@ class Game:
         game.hands, game.deck, game.dragons = [list(h) for h in hands], list(deck), list(dragons)
         n = game.n
         game.turns, game.turns_per_raid, game.plies, game.raids_played = 0, [0] * rules.raids, 0, 0
+        game.options, game.lead = 0, None
         game.combats, game.combats_per_raid, game.attacker_wins = 0, [0] * rules.raids, 0
         game.defender_choices = game.defender_chose_win = 0
         for name in ("axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold"):
@@ -567,6 +619,11 @@ class Game:
         return top
 
 
+def lead_measure(game: Game) -> list:
+    """Each seat's lead measure after a turn (module docstring, "Design metrics"): its VP so far."""
+    return list(game.vp)
+
+
 def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -> Game:
     """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
     policies = policies or ("random",) * rules.num_players
@@ -578,10 +635,13 @@ def record_row(game: Game) -> dict:
     from toolkit.games.walhalla.kernel import COLUMNS
 
     winners = game.winners()
+    winner = winners[0] if len(winners) == 1 else -1
+    lead_changes, decisive_turn = game.lead.result(winner)
     row = dict.fromkeys(COLUMNS, 0)
-    row.update({"winner": winners[0] if len(winners) == 1 else -1, "n_winners": len(winners),
+    row.update({"winner": winner, "n_winners": len(winners),
                 "result": 0 if len(winners) == 1 else 1, "start_player": game.first_player, "turns": game.turns,
-                "plies": game.plies, "raids": game.raids_played, "combats": game.combats,
+                "plies": game.plies, "decisions": game.plies, "options": game.options,
+                "lead_changes": lead_changes, "decisive_turn": decisive_turn, "raids": game.raids_played, "combats": game.combats,
                 "attacker_wins": game.attacker_wins, "defender_choices": game.defender_choices,
                 "defender_chose_win": game.defender_chose_win})
     for k in range(3):
