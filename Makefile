@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	.venv/bin/toolkit report
+	.venv/bin/toolkit report --html data/results/html
 
 test: $(STAMP)
 	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)

@@ -18,9 +18,22 @@ and writes, under ``out_dir``:
     the returned table: one row per game (a game with fewer seats than the
     widest one leaves the other seats' columns empty).
 
+With ``html_dir=`` (``toolkit report --html DIR``) each game also gets a designer
+report, written by :func:`designer_report` under ``html_dir``:
+
+``<game>.html``
+    one self-contained page (:mod:`toolkit.viz.report_html`): provenance, the
+    rules, the design metrics of the default run with skill gap and luck, a
+    tournament of ``random``, ``greedy`` and ``lookahead`` with its matrix and
+    ratings, seat advantage, length and score distributions, exact odds;
+``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``
+    its tables (the matrix in long form: one row per policy and opponent).
+
 The number of games is 200,000 per game, except where ``REPORT_GAMES`` says
 otherwise (Attila and Walhalla: their greedy players are slow, see there);
-``n_games=`` sets one number for every game.
+``n_games=`` sets one number for every game.  The page's own runs (tournament,
+skill gap, luck) use the smaller numbers of ``HTML_GAMES``, capped at
+``n_games`` when it is given.
 
 Examples
 --------
@@ -63,6 +76,8 @@ True
 
 from __future__ import annotations
 
+import datetime
+import platform
 import time
 from pathlib import Path
 
@@ -89,6 +104,42 @@ DEFAULT_GAMES = 200_000
 # 82 s.  50,000 games give each seat's win rate to +-0.004, as for Attila.
 REPORT_GAMES = {"attila": 50_000, "walhalla": 50_000}
 DEFAULT_PRESET = "standard"
+
+# The designer page's own runs (``html_dir=``), per game: ``tournament`` games per ordered pair (two
+# seats) or per seating (the 4-player field format: the tested policy in each seat in turn), ``skill``
+# games per seating for skill_gap and for luck (each its own runs), and the lookahead setting that plays
+# in all three.  The target is about as much time again as the default runs: under 3 minutes for the
+# whole `toolkit report --html` on the 2-core machine.  Lookahead dominates: a 4-player tournament of
+# random, greedy and lookahead plays 9 lineups (lookahead in 1, 3 or 4 seats) x 4 seatings, 36 lookahead
+# seats per game per seating; a 2-player one 6.  Measured CPU seconds (process time, both threads, so
+# not inflated by the other jobs on the machine, load 5-6), per game of each lineup:
+#   Valhalla (lookahead takes no argument): whole tournament 2.5 CPU s for 2,000 games per pair.
+#   Halali (no argument): 5.5 CPU s for 2,000 per pair (two lookahead players make long games).
+#   Herrlof: lookahead:32 (the default, PIMC) plays 12 games/s against random, lookahead:4 140;
+#     tournament at lookahead:4 4.4 CPU s for 200 per pair, skill gap + luck 3.2 CPU s for 200.
+#   Attila, lookahead:4 (lookahead:8 is half as fast): L+3 random 13 ms, L+3 greedy 43 ms,
+#     random+3 L 45 ms, greedy+3 L 61 ms, 4 L 77 ms: 0.72 CPU s per game per seating for the
+#     tournament, 0.10 for skill gap + luck.
+#   Walhalla, lookahead:4: L+3 random 7 ms, L+3 greedy 6 ms, random+3 L 19 ms, greedy+3 L 16 ms,
+#     4 L 23 ms: 0.21 CPU s per game per seating for the tournament, 0.06 for skill gap + luck.
+# A first choice (Valhalla 5,000, Herrlof 500, Halali 3,000, Attila 60 and skill 100, Walhalla 150) made
+# the whole `toolkit report --html` take 312 s with the machine at load 4.2 (the job got 0.74 of a core;
+# the default runs took 92 s there against 45 s on a free machine): tournament + skill/luck Valhalla
+# 4 + 3 s, Herrlof 11 + 9 s, Halali 13 + 5 s, Attila 71 + 17 s, Walhalla 57 + 16 s.  The sizes below
+# cut the extra work by a quarter: the whole report took 213 s at load 4.0 (the job got 0.93 of a core):
+# default runs 84 s, the pages' runs 119 s (Attila 44 + 8 s, Walhalla 26 + 6 s, Herrlof 10 + 8 s,
+# Valhalla 7 + 3 s, Halali 6 + 2 s), plots and files 10 s; about 2 minutes on two free cores.  Attila's
+# 50 games per seating still give 200 per matrix cell (+-0.07); Valhalla's lookahead is cheap enough for
+# 5,000.  lookahead:4 (4 determinizations per decision) in the three hidden-information games.
+HTML_POLICIES = ("random", "greedy")  # + the game's HTML_GAMES lookahead
+HTML_GAMES = {
+    "valhalla": {"tournament": 5_000, "skill": 5_000, "lookahead": "lookahead"},
+    "herrlof": {"tournament": 400, "skill": 400, "lookahead": "lookahead:4"},
+    "halali": {"tournament": 2_000, "skill": 2_000, "lookahead": "lookahead"},
+    "attila": {"tournament": 50, "skill": 80, "lookahead": "lookahead:4"},
+    "walhalla": {"tournament": 100, "skill": 100, "lookahead": "lookahead:4"},
+}
+HTML_DEFAULT = {"tournament": 200, "skill": 200, "lookahead": "lookahead"}  # a game not listed above
 
 
 def _save_figure(ax, path: Path) -> Path:
@@ -163,8 +214,163 @@ def _summary_row(df: pd.DataFrame, spec, seconds: float) -> dict:
     return row
 
 
+def html_sizes(game: str, n_games: int | None = None) -> dict:
+    """The designer page's run sizes for ``game`` (``HTML_GAMES``), each capped at ``n_games`` if given.
+
+    >>> html_sizes("attila", n_games=60)
+    {'tournament': 50, 'skill': 60, 'lookahead': 'lookahead:4'}
+    """
+    sizes = dict(HTML_GAMES.get(game, HTML_DEFAULT))
+    if n_games is not None:
+        for key in ("tournament", "skill"):
+            sizes[key] = min(sizes[key], int(n_games))
+    return sizes
+
+
+def _skill_and_luck_rows(gap: dict, chance: dict, n_games: int) -> pd.DataFrame:
+    """Rows ``skill_gap``, ``luck`` and ``skill`` in the layout of ``design_metrics`` (plus ``run``)."""
+    look, seats = gap["skilled"], gap["seats"]
+    opponents = "random" if seats == 2 else f"a field of {seats - 1} random"
+    decided_by_play = (f"{look} won in every seating" if seats > 2 else "the same policy won in both seatings")
+    rows = {
+        "skill_gap": (gap["skill_gap"], gap["skill_gap_low"], gap["skill_gap_high"],
+                      f"win rate of {look} against {opponents} over every seating ({gap['win_rate']:.3f} in "
+                      f"{gap['games']:,} games) minus the fair share 1/{seats} (0: play does not matter; "
+                      f"at most {1 - 1 / seats:.3f})", "skill gap"),
+        "luck": (chance["luck"], chance["luck_low"], chance["luck_high"],
+                 f"share of the games with a sole winner in every seating ({chance['decided']:,} of "
+                 f"{chance['games']:,}) that the same seat won in every seating, whichever policy sat there "
+                 f"(decided by the chance stream)", "luck"),
+        "skill": (chance["skill"], chance["skill_low"], chance["skill_high"],
+                  f"share of those games decided by the policy, not the seat: {decided_by_play}", "luck"),
+    }
+    out = pd.DataFrame.from_dict(rows, orient="index", columns=["value", "ci_low", "ci_high", "description", "run"])
+    out["run"] = [f"{name}: {look} vs random, {n_games:,} games per seating" for name in out["run"]]
+    out.index.name = "metric"
+    return out
+
+
+def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | None = None, seed: int = 0,
+                    threads: int | None = None, progress: bool | None = None,
+                    seconds: float | None = None) -> Path:
+    """Write the designer page ``html_dir/<game>.html`` and its CSV tables for one game.
+
+    Parameters
+    ----------
+    spec : GameSpec
+    rules : Rules
+        The rules of the default run (also used by the tournament, skill gap and luck runs).
+    df : DataFrame
+        The default run (one row per game, with its ``attrs``): design metrics, seat advantage and the
+        length and score distributions come from it.
+    html_dir : path
+        Output directory (created if missing).
+    n_games : int, optional
+        Caps the page's own runs (``html_sizes``); default ``HTML_GAMES``.
+    seed, threads, progress
+        As in :func:`report`; the tournament, skill gap and luck runs all use ``seed``.
+    seconds : float, optional
+        The default run's wall time, shown on the page.
+
+    Returns
+    -------
+    Path
+        The page.
+    """
+    import matplotlib
+    import numba
+
+    from toolkit import __version__
+    from toolkit.analysis.metrics import design_metrics, luck, seat_advantage, skill_gap
+    from toolkit.analysis.ratings import ratings
+    from toolkit.analysis.tournament import compare, matrix
+    from toolkit.viz import report_html
+
+    out = Path(html_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = html_sizes(spec.name, n_games)
+    look = sizes["lookahead"]
+    seats = spec.seats(rules)
+    field = seats > 2
+
+    start = time.perf_counter()
+    table = compare(spec, (*HTML_POLICIES, look), sizes["tournament"], seed=seed, rules=rules, threads=threads,
+                    progress=progress)
+    pairs, rated = matrix(table), ratings(table)
+    tournament_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    gap = skill_gap(spec, rules, sizes["skill"], seed=seed, skilled=look, unskilled="random", threads=threads,
+                    progress=progress)
+    chance = luck(spec, rules, sizes["skill"], seed=seed, policies=(look, "random"), threads=threads,
+                  progress=progress)
+    skill_seconds = time.perf_counter() - start
+
+    default_policies = _policies_text(list(df.attrs["policies"]))
+    metrics = design_metrics(df)
+    metrics["run"] = f"default: {default_policies}, {len(df):,} games"
+    extra = _skill_and_luck_rows(gap, chance, sizes["skill"])
+    metrics = pd.concat([metrics, extra[metrics.columns]])
+    seat_table = seat_advantage(df)
+    odds = spec.odds(rules)
+
+    # the matrix in long form (one row per policy and opponent): one header row, unlike its column MultiIndex
+    long_matrix = pairs.stack("opponent", future_stack=True).reset_index()
+    files = {"metrics": metrics.reset_index(), "tournament": table,
+             "matrix": long_matrix[["policy", "opponent", "win_rate", "ci_low", "ci_high", "wins", "games"]],
+             "ratings": rated.reset_index(), "seat_advantage": seat_table, "odds": odds}
+    names = []
+    for key, frame in files.items():
+        name = f"{spec.name}_{key}.csv"
+        frame.to_csv(out / name, index=False)
+        names.append(name)
+
+    fmt = "ordered pair" if not field else "seating"
+    provenance = {
+        "game": f"{spec.title} ({spec.name}), {seats} seats",
+        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "toolkit version": __version__,
+        "rules version": str(type(rules).RULES_VERSION),
+        "preset": str(rules.preset_name() or "custom"),
+        "seed": str(seed),
+        "default run": f"{default_policies}: {len(df):,} games"
+                       + (f" in {seconds:.1f} s" if seconds is not None else ""),
+        "tournament": f"{', '.join((*HTML_POLICIES, look))}: {sizes['tournament']:,} games per {fmt}"
+                      + (f" ({seats} seatings per pairing, the tested policy in each seat against a field)"
+                         if field else " (both seatings of every pairing)")
+                      + f", in {tournament_seconds:.1f} s",
+        "skill gap and luck": f"{look} against random: {sizes['skill']:,} games per seating, {seats} seatings, "
+                              f"each measure in its own runs ({skill_seconds:.1f} s for both)",
+        "lookahead setting": _lookahead_note(spec, look),
+        "software": f"Python {platform.python_version()}, NumPy {np.__version__}, pandas {pd.__version__}, "
+                    f"Numba {numba.__version__}, matplotlib {matplotlib.__version__}",
+    }
+    notes = {"metrics": f"Default run: {default_policies}, {len(df):,} games. Skill gap and luck: {look} against "
+                        f"random, {sizes['skill']:,} games per seating, on seed {seed}.",
+             "tournament": f"{sizes['tournament']:,} games per {fmt}, seed {seed}; lookahead plays as {look}."}
+    data = report_html.DesignerData(spec=spec, rules=rules, frame=df, metrics=metrics, tournament=table,
+                                    matrix=pairs, ratings=rated, seat_advantage=seat_table, odds=odds,
+                                    provenance=provenance, files=names, notes=notes)
+    page = out / f"{spec.name}.html"
+    page.write_text(report_html.render(data), encoding="utf-8")
+    return page
+
+
+def _lookahead_note(spec, look: str) -> str:
+    """What the page's lookahead setting is, beside the policy's default number of samples."""
+    if ":" not in look:
+        return f"{look} (the policy takes no argument)"
+    try:
+        parsed = spec.policy_parser("lookahead") if spec.policy_parser is not None else None
+    except ValueError:
+        parsed = None
+    default = parsed[1] if isinstance(parsed, tuple) and len(parsed) > 1 and isinstance(parsed[1], int) else None
+    return (f"{look}: {look.split(':')[1]} samples per decision"
+            + (f" (the policy's default is {default})" if default is not None else "")
+            + ", fewer so that the page's runs stay short; the tournament rates this setting")
+
+
 def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/results",
-           threads: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+           threads: int | None = None, progress: bool | None = None, html_dir=None) -> pd.DataFrame:
     """Simulate every named game with its defaults and write CSV, odds and PNG files.
 
     Parameters
@@ -179,6 +385,8 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         Output directory (created if missing).
     threads, progress
         Passed to :func:`~toolkit.core.runner.simulate`.
+    html_dir : path, optional
+        Also write one designer page per game there (:func:`designer_report`).
 
     Returns
     -------
@@ -204,6 +412,10 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if html_dir is not None:
+        for spec in specs:  # the page's lookahead setting, checked before the default runs
+            spec.check_policy_name(html_sizes(spec.name, n_games)["lookahead"])
+        Path(html_dir).mkdir(parents=True, exist_ok=True)
 
     rows = []
     for spec in specs:
@@ -218,6 +430,9 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         spec.odds(rules).to_csv(out / f"{spec.name}_odds.csv", index=False)
         _plots(df, spec, out)
         rows.append(_summary_row(df, spec, seconds))
+        if html_dir is not None:
+            designer_report(spec, rules, df, html_dir, n_games=n_games, seed=seed, threads=threads,
+                            progress=progress, seconds=seconds)
     table = pd.DataFrame(rows).set_index("game")
     # a wider game's seat columns go beside the others' (the rows' first seen order would put them last)
     seats = max(spec.seats(resolve_rules(spec, None, DEFAULT_PRESET)) for spec in specs)

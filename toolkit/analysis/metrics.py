@@ -91,7 +91,10 @@ def as_summary(data) -> Summary:
     block = np.zeros((len(data), len(spec.columns)), np.int32)
     for j, c in enumerate(spec.columns):
         if c in data.columns:
-            block[:, j] = data[c].to_numpy()
+            column = data[c]
+            # coded columns (result, end_reason) are categoricals in a frame: back to their codes
+            block[:, j] = column.cat.codes.to_numpy() if isinstance(column.dtype, pd.CategoricalDtype) \
+                else column.to_numpy()
     summary = Summary(spec, data.attrs, [c for c in spec.columns if c in data.columns])
     if len(data):
         summary.add(block)

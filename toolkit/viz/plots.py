@@ -688,3 +688,151 @@ def means_bar(table: pd.DataFrame, ax=None, *, x: str = "quantity", hue: str | N
     if hue is not None:
         ax.legend(fontsize=8, title=f"{hue} (bars: 95% CI)", title_fontsize=8)
     return ax
+
+
+# ------------------------------------------------------------------ designer report: seats and scores
+
+
+def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None):
+    """Win rates by seat number and by place in the turn order, with 95% intervals and the fair share.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`toolkit.analysis.metrics.seat_advantage`: columns ``by``
+        (``seat`` or ``place``), ``index``, ``win_rate``, ``ci_low``,
+        ``ci_high`` and ``fair`` (``1 / seats``).
+    ax : matplotlib Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    The dashed line is the fair share ``1 / seats`` (0.5 only with two
+    seats).  With draws the rates sum to less than 1, with shared wins to
+    more, so the fair share is a reference, not a constraint.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"by": ["seat"] * 3, "index": [0, 1, 2], "win_rate": [0.3, 0.3, 0.4],
+    ...                   "ci_low": [0.25, 0.25, 0.35], "ci_high": [0.35, 0.35, 0.45], "fair": [1 / 3] * 3})
+    >>> [line.get_ydata()[0] for line in seat_advantage_bar(t).get_lines() if line.get_linestyle() == "--"]
+    [0.3333333333333333]
+    """
+    _require(table, ("by", "index", "win_rate", "ci_low", "ci_high", "fair"), "table")
+    ax = _axes(ax)
+    groups = [g for g in ("seat", "place") if (table["by"] == g).any()]
+    names = {"seat": "by seat number", "place": "by place in the turn order (0 = moved first)"}
+    colours = {"seat": _EXACT_COLOUR, "place": "#fdae6b"}
+    width = 0.8 / len(groups)
+    top = 0.0
+    for k, group in enumerate(groups):
+        rows = table[table["by"] == group].sort_values("index")
+        x = rows["index"].to_numpy(float) - 0.4 + width * (k + 0.5)
+        rate, low, high = (rows[c].to_numpy(float) for c in ("win_rate", "ci_low", "ci_high"))
+        ax.bar(x, rate, width=width * 0.95, color=colours[group], edgecolor="black", linewidth=0.6,
+               label=names[group])
+        ax.errorbar(x, rate, yerr=_error_bars(rate, low, high), fmt="none", ecolor="black", capsize=4)
+        for xi, r, hi in zip(x, rate, high):
+            ax.annotate(f"{r:.3f}", (xi, hi), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
+        top = max(top, float(np.nanmax(high)) if len(high) else 0.0)
+    fair = float(table["fair"].iloc[0])
+    seats = round(1 / fair)
+    # the fair share is drawn before the legend is made, so it is labelled there (never a 0.5 line for 3+ seats)
+    ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{seats} = {fair:.3f}")
+    indices = sorted(table["index"].unique())
+    ax.set_xticks(indices)
+    ax.set_xticklabels([str(i) for i in indices])
+    ax.set_xlabel("seat number / place in the turn order")
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_ylim(0, min(1.0, max(top, fair) * 1.6 + 0.02))  # room for the legend above the bars
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize=7, loc="upper left")
+    return ax
+
+
+def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None, bin_width: int | None = None):
+    """Distribution of each seat's final score (the ``score_<seat>`` columns), one outline per seat.
+
+    Parameters
+    ----------
+    data : DataFrame or Summary
+        One row per game, or a streaming summary (its ``score_*`` histograms).
+    ax : matplotlib Axes, optional
+    title : str, optional
+    bin_width : int, optional
+        Values per bin, the same for every seat; default 1, or wider so that
+        about 100 bins span the scores.  The height is the share per single
+        value, as in :func:`length_histogram`.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    Each seat's legend entry gives its mean score with a 95% interval
+    (± 1.96 standard errors); the mean is also drawn as a dashed line.  A
+    score with at most 25 values is drawn as bars side by side, a wider one
+    as one outline per seat.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"score_0": [1, 2, 2, 5], "score_1": [0, 3, 3, 3]})
+    >>> len(score_distribution(df).get_legend().get_texts())
+    2
+    """
+    columns = [c for c in (data.shown if hasattr(data, "shown") else data.columns)
+               if c.startswith("score_") and c[6:].isdigit()]
+    if not columns:
+        raise ValueError("data is not allowed: it has no score_<seat> column")
+    ax = _axes(ax)
+    counts = {c: _counts_of(data, c) for c in columns}
+    if not any(int(v.sum()) for v in counts.values()):
+        raise ValueError("data is not allowed: it holds no games")
+    low = min(float(v.index.min()) for v in counts.values() if len(v))
+    high = max(float(v.index.max()) for v in counts.values() if len(v))
+    width = int(bin_width) if bin_width else max(1, int(np.ceil((high - low + 1) / 100)))
+    if width < 1:
+        raise ValueError(f"bin_width={bin_width!r} is not allowed: an integer >= 1")
+    few = width == 1 and high - low + 1 <= 25
+    width_bar = 0.8 / len(columns)
+    for k, column in enumerate(columns):
+        c = counts[column]
+        n = int(c.sum())
+        values = c.index.to_numpy(float)
+        weights = c.to_numpy(float) / n
+        mean = float((values * weights).sum())
+        var = float(((values - mean) ** 2 * weights).sum()) * n / max(n - 1, 1)
+        half = stats.Z95 * np.sqrt(var / n)
+        label = f"seat {column[6:]}: mean {mean:.2f} ± {half:.2f} (95%)"
+        if few:  # a handful of values: bars side by side read better than crossing outlines
+            bar = width_bar * 0.95
+            patches = ax.bar(values - 0.4 + width_bar * (k + 0.5), weights, width=bar, label=label,
+                             edgecolor="black", linewidth=0.4)
+            colour = patches[0].get_facecolor()
+        else:
+            bins = ((values - low) // width).astype(np.int64)
+            share = np.bincount(bins, weights=weights) / width
+            edges = low - 0.5 + width * np.arange(share.size + 1)
+            colour = ax.stairs(share, edges, label=label, linewidth=1.2).get_edgecolor()
+        ax.axvline(mean, color=colour, linestyle="--", linewidth=1)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("share of games per value" + ("" if width == 1 else f" ({width}-wide bins)"))
+    ax.set_ylim(bottom=0)
+    if title is None:
+        title = "distribution of the final score per seat"
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize=7)
+    return ax

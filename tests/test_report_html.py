@@ -1,0 +1,197 @@
+"""The designer report (``toolkit report --html DIR``): one self-contained page per game with its
+tables as CSV beside it, the metrics of the report's own default run, and the plain report unchanged
+without ``html_dir``.
+
+Valhalla (two seats: ordered pairs, Elo) and Attila (four seats: the field format, OpenSkill) cover
+both tournament layouts.  Attila's lookahead is slow, so its page sizes are cut here to a few games
+with ``lookahead:1``; Valhalla's are capped at ``n_games`` as in any small run."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import toolkit
+from toolkit import report as report_module
+from toolkit.analysis.metrics import design_metrics, skill_gap
+from toolkit.cli import main
+from toolkit.games import GAMES
+from toolkit.report import html_sizes, report
+from toolkit.viz import report_html
+
+N = 200
+SEED = 3
+GAMES_HERE = ("valhalla", "attila")
+TINY_ATTILA = {"tournament": 6, "skill": 6, "lookahead": "lookahead:1"}
+CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(report_module.HTML_GAMES, "attila", TINY_ATTILA)
+        table = report(list(GAMES_HERE), n_games=N, seed=SEED, out_dir=out / "out", html_dir=out / "html",
+                       progress=False)
+    return table, out / "out", out / "html"
+
+
+def page(html_dir, game) -> str:
+    return (html_dir / f"{game}.html").read_text(encoding="utf-8")
+
+
+def default_run(game):
+    spec = GAMES[game]
+    return toolkit.simulate(game, n_games=N, seed=SEED, policies=spec.default_policies(spec.Rules()), progress=False)
+
+
+@pytest.mark.parametrize("game", GAMES_HERE)
+def test_one_page_and_every_csv_per_game(written, game):
+    _, _, html_dir = written
+    assert (html_dir / f"{game}.html").is_file()
+    for name in CSV_NAMES:
+        frame = pd.read_csv(html_dir / f"{game}_{name}.csv")
+        assert len(frame) > 0, name
+    matrix = pd.read_csv(html_dir / f"{game}_matrix.csv")
+    assert matrix.columns.tolist() == ["policy", "opponent", "win_rate", "ci_low", "ci_high", "wins", "games"]
+    assert len(matrix) == 9  # random, greedy, lookahead against each
+    assert ((matrix["ci_low"] <= matrix["win_rate"]) & (matrix["win_rate"] <= matrix["ci_high"])).all()
+    odds = pd.read_csv(html_dir / f"{game}_odds.csv")
+    assert odds["quantity"].tolist() == GAMES[game].odds(GAMES[game].Rules())["quantity"].tolist()
+
+
+@pytest.mark.parametrize("game", GAMES_HERE)
+def test_page_is_self_contained(written, game):
+    text = page(written[2], game)
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    lowered = text.lower()
+    for needle in ('src="http', "src='http", "<link", "<script", "@import", "url(", "<iframe"):
+        assert needle not in lowered, needle
+    # every src is an embedded image, every href an anchor on the page
+    assert all(src.startswith("data:image/png;base64,") for src in re.findall(r'src="([^"]*)"', text))
+    assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', text))
+
+
+@pytest.mark.parametrize("game", GAMES_HERE)
+def test_page_has_every_section(written, game):
+    text = page(written[2], game)
+    headings = re.findall(r"<h2>\d+\. ([^<]+)</h2>", text)
+    assert headings == [name for _, name in report_html.SECTIONS]
+    assert f"<h1>{GAMES[game].title}: designer report</h1>" in text
+    for words in ("Provenance", "Rules", "Design metrics", "Tournament", "Ratings", "Seat advantage",
+                  "Game length", "Final scores", "Exact odds"):
+        assert words in text, words
+
+
+@pytest.mark.parametrize("game", GAMES_HERE)
+def test_images_are_base64_pngs(written, game):
+    text = page(written[2], game)
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
+    assert len(images) == 4  # heat map, seat advantage, length, scores
+    for encoded in images:
+        raw = base64.b64decode(encoded, validate=True)
+        assert raw[:8] == PNG_SIGNATURE and raw[12:16] == b"IHDR"
+        width, height = int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+        assert 200 < width < 2000 and 150 < height < 2000
+
+
+@pytest.mark.parametrize("game", GAMES_HERE)
+def test_metrics_are_those_of_the_default_run(written, game):
+    _, _, html_dir = written
+    expected = design_metrics(default_run(game))
+    got = pd.read_csv(html_dir / f"{game}_metrics.csv").set_index("metric")
+    assert list(got.index[: len(expected)]) == list(expected.index)
+    assert list(got.index[len(expected):]) == ["skill_gap", "luck", "skill"]
+    for column in ("value", "ci_low", "ci_high"):
+        np.testing.assert_allclose(got.loc[expected.index, column].to_numpy(float),
+                                   expected[column].to_numpy(float), rtol=1e-12, equal_nan=True, err_msg=column)
+    text = page(html_dir, game)
+    for name, row in expected.iterrows():  # the page shows the same numbers, as "value [low, high]"
+        shown = (f"{int(row['value']):,}" if name == "games" else
+                 report_html.interval(row["value"], row["ci_low"], row["ci_high"],
+                                      report_html.digits_for(row["value"])))
+        assert f"<td>{name}</td>\n      <td>{shown}</td>" in text, name
+
+
+def test_skill_gap_and_luck_rows_use_the_page_sizes(written):
+    _, _, html_dir = written
+    got = pd.read_csv(html_dir / "attila_metrics.csv").set_index("metric")
+    gap = skill_gap("attila", None, TINY_ATTILA["skill"], seed=SEED, skilled="lookahead:1",
+                    unskilled="random", progress=False)
+    assert got.loc["skill_gap", "value"] == pytest.approx(gap["skill_gap"])
+    assert got.loc["skill_gap", "ci_low"] == pytest.approx(gap["skill_gap_low"])
+    text = page(html_dir, "attila")
+    assert "lookahead:1" in text and "6 games per seating" in text
+
+
+def test_tournament_layouts_and_ratings(written):
+    _, _, html_dir = written
+    two = pd.read_csv(html_dir / "valhalla_tournament.csv")
+    assert {"seat0_policy", "seat1_policy", "win_rate_0"} <= set(two.columns)
+    assert (two["games"] == html_sizes("valhalla", N)["tournament"]).all()
+    field = pd.read_csv(html_dir / "attila_tournament.csv")
+    assert {"tested_policy", "field_policy", "win_rate"} <= set(field.columns)
+    assert (field["seats"] == 4).all() and (field["games"] == TINY_ATTILA["tournament"]).all()
+    assert "elo" in pd.read_csv(html_dir / "valhalla_ratings.csv").columns
+    assert "mu" in pd.read_csv(html_dir / "attila_ratings.csv").columns
+    assert "fair share 1/4" in page(html_dir, "attila")
+
+
+def test_rules_table_lists_every_parameter(written):
+    text = page(written[2], "attila")
+    rules = GAMES["attila"].Rules()
+    for row in type(rules).describe():
+        assert f"<td>{row['name']}</td>" in text, row["name"]
+    table = report_html.rules_table(rules)
+    assert table.columns.tolist() == ["parameter", "value", "default", "allowed", "basis", "meaning"]
+    assert table.set_index("parameter").loc["num_players", "value"] == "4"
+
+
+def test_seat_advantage_plot_draws_the_fair_share_not_one_half():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from toolkit.viz import plots
+
+    table = pd.DataFrame({"by": ["seat"] * 4 + ["place"] * 4, "index": [0, 1, 2, 3] * 2,
+                          "win_rate": [0.25] * 8, "ci_low": [0.2] * 8, "ci_high": [0.3] * 8, "fair": [0.25] * 8})
+    ax = plots.seat_advantage_bar(table)
+    dashed = [line.get_ydata()[0] for line in ax.get_lines() if line.get_linestyle() == "--"]
+    plt.close(ax.figure)
+    assert dashed == [0.25]
+
+
+def test_sizes_are_capped_by_n_games():
+    assert html_sizes("valhalla", 200)["tournament"] == 200
+    assert html_sizes("attila")["tournament"] == report_module.HTML_GAMES["attila"]["tournament"]
+    assert html_sizes("attila", 10)["skill"] == 10
+
+
+def test_report_without_html_dir_is_unchanged(written, tmp_path):
+    table, out, _ = written
+    plain = report(["valhalla"], n_games=N, seed=SEED, out_dir=tmp_path, progress=False)
+    pd.testing.assert_frame_equal(plain.drop(columns="seconds"),
+                                  table.loc[["valhalla"]].drop(columns="seconds").dropna(axis=1, how="all"),
+                                  check_dtype=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["valhalla.csv", "valhalla.json", "valhalla_odds.csv", "valhalla_win_rates.png", "valhalla_length.png",
+         "summary.csv"])
+    assert (tmp_path / "valhalla.csv").read_text() == (out / "valhalla.csv").read_text()
+
+
+def test_cli_report_html(tmp_path, capsys):
+    html_dir = tmp_path / "html"
+    code = main(["report", "valhalla", "-n", str(N), "--out", str(tmp_path), "--html", str(html_dir),
+                 "--no-progress"])
+    assert code == 0
+    assert (html_dir / "valhalla.html").is_file()
+    assert sorted(p.name for p in html_dir.iterdir()) == sorted(
+        ["valhalla.html"] + [f"valhalla_{name}.csv" for name in CSV_NAMES])
+    assert "valhalla" in capsys.readouterr().out

@@ -1,0 +1,397 @@
+"""The designer report: one self-contained HTML page per game (``toolkit report --html DIR``).
+
+:func:`toolkit.report.designer_report` runs the simulations and builds the
+tables; this module only turns them into a page.  The page needs nothing but
+itself: the CSS is inline, every plot is a PNG embedded as a base64
+``data:`` URI, there is no script, no web font and no external link, so it
+can be mailed, archived or opened offline.  Its sections:
+
+1. provenance (date, toolkit and rules versions, seed, games, policies, run times);
+2. the rules used: every parameter with its value, default, allowed values and basis;
+3. the design metrics of the default run with 95% intervals, plus skill gap and luck;
+4. the tournament of ``random``, ``greedy`` and ``lookahead``: its table, the
+   "A against B" matrix (table and heat map) and the ratings;
+5. seat advantage by seat number and by place in the turn order (table and plot);
+6. the distributions of the game length and of each seat's final score;
+7. the exact odds table.
+
+Numbers are written with 3 decimals (ratings with 1) and an estimate with its
+95% interval as ``0.512 [0.507, 0.517]``.
+
+Examples
+--------
+>>> interval(0.5123, 0.5071, 0.5174)
+'0.512 [0.507, 0.517]'
+>>> interval(3.0, float("nan"), float("nan"))
+'3.000'
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import io
+
+import numpy as np
+import pandas as pd
+
+from toolkit.core.params import params_of
+
+CSS = """
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222; margin: 0 auto;
+       max-width: 1100px; padding: 1.5em 2em 3em; line-height: 1.45; }
+h1 { margin-bottom: 0.1em; }
+h2 { border-bottom: 2px solid #9ecae1; padding-bottom: 0.15em; margin-top: 2em; }
+h3 { margin-top: 1.4em; }
+p.lead { font-size: 1.1em; color: #555; margin-top: 0; }
+nav ol { columns: 2; font-size: 0.95em; }
+a { color: #2171b5; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.88em;
+        font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d9d9d9; padding: 0.25em 0.6em; vertical-align: top; }
+th { background: #f0f4f8; text-align: left; }
+tbody tr:nth-child(even) { background: #fafafa; }
+figure { margin: 0.8em 0 1.2em; }
+figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { font-size: 0.88em; color: #555; max-width: 60em; }
+.note { font-size: 0.9em; color: #555; max-width: 60em; }
+code { background: #f4f4f4; padding: 0 0.2em; }
+"""
+
+SECTIONS = (
+    ("provenance", "Provenance"),
+    ("rules", "Rules"),
+    ("metrics", "Design metrics"),
+    ("tournament", "Tournament"),
+    ("seats", "Seat advantage"),
+    ("distributions", "Game length and scores"),
+    ("odds", "Exact odds"),
+)
+
+
+@dataclasses.dataclass
+class DesignerData:
+    """Everything one page shows (built by :func:`toolkit.report.designer_report`)."""
+
+    spec: object  # GameSpec
+    rules: object  # the game's Rules instance
+    frame: pd.DataFrame  # the default run, one row per game
+    metrics: pd.DataFrame  # design metrics + skill gap and luck rows: value, ci_low, ci_high, description, run
+    tournament: pd.DataFrame  # toolkit.analysis.tournament.compare
+    matrix: pd.DataFrame  # toolkit.analysis.tournament.matrix
+    ratings: pd.DataFrame  # toolkit.analysis.ratings.ratings
+    seat_advantage: pd.DataFrame  # toolkit.analysis.metrics.seat_advantage
+    odds: pd.DataFrame  # spec.odds(rules)
+    provenance: dict  # label -> text, in page order
+    files: list  # names of the CSV files written beside the page
+    notes: dict = dataclasses.field(default_factory=dict)  # section id -> extra sentence
+
+
+# ---------------------------------------------------------------------------------------- formatting
+
+
+def _finite(x) -> bool:
+    try:
+        return bool(np.isfinite(float(x)))
+    except (TypeError, ValueError):
+        return False
+
+
+def number(value, digits: int = 3) -> str:
+    """``value`` with ``digits`` decimals; an en dash for a missing value."""
+    return f"{float(value):.{digits}f}" if _finite(value) else "–"
+
+
+def interval(value, low, high, digits: int = 3) -> str:
+    """``0.512 [0.507, 0.517]``, or the value alone when no interval is defined."""
+    if not _finite(value):
+        return "–"
+    if _finite(low) and _finite(high):
+        return f"{float(value):.{digits}f} [{float(low):.{digits}f}, {float(high):.{digits}f}]"
+    return number(value, digits)
+
+
+def count(value) -> str:
+    return f"{int(value):,}" if _finite(value) else "–"
+
+
+def _table(frame: pd.DataFrame, index: bool = False) -> str:
+    """A frame of formatted strings as an HTML table."""
+    return frame.to_html(index=index, escape=True, border=0, na_rep="–")
+
+
+def figure_uri(fig) -> str:
+    """A matplotlib figure as a ``data:image/png;base64,…`` URI (the figure is closed)."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _figure(uri: str, alt: str, caption: str) -> str:
+    return (f'<figure><img alt="{html.escape(alt)}" src="{uri}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def _p(text: str, cls: str = "note") -> str:
+    return f'<p class="{cls}">{html.escape(text)}</p>'
+
+
+# ---------------------------------------------------------------------------------------- tables
+
+
+def rules_table(rules) -> pd.DataFrame:
+    """One row per parameter: value used, default, allowed values, basis and what it means."""
+    declared = params_of(type(rules))
+    rows = []
+    for row in type(rules).describe():
+        kind = declared[row["name"]].kind
+        value = getattr(rules, row["name"])
+        rows.append({"parameter": row["name"], "value": kind.format(value) if value is not None else "none",
+                     "default": row["default"], "allowed": row["allowed"], "basis": row["basis"],
+                     "meaning": row["doc"]})
+    return pd.DataFrame(rows)
+
+
+def digits_for(value) -> int:
+    """Decimals for a metric: 3 for rates and small numbers, fewer for long means (1,624.2 turns)."""
+    size = abs(float(value)) if _finite(value) else 0.0
+    return 1 if size >= 100 else 2 if size >= 10 else 3
+
+
+def metrics_table(metrics: pd.DataFrame) -> pd.DataFrame:
+    """One row per metric: its value with the 95% interval, the run it comes from, what it means."""
+    rows = []
+    for name, r in metrics.iterrows():
+        value = (count(r["value"]) if name == "games" else
+                 interval(r["value"], r["ci_low"], r["ci_high"], digits_for(r["value"])))
+        rows.append({"metric": name, "value [95% interval]": value, "run": str(r.get("run", "")).split(":")[0],
+                     "description": r["description"]})
+    return pd.DataFrame(rows)
+
+
+def _turns(row) -> str:
+    mean, se = float(row["mean_turns"]), float(row["se_turns"])
+    return interval(mean, mean - 1.96 * se, mean + 1.96 * se, 1)
+
+
+def tournament_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The compare table with each rate and its interval in one cell."""
+    rows = []
+    if "tested_policy" in table.columns:  # three or more seats: a tested policy against a field
+        seats = int(table["seats"].iloc[0])
+        for _, r in table.iterrows():
+            row = {"tested": r["tested_policy"], "field": r["field_policy"], "games per seating": count(r["games"])}
+            for s in range(seats):
+                row[f"win rate in seat {s}"] = interval(r[f"win_rate_{s}"], r[f"ci_low_{s}"], r[f"ci_high_{s}"])
+            row["win rate, all seatings"] = interval(r["win_rate"], r["ci_low"], r["ci_high"])
+            row["no winner"] = count(r["no_winner"])
+            row["shared wins"] = count(r["shared_wins"])
+            row["mean turns"] = _turns(r)
+            rows.append(row)
+    else:
+        for _, r in table.iterrows():
+            row = {"seat 0": r["seat0_policy"], "seat 1": r["seat1_policy"], "games": count(r["games"])}
+            for s in (0, 1):
+                row[f"seat {s} win rate"] = interval(r[f"win_rate_{s}"], r[f"ci_low_{s}"], r[f"ci_high_{s}"])
+            row["no winner"] = count(r["no_winner"])
+            if "shared_wins" in table.columns:
+                row["shared wins"] = count(r["shared_wins"])
+            row["mean turns"] = _turns(r)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def matrix_table(m: pd.DataFrame) -> pd.DataFrame:
+    """Row policy's win rate against the column policy, ``rate [low, high]`` per cell."""
+    rates, low, high = m["win_rate"], m["ci_low"], m["ci_high"]
+    cells = pd.DataFrame({b: [interval(rates.loc[a, b], low.loc[a, b], high.loc[a, b]) for a in rates.index]
+                          for b in rates.columns}, index=rates.index)
+    cells.index.name = "policy (row) against →"
+    return cells
+
+
+def ratings_table(r: pd.DataFrame) -> pd.DataFrame:
+    out = pd.DataFrame({"policy": r.index})
+    if r.attrs.get("rating") == "openskill" or "mu" in r.columns:
+        out["mu [mu ± 1.96 sigma]"] = [interval(a, b, c, 1) for a, b, c in zip(r["mu"], r["ci_low"], r["ci_high"])]
+        out["sigma"] = [number(x, 2) for x in r["sigma"]]
+        out["ordinal (mu − 3 sigma)"] = [number(x, 1) for x in r["ordinal"]]
+    else:
+        out["Elo [95% interval]"] = [interval(a, b, c, 1) for a, b, c in zip(r["elo"], r["ci_low"], r["ci_high"])]
+        out["se"] = [number(x, 1) for x in r["se"]]
+        out["score"] = [number(x) for x in r["score"]]
+    out["games"] = [count(x) for x in r["games"]]
+    return out
+
+
+def seat_table(sa: pd.DataFrame) -> pd.DataFrame:
+    def label(by, k):
+        if by == "seat":
+            return f"seat {k}"
+        return f"place {k}" + (" (moved first)" if k == 0 else "")
+
+    return pd.DataFrame({"by": sa["by"], "seat / place": [label(b, k) for b, k in zip(sa["by"], sa["index"])],
+                         "wins": [count(x) for x in sa["wins"]], "games": [count(x) for x in sa["games"]],
+                         "win rate [95% interval]": [interval(*v) for v in
+                                                     zip(sa["win_rate"], sa["ci_low"], sa["ci_high"])],
+                         "fair share": [number(x) for x in sa["fair"]]})
+
+
+def odds_table(odds: pd.DataFrame) -> pd.DataFrame:
+    out = odds.copy()
+    for column in out.columns:
+        if pd.api.types.is_float_dtype(out[column]):
+            out[column] = [f"{x:.6g}" if _finite(x) else "–" for x in out[column]]
+        else:
+            out[column] = out[column].astype(str)
+    return out
+
+
+# ---------------------------------------------------------------------------------------- plots
+
+
+def _centre_colours(ax, centre: float) -> None:
+    """Put the white of ``comparison_matrix``'s red-blue scale at ``centre`` (the fair share of a
+    3+ seat field: 1 / seats) instead of 0.5, so "as good as the field" reads as neutral."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    for image in ax.get_images():
+        image.set_norm(TwoSlopeNorm(vcenter=centre, vmin=0.0, vmax=1.0))
+
+
+def _plots(d: DesignerData) -> dict:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from toolkit.viz import plots
+
+    spec = d.spec
+    seats = spec.seats(d.rules)
+    n = len(d.frame)
+    uris = {}
+
+    names = list(d.matrix["win_rate"].index)
+    fig, ax = plt.subplots(figsize=(1.9 * len(names) + 2.2, 1.5 * len(names) + 1.3))
+    plots.comparison_matrix(d.matrix, ax=ax, xlabel="opponent (column)" if seats == 2 else "field policy (column)",
+                            ylabel="policy (row)" if seats == 2 else "tested policy (row)",
+                            title=f"{spec.title}: row policy's win rate" + ("" if seats == 2 else
+                                                                              f" (fair share 1/{seats})"))
+    if seats > 2:
+        _centre_colours(ax, 1.0 / seats)
+    uris["matrix"] = figure_uri(fig)
+
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * seats + 2.5), 3.6))
+    plots.seat_advantage_bar(d.seat_advantage, ax=ax,
+                             title=f"{spec.title}: win rate by seat and by place ({n:,} games)")
+    uris["seats"] = figure_uri(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    plots.length_histogram(d.frame, "turns", ax=ax, title=f"{spec.title}: game length ({n:,} games)")
+    ax.set_xlabel(f"turns (a turn is {spec.turn_word})")
+    uris["length"] = figure_uri(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    plots.score_distribution(d.frame, ax=ax, title=f"{spec.title}: final score per seat ({n:,} games)")
+    uris["scores"] = figure_uri(fig)
+    return uris
+
+
+# ---------------------------------------------------------------------------------------- the page
+
+
+def render(d: DesignerData) -> str:
+    """The whole page as one HTML string."""
+    spec = d.spec
+    seats = spec.seats(d.rules)
+    uris = _plots(d)
+    title = f"{spec.title}: designer report"
+    body = [f"<h1>{html.escape(title)}</h1>", _p(spec.description, "lead")]
+    body.append("<nav><strong>Contents</strong><ol>" + "".join(
+        f'<li><a href="#{key}">{html.escape(name)}</a></li>' for key, name in SECTIONS) + "</ol></nav>")
+
+    def section(key, *parts):
+        name = dict(SECTIONS)[key]
+        number_ = [k for k, _ in SECTIONS].index(key) + 1
+        note = _p(d.notes[key]) if key in d.notes else ""  # the run sizes, first under the heading
+        body.append(f'<section id="{key}"><h2>{number_}. {html.escape(name)}</h2>{note}' + "".join(parts)
+                    + "</section>")
+
+    prov = pd.DataFrame({"item": list(d.provenance), "value": [str(v) for v in d.provenance.values()]})
+    section("provenance", '<table class="kv">' + "".join(
+        f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in zip(prov["item"], prov["value"]))
+        + "</table>")
+
+    changed = d.rules.changed()
+    section("rules",
+            _p("Every parameter of these rules: the value used, the declared default, what is allowed, and its "
+               "basis ([seed]: stated in the seed summary; [src:ID]: stated in a public source, listed in the "
+               "game's spec; [inf]: an inference from sourced facts; [design]: our own design choice)."
+               + (f" Changed from the defaults: {', '.join(changed)}." if changed else
+                  " All values are the defaults.")),
+            _table(rules_table(d.rules)))
+
+    section("metrics",
+            _p("Design metrics of the default run (its policies in every seat), then the skill gap and the "
+               "luck measure from runs of their own. Each estimate with its 95% interval (Wilson for shares, "
+               "mean ± 1.96 standard errors for means, the delta method for the branching factor); a metric "
+               "without an interval is a derived number."),
+            _table(metrics_table(d.metrics)))
+
+    if seats == 2:
+        about = ("Every ordered pair of policies on one seed (common random numbers: game g of every pairing "
+                 "sees the same throws, deals and draws). The matrix pools both seatings of a pairing: the row "
+                 "policy's wins against the column policy over both; with one winner in every game a cell and its "
+                 "mirror sum to 1 and the diagonal is 0.5.")
+        rating = "Elo ratings (Bradley–Terry, maximum likelihood over every pairing; mean 1500)."
+    else:
+        about = (f"The {seats}-player field format: the tested policy sits in each seat in turn while the field "
+                 f"policy fills the other {seats - 1} seats, every seating on one seed (common random numbers). "
+                 f"The matrix gives the tested policy's (row) win rate over all seatings against a field of the "
+                 f"column policy; the fair share is 1/{seats} = {1 / seats:.3f}, and a shared win counts for every "
+                 f"tied seat.")
+        rating = ("OpenSkill ratings (Plackett–Luce; each game rated as a free-for-all of one player per seat, "
+                  "ranked by the ordinal mu − 3 sigma).")
+    section("tournament", _p(about),
+            "<h3>Matrix: row policy against column policy</h3>",
+            _table(matrix_table(d.matrix), index=True),
+            _figure(uris["matrix"], "tournament heat map",
+                    "Win rate of the row policy against the column policy, with its 95% Wilson interval."
+                    + ("" if seats == 2 else f" White is the fair share 1/{seats}.")),
+            "<h3>Ratings</h3>", _p(rating, "note"),
+            _table(ratings_table(d.ratings)),
+            "<h3>Every pairing</h3>",
+            _table(tournament_table(d.tournament)))
+
+    fair = 1.0 / seats
+    section("seats",
+            _p(f"Win rates of the default run by seat number and by place in the turn order (place 0 moved "
+               f"first), with 95% Wilson intervals. The fair share is 1/{seats} = {fair:.3f}; draws lower the "
+               f"rates' sum below 1, shared wins raise it."),
+            _table(seat_table(d.seat_advantage)),
+            _figure(uris["seats"], "seat advantage", f"Bars: win rate; whiskers: 95% interval; dashed line: the "
+                                                     f"fair share {fair:.3f}."))
+
+    section("distributions",
+            "<h3>Game length</h3>",
+            _figure(uris["length"], "game length distribution",
+                    f"Share of games per number of turns (a turn is {spec.turn_word}); the shaded band is the "
+                    f"mean's 95% interval, the dotted line the median."),
+            "<h3>Final scores</h3>",
+            _figure(uris["scores"], "score distribution",
+                    "Share of games per final score (score_<seat>), one bar or outline per seat; dashed: each "
+                    "seat's mean."))
+
+    section("odds", _p("Exact numbers for these rules, by enumeration (no simulation)."),
+            _table(odds_table(d.odds)))
+
+    body.append("<footer>" + _p("Tables beside this page, as CSV: " + ", ".join(d.files) + ".") + "</footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
