@@ -414,10 +414,9 @@ def cmd_metrics(args) -> int:
           f"{_rules_label(rules, args)}; a turn is {spec.turn_word}")
     print()
     if args.skill:
-        gap = metrics.skill_gap(spec, rules, args.skill_games, seed=args.seed, skilled=args.skill,
-                                threads=args.threads, progress=_progress(args))
         found = metrics.luck(spec, rules, args.skill_games, seed=args.seed, policies=(args.skill, "random"),
                              threads=args.threads, progress=_progress(args))
+        gap = found  # the same runs give the skill gap
         table.loc["skill_gap"] = [gap["skill_gap"], gap["skill_gap_low"], gap["skill_gap_high"],
                                   f"{args.skill}'s win rate against random, each seat in turn, "
                                   f"minus the fair share 1/{gap['seats']}"]

@@ -138,3 +138,10 @@ def test_a_frame_with_coded_columns_folds_to_the_same_summary():
     assert isinstance(df["result"].dtype, pd.CategoricalDtype)
     s = simulate("attila", n_games=400, seed=6, progress=False, keep="summary")
     pd.testing.assert_frame_equal(metrics.design_metrics(df), metrics.design_metrics(s))
+
+
+def test_luck_reports_the_skill_gap_of_the_same_runs():
+    found = metrics.luck("herrlof", n_games=150, seed=8, policies=("greedy", "random"))
+    gap = metrics.skill_gap("herrlof", n_games=150, seed=8, skilled="greedy", unskilled="random")
+    for key in ("win_rate", "ci_low", "ci_high", "fair", "skill_gap", "skill_gap_low", "skill_gap_high"):
+        assert found[key] == pytest.approx(gap[key], abs=1e-12), key

@@ -291,7 +291,9 @@ def luck(game, rules=None, n_games: int = 2_000, *, seed: int = 0, policies=("lo
         ``games``, ``decided`` (games with a sole winner in every seating),
         ``luck`` (chance-decided share of ``decided``) and ``skill``
         (skill-decided share), each with ``_low`` / ``_high`` Wilson bounds,
-        and the policies.  Equal policies make every game chance-decided
+        and the policies.  These are the runs of :func:`skill_gap` too, so its
+        ``win_rate``, ``ci_low``, ``ci_high``, ``fair`` and ``skill_gap`` (with
+        bounds) are included, equal to what ``skill_gap`` would return.  Equal policies make every game chance-decided
         (``luck`` = 1) only if the policies draw nothing from their seat's
         decision stream.
     """
@@ -300,10 +302,12 @@ def luck(game, rules=None, n_games: int = 2_000, *, seed: int = 0, policies=("lo
     tested, other = (policies.split(",") if isinstance(policies, str) else list(policies))
     seatings = _seatings(spec, rules, tested, other)
     winners = []
-    for lineup in seatings:
+    tested_wins = 0
+    for seat, lineup in enumerate(seatings):
         frame = simulate(spec, rules, n_games, seed=seed, policies=lineup, keep="games", threads=threads,
                          progress=progress)
         winners.append(frame["winner"].to_numpy())
+        tested_wins += int(frame[f"win_{seat}"].sum())
     w = np.vstack(winners)  # seating x game: the winning seat
     decided = (w >= 0).all(axis=0)
     same_seat = decided & (w == w[0]).all(axis=0)
@@ -313,6 +317,11 @@ def luck(game, rules=None, n_games: int = 2_000, *, seed: int = 0, policies=("lo
         skill = skill | (decided & (w == np.array([[1], [0]])).all(axis=0))
     k = int(decided.sum())
     out = {"policies": f"{tested},{other}", "seats": len(seatings), "games": int(w.shape[1]), "decided": k}
+    # the same runs as skill_gap(skilled=tested, unskilled=other): its numbers come for free
+    rate, low, high = (float(x) for x in stats.wilson(tested_wins, len(seatings) * int(w.shape[1])))
+    fair = 1.0 / len(seatings)
+    out.update({"win_rate": rate, "ci_low": low, "ci_high": high, "fair": fair, "skill_gap": rate - fair,
+                "skill_gap_low": low - fair, "skill_gap_high": high - fair})
     for name, mask in (("luck", same_seat), ("skill", skill)):
         rate, low, high = stats.wilson(int(mask.sum()), k) if k else (np.nan, np.nan, np.nan)
         out[name], out[f"{name}_low"], out[f"{name}_high"] = float(rate), float(low), float(high)
