@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = ["valhalla", "herrlof", "halali", "attila", "walhalla"]
+NAMES = ["valhalla", "herrlof", "halali", "attila", "walhalla", "overview"]
 SMALL_N = "2000"
 
 nbformat = pytest.importorskip("nbformat")
