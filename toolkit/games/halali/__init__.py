@@ -41,4 +41,5 @@ SPEC = GameSpec(
     categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
     turn_word="one action",
+    first_mover=lambda column: column("first_player"),  # the first mover of the match's first game
 )

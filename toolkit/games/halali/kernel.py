@@ -8,6 +8,14 @@ values (:func:`to_kernel`), so changing a rule never recompiles.
 State of one game: one ``int64`` array ``st`` (layout below); the board is
 four arrays of 49 squares (kind, face up, gun direction, tile id).  The
 policies change a square in place to evaluate a hypothetical and restore it.
+
+Design metrics (``decisions``, ``options``, ``lead_changes``,
+``decisive_turn``): counted as ``reference.py``'s docstring says, in
+:func:`play_game` where the policy is asked.  The lead measure is
+:func:`lead_measure` (the match points so far), reported to ``core.lead``
+after every action and pass; the tracker and the two seats' measures live in
+the caller's work array (``W_LEAD``, ``W_LEAD_VALUES``), so ``play_game``
+still allocates nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from numba import prange
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
 from toolkit.games.halali.rules import DIRECTIONS, KINDS
 
@@ -55,13 +64,13 @@ STATE_SIZE = 366
 
 # -- result columns ----------------------------------------------------------------------
 COLUMNS = (("winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns", "main_turns", "end_turns",
-            "plies", "forced_reveal_turns", "end_reason")
+            "plies", "decisions", "options", "lead_changes", "decisive_turn", "forced_reveal_turns", "end_reason")
            + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1))
            + tuple(f"{table}_{kind}_{seat}" for table in ("captures", "rescues") for kind in KINDS for seat in (0, 1))
            + ("game1_winner", "game2_winner"))
-C_WINNER, C_WIN, C_RESULT, C_COLOUR0, C_FIRST, C_TURNS, C_MAIN, C_END, C_PLIES, C_FORCED, C_END_REASON = (
-    0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11)
-C_SEAT = 12  # SEAT_FIELDS (score, tiles, reveals, passes), two columns each
+C_WINNER, C_WIN, C_RESULT, C_COLOUR0, C_FIRST, C_TURNS, C_MAIN, C_END, C_PLIES = 0, 1, 3, 4, 5, 6, 7, 8, 9
+C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN, C_FORCED, C_END_REASON = 10, 11, 12, 13, 14, 15
+C_SEAT = 16  # SEAT_FIELDS (score, tiles, reveals, passes), two columns each
 C_CAPTURES = C_SEAT + 2 * len(SEAT_FIELDS)  # (kind, seat) pairs, then rescues
 C_RESCUES = C_CAPTURES + 14
 C_GAME_WINNER = C_RESCUES + 14
@@ -79,7 +88,9 @@ W_VALUES = W_OPTS + MAX_OPTIONS
 W_DECK = W_VALUES + MAX_OPTIONS
 W_KINDS = W_DECK + 48
 W_COUNTS = W_KINDS + 48
-WORK_SIZE = W_COUNTS + 7
+W_LEAD = W_COUNTS + 7  # the lead tracker's scratch (core.lead) [LEAD_FIELDS]
+W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # the two seats' lead measures after a turn [2]
+WORK_SIZE = W_LEAD_VALUES + 2
 
 
 def to_kernel(rules):
@@ -644,6 +655,13 @@ def setup(ip, st, rs, colour0, deck, kinds):
 
 
 @njit_inline
+def lead_measure(st, seat, earlier):
+    """Design metrics: the points ``seat`` has scored so far (``reference.lead_measure``),
+    plus ``earlier``, its points in the match's earlier game."""
+    return earlier + st[S_SCORE + seat]
+
+
+@njit_inline
 def game_winner(ip, st):
     if st[S_END_REASON] == 2:
         return -1
@@ -666,6 +684,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work, heat):
     deck = work[W_DECK:W_DECK + 48]
     kinds = work[W_KINDS:W_KINDS + 48]
     counts = work[W_COUNTS:W_COUNTS + 7]
+    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
+    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + 2]
+    lead_reset(lead)
     for i in range(row.shape[0]):
         row[i] = 0
     violation = 0
@@ -683,18 +704,24 @@ def play_game(ip, policies, seed, game, row, check, rs, work, heat):
                 st[S_FORCED] += 1
             if n == 0:
                 apply_pass(ip, st, seat)
-                continue
-            pid = policies[seat]
-            if pid == 0:
-                code = opts[0] if n == 1 else opts[rng.below(rs, 1 + seat, n)]
-            elif pid == 1:
-                code = greedy_choice(ip, st, seat, opts, n)
             else:
-                code = lookahead_choice(ip, st, seat, opts, n)
-            before = st[S_FACE_DOWN]
-            v = apply_action(ip, st, seat, code, heat)
-            if check and violation == 0:
-                violation = v if v != 0 else check_state(ip, st, counts, before)
+                row[C_DECISIONS] += 1  # DP-1
+                row[C_OPTIONS] += n
+                pid = policies[seat]
+                if pid == 0:
+                    code = opts[0] if n == 1 else opts[rng.below(rs, 1 + seat, n)]
+                elif pid == 1:
+                    code = greedy_choice(ip, st, seat, opts, n)
+                else:
+                    code = lookahead_choice(ip, st, seat, opts, n)
+                before = st[S_FACE_DOWN]
+                v = apply_action(ip, st, seat, code, heat)
+                if check and violation == 0:
+                    violation = v if v != 0 else check_state(ip, st, counts, before)
+            # a turn is one action, a pass included (§6): report the lead measures
+            lead_values[0] = lead_measure(st, 0, row[C_SEAT])
+            lead_values[1] = lead_measure(st, 1, row[C_SEAT + 1])
+            lead_update(lead, lead_values, 2, row[C_TURNS] + st[S_TURNS])
         row[C_TURNS] += st[S_TURNS]
         row[C_MAIN] += st[S_MAIN_TURNS]
         row[C_END] += st[S_END_TURNS]
@@ -730,6 +757,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work, heat):
     if w >= 0:
         row[C_WIN + w] = 1
     row[C_RESULT] = 2 if aborted else (0 if w >= 0 else 1)
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, w, row[C_TURNS])
     return violation
 
 

@@ -49,12 +49,36 @@ Choices the spec leaves open, decided here:
 - ``forced_reveal_turns`` counts only with ``progress_limit > 0`` (with 0 the
   guard is off and no turn is forced); ``end_reason`` has a third value,
   ``aborted``, for the H-7 cap.
+
+Design metrics (the columns ``decisions``, ``options``, ``lead_changes``,
+``decisive_turn``; the same counts in the kernel):
+
+- ``decisions``: the §5 DP-1s of the real game, counted in :func:`play_one`
+  where the policy is asked (a policy's own look at hypothetical positions
+  never counts).  DP-1 is presented on every turn with at least one legal
+  action, a turn with a single option included (a forced reveal with one
+  face-down tile left, an end-phase turn with one move).  An automatic
+  end-phase pass is not a DP (§5), so it adds nothing.  ``decisions``
+  therefore equals ``plies``.
+- ``options``: the number of DP-1 options offered, after the H-2 filters
+  (forced reveal, ``forced_capture``), as §5 enumerates them.
+- Lead measure (:func:`lead_measure`): the points a seat has scored so far,
+  H-6.1's sum over its captured and rescued tiles.  Captures and exits are
+  made in view, so the score is public at every moment (no face-down tile
+  enters it).  The tile-count tie-break of H-6.3 is left out: a win on
+  tiles at equal points therefore ends with no leader, and its
+  ``decisive_turn`` is the last turn (``core.lead``).  A turn is one action
+  (§6), passes included, so the measure is reported after every action and
+  every automatic pass.  In a two-game match (H-8) the measure is the match
+  score (the first game's points plus the current game's), the turns are
+  numbered through both games, and the winner is the match's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from toolkit.core.lead import LeadTracker
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.halali.rules import (
     BEAR, BLUE, BROWN, COLOUR_OF_KIND, DIRECTIONS, DUCK, FOX, HUNTER, KINDS, LUMBERJACK, PHEASANT, TREE,
@@ -131,6 +155,8 @@ class State:
     main_turns: int = 0
     end_turns: int = 0
     plies: int = 0
+    decisions: int = 0  # §5 DP-1s presented (= plies)
+    options: int = 0  # DP-1 options offered at them
     reveals: list = dataclasses.field(default_factory=lambda: [0, 0])
     passes: list = dataclasses.field(default_factory=lambda: [0, 0])
     forced_reveal_turns: int = 0
@@ -156,6 +182,12 @@ class State:
 
     def tiles(self, seat: int) -> int:
         return len(self.captured[seat]) + len(self.rescued[seat])
+
+
+def lead_measure(st: State, seat: int, earlier: int = 0) -> int:
+    """Design metrics: the points ``seat`` has scored so far (H-6.1), plus ``earlier``
+    (its points in the match's earlier game)."""
+    return earlier + st.score(seat)
 
 
 def setup(rules, chance: Stream, colour0: int = BLUE) -> State:
@@ -408,7 +440,10 @@ def winner(rules, scores, tiles) -> int:
     return -1
 
 
-def play_one(rules, chance: Stream, players, colour0: int, observer=None) -> State:
+def play_one(rules, chance: Stream, players, colour0: int, observer=None, lead: LeadTracker | None = None,
+             earlier=(0, 0)) -> State:
+    """One game.  ``lead`` (design metrics) is told every seat's lead measure after each
+    action or pass; ``earlier`` is each seat's points in the match's earlier game."""
     st = setup(rules, chance, colour0)
     st.first_player = st.to_move
     while not st.over:
@@ -418,13 +453,17 @@ def play_one(rules, chance: Stream, players, colour0: int, observer=None) -> Sta
             apply_pass(st, seat)
             if observer is not None:
                 observer(st, seat, None, None)
-            continue
-        if forced_reveal(st):
-            st.forced_reveal_turns += 1
-        action = players[seat].choose(observe(st, seat), options)
-        if observer is not None:
-            observer(st, seat, options, action)
-        apply_action(st, seat, action)
+        else:
+            if forced_reveal(st):
+                st.forced_reveal_turns += 1
+            st.decisions += 1  # DP-1
+            st.options += len(options)
+            action = players[seat].choose(observe(st, seat), options)
+            if observer is not None:
+                observer(st, seat, options, action)
+            apply_action(st, seat, action)
+        if lead is not None:  # a turn is one action, a pass included (§6)
+            lead.update([lead_measure(st, s, earlier[s]) for s in (0, 1)])
     return st
 
 
@@ -437,9 +476,13 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
 
     chance = Stream(seed, game_index, CHANCE)
     players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
-    games = [play_one(rules, chance, players, BLUE, observer)]
+    lead = LeadTracker()  # one tracker through the whole match (design metrics)
+    games = [play_one(rules, chance, players, BLUE, observer, lead)]
     if rules.match_games == 2:  # H-8: a fresh shuffle, colours swapped
-        games.append(play_one(rules, chance, players, BROWN, observer))
+        earlier = (games[0].score(0), games[0].score(1))
+        games.append(play_one(rules, chance, players, BROWN, observer, lead, earlier))
+    for g in games:
+        g.lead = lead
     return games
 
 
@@ -463,6 +506,7 @@ def record_row(rules, games: list) -> dict:
            "colour_0": first.colour[0], "first_player": first.first_player,
            "turns": sum(g.turns for g in games), "main_turns": sum(g.main_turns for g in games),
            "end_turns": sum(g.end_turns for g in games), "plies": sum(g.plies for g in games),
+           "decisions": sum(g.decisions for g in games), "options": sum(g.options for g in games),
            "forced_reveal_turns": sum(g.forced_reveal_turns for g in games),
            "end_reason": END_REASONS.index(first.end_reason)}
     for seat in (0, 1):
@@ -474,6 +518,8 @@ def record_row(rules, games: list) -> dict:
         for k, kind in enumerate(KINDS):
             for seat in (0, 1):
                 row[f"{table}_{kind}_{seat}"] = sum(getattr(g, table)[seat][k] for g in games)
+    lead = getattr(first, "lead", None)  # set by play_game; a hand-built game has none
+    row["lead_changes"], row["decisive_turn"] = lead.result(w) if lead is not None else (0, 0)
     for i in (0, 1):
         if i < len(games):
             g = games[i]

@@ -35,4 +35,5 @@ SPEC = GameSpec(
     categories={"result": kernel.RESULT_CODES},
     histogram_columns=("turns", "plies", "start_seat"),
     turn_word="one player's throw sequence",
+    first_mover=lambda column: column("start_seat"),
 )

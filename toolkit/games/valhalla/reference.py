@@ -40,6 +40,30 @@ Choices the spec leaves open, decided here:
   aborted``, and scores the ships borne off so far.
 - A decision point with a single option is a ply (§5) but consumes no draw
   from the decision stream.
+
+Design metrics (the columns ``decisions``, ``options``, ``lead_changes``,
+``decisive_turn``; the same counts in the kernel):
+
+- ``decisions``: the §5 decision points of the real game, counted in
+  :meth:`Game.play_turn` where a policy would be asked (the lookahead's
+  imagined replies never count).  Every DP-1 counts, a single-option DP-1
+  included (§5: "it counts as one ply even if it has only one option"), and
+  every DP-2 (optional extra throw).  Not counted, as §5 lists them: the
+  start-player throws, the automatic opening move, rock relocations, forced
+  extra throws; nor a throw with no legal move (no DP-1 is presented).  So
+  ``decisions`` equals ``plies`` in this game.
+- ``options``: per DP-1 the number of legal moves (one per origin, §5), per
+  DP-2 two (``throw_again``, ``decline``).
+- Lead measure (:func:`lead_measure`): minus the pips a seat still has to
+  travel, i.e. minus the sum over its ships of ``37 - pos`` (a ship at home
+  has 37 to go, a ship in Valhalla 1, a ship borne off 0).  It is the race
+  count of a race game: every square the ships have travelled is progress,
+  an attack that swaps a ship back or a rock hit shows at once as lost
+  ground, and the seat that first brings all its pips to 0 wins.  It is
+  public (every ship stands in view).  It is reported after each §6 turn:
+  after the opening turn 1 (when there is one) and after every later turn,
+  including the turn that wins and a turn aborted by the throw cap; the
+  ``max_turns`` cap ends the game between turns and adds none.
 """
 
 from __future__ import annotations
@@ -47,6 +71,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
+from toolkit.core.lead import LeadTracker
 from toolkit.core.rng import CHANCE, Stream
 
 # §2.5 positions off the track
@@ -166,6 +191,11 @@ class State:
 
     def borne_off(self, seat: int) -> int:
         return self.pos[seat].count(OFF)
+
+
+def lead_measure(state: State, seat: int) -> int:
+    """Design metrics: minus the pips ``seat`` still has to travel (a borne-off ship counts 0)."""
+    return -sum(OFF - p for p in state.pos[seat])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -379,6 +409,10 @@ class Record:
     score: list = dataclasses.field(default_factory=lambda: [0, 0])
     turns: int = 0
     plies: int = 0
+    decisions: int = 0  # §5 decision points of the real game (= plies here)
+    options: int = 0  # options offered at them
+    lead_changes: int = 0
+    decisive_turn: int = 0
     start_throws: int = 0
     throws: list = dataclasses.field(default_factory=lambda: [0, 0])
     captures: list = dataclasses.field(default_factory=lambda: [0, 0])
@@ -408,6 +442,11 @@ class Game:
         self.state = state if state is not None else State.empty(rules.ships_per_player)
         self.record = Record()
         self.finished = False
+        self.lead = LeadTracker()
+
+    def _turn_ended(self) -> None:
+        """Design metrics: report every seat's lead measure after a §6 turn."""
+        self.lead.update([lead_measure(self.state, seat) for seat in (0, 1)])
 
     # V-3 setup and start player
     def setup(self) -> int:
@@ -436,11 +475,13 @@ class Game:
             opening = Move(HOME, 1) if rules.setup == "empty_board" else Move(12, 13)
             apply_move(rules, state, start, opening)
             self._observe("opening")
+            self._turn_ended()
             return 1 - start
         if rules.setup == "alternating_blocks":  # turn 1 is the throwless 12 -> 13
             record.turns = 1
             apply_move(rules, state, start, Move(12, 13))
             self._observe("opening")
+            self._turn_ended()
             return 1 - start
         return start
 
@@ -460,6 +501,8 @@ class Game:
             moves = legal_moves(rules, state, seat, throw)
             if moves:
                 record.plies += 1
+                record.decisions += 1
+                record.options += len(moves)
                 move = moves[0] if len(moves) == 1 else self.policies[seat].choose_move(self, seat, throw, moves)
                 events = apply_move(rules, state, seat, move)
                 record.captures[seat] += events.attack
@@ -477,6 +520,8 @@ class Game:
                 return
             if rules.extra_throw_optional:  # DP-2: throw_again, decline
                 record.plies += 1
+                record.decisions += 1
+                record.options += 2
                 if not self.policies[seat].choose_extra_throw(self, seat):
                     return
             if throws_this_turn >= MAX_THROWS_PER_TURN:  # V-8 safety cap
@@ -492,11 +537,13 @@ class Game:
                 self.record.result = "aborted"
                 break
             self.play_turn(seat)
+            self._turn_ended()
             seat = 1 - seat
         record = self.record
         record.score = [self.state.borne_off(0), self.state.borne_off(1)]
         if record.result == "aborted":
             record.winner = -1
+        record.lead_changes, record.decisive_turn = self.lead.result(record.winner)
         return record
 
 
@@ -516,6 +563,8 @@ def record_row(record: Record) -> dict:
            "win_0": int(record.winner == 0), "win_1": int(record.winner == 1),
            "score_0": record.score[0], "score_1": record.score[1],
            "turns": record.turns, "plies": record.plies,
+           "decisions": record.decisions, "options": record.options,
+           "lead_changes": record.lead_changes, "decisive_turn": record.decisive_turn,
            "result": int(record.result == "aborted"),  # code of the result column: 0 win, 1 aborted
            "start_seat": record.start_seat, "start_throws": record.start_throws}
     for name in SEAT_FIELDS:
