@@ -511,7 +511,8 @@ def test_simulate_halali_output_mappings_exits_and_match(capsys, tmp_path):
     kinds = list(HALALI_POINTS)
     assert df.columns.tolist() == [
         "game_index", "winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns", "main_turns",
-        "end_turns", "plies", "decisions", "options", "lead_changes", "decisive_turn", "forced_reveal_turns", "end_reason",
+        "end_turns", "plies", "decisions", "options", "lead_changes", "decisive_turn", "forced_reveal_turns",
+        "end_reason",
         *[f"{name}_{seat}" for name in ("score", "tiles", "reveals", "passes") for seat in (0, 1)],
         *[f"{table}_{kind}_{seat}" for table in ("captures", "rescues") for kind in kinds for seat in (0, 1)],
         "game1_winner", "game2_winner"]
