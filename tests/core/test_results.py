@@ -14,7 +14,8 @@ from toolkit.games.valhalla.rules import Rules
 
 SEAT_FIELDS = ("throws", "captures", "rock_hits", "dock_releases", "extra_throws", "backward_moves", "forfeits")
 EXPECTED_COLUMNS = (
-    ["game_index", "winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies", "result",
+    ["game_index", "winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies",
+     "decisions", "options", "lead_changes", "decisive_turn", "result",
      "start_seat", "start_throws"]
     + [f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)]
 )
