@@ -159,8 +159,7 @@ def design_metrics(data) -> pd.DataFrame:
     rows["drawishness"] = _rate_row(no_sole_winner - aborted, n)
     seat_rates = [s.sums[col(f"win_{k}")] / n for k in range(s.seats)] if n else []
     if s.spec.first_mover is not None and n:
-        place_rates = s.position_wins / n
-        rows["balance"] = _row(_balance(place_rates))
+        rows["balance"] = _row(_balance(s.position_wins / n))
     rows["seat_balance"] = _row(_balance(seat_rates)) if n else _row(np.nan)
     if s.spec.first_mover is not None and n:
         first = _rate_row(s.position_wins[0], n)

@@ -36,7 +36,6 @@ True
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pandas as pd
@@ -250,8 +249,4 @@ def parse_vary(texts) -> dict:
     return out
 
 
-def variants_count(vary: dict) -> int:
-    return math.prod(len(v) for v in vary.values())
-
-
-__all__ = ["grid", "parse_vary", "run_task", "sweep", "variants_count", "warm_workers"]
+__all__ = ["grid", "parse_vary", "run_task", "sweep", "warm_workers"]
