@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Attila: does the first player win, which tribe rules, and what is a tile worth?
 #
-# **Attila** is an area-majority card game for 2–5 players (spec: `rules/attila.md`). Six barbarian
+# **Attila** is an area-majority card game for 2–5 players (spec: `docs/rules/attila.md`). Six barbarian
 # tribes (Franks, Goths, Saxons, Vandals, Teutons, Huns) invade a map of 25 Roman provinces from the six
 # **start provinces** on the northern border. Nobody owns a tribe: every player backs the tribes through
 # **influence** tracks. A turn plays one card of a tribe and places one of its figures in a start province

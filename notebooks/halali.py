@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Halali: who wins the hunt, and where do the captures happen?
 #
-# **Halali** is a two-player game of face-down tiles on a 7×7 forest (spec: `rules/halali.md`). The 48
+# **Halali** is a two-player game of face-down tiles on a 7×7 forest (spec: `docs/rules/halali.md`). The 48
 # tiles fill every square except the centre d4. **Blue** plays the animals: 2 bears (move 1 square,
 # capture hunters and lumberjacks) and 6 foxes (move any distance, capture ducks and pheasants). **Brown**
 # plays the people: 2 lumberjacks (move 1, fell trees) and 8 hunters (move any distance, but shoot only

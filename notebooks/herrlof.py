@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Herrlof: the deal, the bid, and what the special cards are worth
 #
-# **Herrlof** is a trick-taking card game for two with secret bids (spec: `rules/herrlof.md`). The deck has
+# **Herrlof** is a trick-taking card game for two with secret bids (spec: `docs/rules/herrlof.md`). The deck has
 # 42 cards: four suits of 1–9 and six unsuited cards, three **Valknuts** (V) and three **Hagalaz** (N). Each
 # player gets 15 cards; the top card of the 12 left over is turned and sets the trump suit, and a V or N
 # turned there means a round without trump. Both players then secretly bid how many tricks they will take.

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Valhalla: what are the odds, and is the start fair?
 #
-# **Valhalla** is a two-player race game sold as a "Norse version of Senet" (spec: `rules/valhalla.md`).
+# **Valhalla** is a two-player race game sold as a "Norse version of Senet" (spec: `docs/rules/valhalla.md`).
 # Each player has six ships on one track of 36 squares, drawn as three rows of twelve: the home harbour,
 # the open ocean with the repair dock on square 19, and the last leg with safe harbours (29, 32, 34), the
 # rocky coast (30) and Valhalla itself (36). Ships enter from home, race along the track, and leave the

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Walhalla: does the turn order decide, where do the points come from, and who wins the fights?
 #
-# **Walhalla** is a Viking raid game for 3–4 players with majority scoring (spec: `rules/walhalla.md`).
+# **Walhalla** is a Viking raid game for 3–4 players with majority scoring (spec: `docs/rules/walhalla.md`).
 # Three **peninsulas** P0, P1, P2 stick out from the coast; each is a row of fields (two per land tile,
 # 6 tiles by default): villages, forests, cult places and wheat fields (printed value 1, 2 or 3). Beyond
 # the last field lie an **inner tip** (3, 4 or 5 VP) and an **outer tip** (6, 7 or 8 VP). Four **fjords**

@@ -1,4 +1,4 @@
-"""Hidden information (spec ``attila.md`` §3, A-4.2, §5): the policies decide only on what their seat may know.
+"""Hidden information (spec ``docs/rules/attila.md`` §3, A-4.2, §5): the policies decide only on what their seat may know.
 
 Hands are private (§3: only their sizes are public) and support cards are laid
 face down, one player after another, and revealed together (A-4.2, A-4.3).

@@ -1,4 +1,4 @@
-"""Exact Attila odds (spec ``attila.md`` §2, A-1, A-3.5, A-5): checked against
+"""Exact Attila odds (spec ``docs/rules/attila.md`` §2, A-1, A-3.5, A-5): checked against
 brute-force enumeration of small decks, against deals made by the reference
 (``reference.Game`` deals at construction) at fixed seeds, and the scoring
 table against the reference's ``Game.scoring`` on positions of seeded games."""

@@ -1,4 +1,4 @@
-"""Attila reference: one hand-built scenario per numbered rule of spec ``attila.md`` §4 (A-1..A-7) and
+"""Attila reference: one hand-built scenario per numbered rule of spec ``docs/rules/attila.md`` §4 (A-1..A-7) and
 the option orders of §5."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hidden information (spec ``halali.md`` §2.4, §5): the policies decide only on what a seat may see.
+"""Hidden information (spec ``docs/rules/halali.md`` §2.4, §5): the policies decide only on what a seat may see.
 
 Seeded games are played with the policy under test (the observer of
 ``play_game`` records every decision point).  At each recorded decision point

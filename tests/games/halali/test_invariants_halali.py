@@ -1,4 +1,4 @@
-"""The §7 invariants of ``halali.md``, on every test game.
+"""The §7 invariants of ``docs/rules/halali.md``, on every test game.
 
 Two independent checkers: the kernel's own (``check=True`` raises on the
 first violated invariant) over many games of every configuration, and a

@@ -1,4 +1,4 @@
-"""Exact Halali reveal odds (spec ``halali.md`` §2, H-1, H-3): the laws sum to 1, they
+"""Exact Halali reveal odds (spec ``docs/rules/halali.md`` §2, H-1, H-3): the laws sum to 1, they
 match setups made by the reference (``reference.setup``) at a fixed seed, and the
 exposure probability matches a brute force that reveals every (kind, direction)
 explicitly and asks the reference (``legal_actions``) which captures the opponent has."""

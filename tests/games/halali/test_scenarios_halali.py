@@ -1,4 +1,4 @@
-"""Scenario tests for Halali: a hand-built position for every numbered rule of ``halali.md``.
+"""Scenario tests for Halali: a hand-built position for every numbered rule of ``docs/rules/halali.md``.
 
 Every expected value is read off the spec (the contract), never computed by the
 reference.  Positions are built by :func:`position` from a map of square names

@@ -1,4 +1,4 @@
-"""Reference <=> kernel equality, game by game (DESIGN.md decision 1).
+"""Reference <=> kernel equality, game by game (docs/architecture.md decision 1).
 
 For each rule configuration and policy pair, every column of the pure-Python
 reference's record (``SPEC.play_reference``) must equal the Numba kernel's

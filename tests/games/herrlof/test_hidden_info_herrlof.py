@@ -1,4 +1,4 @@
-"""Hidden information (spec ``herrlof.md`` §3, §5): the policies decide only on what their seat may know.
+"""Hidden information (spec ``docs/rules/herrlof.md`` §3, §5): the policies decide only on what their seat may know.
 
 Seeded games are played with the policy under test in both seats.  At every
 decision point a copy of the state is made in which everything the deciding

@@ -1,4 +1,4 @@
-"""The §7 invariants of ``herrlof.md``, on every test game.
+"""The §7 invariants of ``docs/rules/herrlof.md``, on every test game.
 
 Two independent checkers:
 

@@ -1,4 +1,4 @@
-"""Exact Herrlof deal odds (spec ``herrlof.md`` §2, R-2): checked against
+"""Exact Herrlof deal odds (spec ``docs/rules/herrlof.md`` §2, R-2): checked against
 brute-force enumeration of small decks, against an explicit multivariate
 hypergeometric sum over suit compositions, and against deals made by the
 reference (``shuffled_deck`` + ``new_round_state``) at fixed seeds."""

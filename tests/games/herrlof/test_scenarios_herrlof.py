@@ -1,4 +1,4 @@
-"""Scenario tests for Herrlof: a hand-built position for every numbered rule of ``herrlof.md``.
+"""Scenario tests for Herrlof: a hand-built position for every numbered rule of ``docs/rules/herrlof.md``.
 
 Every expected value is taken from the spec (the contract), never computed by
 the reference.  Positions are built by :func:`position`: hands, stock,

@@ -1,4 +1,4 @@
-"""Spec ``valhalla.md`` §7 invariants, checked on every game of test runs.
+"""Spec ``docs/rules/valhalla.md`` §7 invariants, checked on every game of test runs.
 
 Three independent layers:
 
@@ -271,7 +271,7 @@ def _turns_per_seat(df):
     return played
 
 
-def test_v7_9_turns_alternate(frame):
+def test_s7_9_turns_alternate(frame):
     """§7.9 in the exact per-seat form derived in the module docstring."""
     rules, _, df = frame
     played = _turns_per_seat(df)
@@ -290,7 +290,7 @@ def test_v7_9_turns_alternate(frame):
         np.testing.assert_array_equal(diff, expected)
 
 
-def test_v6_fields_consistent(frame):
+def test_s6_fields_consistent(frame):
     rules, _, df = frame
     n = rules.ships_per_player
     won = df["result"] == "win"
@@ -321,7 +321,7 @@ def test_v6_fields_consistent(frame):
         assert (df["backward_moves_0"] + df["backward_moves_1"] == 0).all()
 
 
-def test_v5_ply_count(frame):
+def test_s5_ply_count(frame):
     """§5: one ply per DP-1 (a move after a throw) and per DP-2 presented."""
     rules, policies, df = frame
     opening = 1 if rules.start_player_rule == "first_natural_one" else 0  # automatic, not a DP

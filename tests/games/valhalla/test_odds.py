@@ -1,4 +1,4 @@
-"""Exact Valhalla throw odds (spec ``valhalla.md`` §3) and a Monte Carlo check
+"""Exact Valhalla throw odds (spec ``docs/rules/valhalla.md`` §3) and a Monte Carlo check
 of the reference sticks against them."""
 
 from __future__ import annotations

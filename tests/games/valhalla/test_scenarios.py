@@ -1,6 +1,6 @@
 """Scenario tests for Valhalla: one hand-built position per numbered rule.
 
-Every expected value below is taken from the spec ``valhalla.md`` (the
+Every expected value below is taken from the spec ``docs/rules/valhalla.md`` (the
 contract), not from the reference implementation.  Positions are written as
 lists of squares per seat; :func:`pos` pads a seat's list up to
 ``ships_per_player`` with borne-off ships (37), which never move and do not

@@ -1,4 +1,4 @@
-"""Spec ``valhalla.md`` §7.10: simulated frequencies against exact values.
+"""Spec ``docs/rules/valhalla.md`` §7.10: simulated frequencies against exact values.
 
 Every run has a fixed seed, so each test is deterministic; the bounds are 4
 standard errors (a correct implementation fails a given check with

@@ -1,4 +1,4 @@
-"""Hidden information (spec ``walhalla.md`` W-1, W-7.2, §5): the policies decide only on what their seat may know.
+"""Hidden information (spec ``docs/rules/walhalla.md`` W-1, W-7.2, §5): the policies decide only on what their seat may know.
 
 What a seat cannot see: the other players' hands (their sizes are public,
 W-1), the order of the action deck, the order of the dragon deck (the set of

@@ -1,4 +1,4 @@
-"""Exact Walhalla odds (spec ``walhalla.md`` §2, §3, W-2, W-8, W-9, §5): hand-checked small cases,
+"""Exact Walhalla odds (spec ``docs/rules/walhalla.md`` §2, §3, W-2, W-8, W-9, §5): hand-checked small cases,
 brute-force enumeration of the tile subsets and of the fjord choices, the scoring tables against the
 reference's own scorings, and Monte Carlo checks within 4.5 sigma at fixed seeds against setups made by
 ``reference.Game`` and against raids played by the reference with ``random`` policies."""

@@ -1,4 +1,4 @@
-"""Walhalla reference: one hand-built scenario per numbered rule of spec ``walhalla.md`` (geometry §3,
+"""Walhalla reference: one hand-built scenario per numbered rule of spec ``docs/rules/walhalla.md`` (geometry §3,
 W-1..W-12) and the option lists and orders of the decision points of §5.
 
 Positions are built on a dealt game: :func:`blank` empties the board, the hands, the action deck and its
@@ -95,7 +95,7 @@ def test_s3_1_peninsula_has_two_fields_per_tile():
     assert [len(row) for row in g.field_type] == [10, 12, 14] and [len(r) for r in g.field_value] == [10, 12, 14]
 
 
-def test_s3_2_3_positions_touch_bordering_peninsulas_left_first():
+def test_s3_2_s3_3_positions_touch_bordering_peninsulas_left_first():
     g, _ = blank(peninsula_tiles=(5, 6, 7))  # P0 10 fields, P1 12, P2 14
     assert g.fields_at(0, 1) == [(0, 0)]  # outer fjord F0: only P0 on its right
     assert g.fields_at(1, 1) == [(0, 0), (1, 0)]  # inner fjord F1: P0 (left), P1 (right)

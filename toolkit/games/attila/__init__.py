@@ -1,4 +1,4 @@
-"""Attila: a 2-5 player area-majority card game (spec ``attila.md``)."""
+"""Attila: a 2-5 player area-majority card game (spec ``docs/rules/attila.md``)."""
 
 from __future__ import annotations
 

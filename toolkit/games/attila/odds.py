@@ -1,4 +1,4 @@
-"""Exact Attila odds (spec ``attila.md`` §2, A-1, A-3.5, A-5) in exact fractions.
+"""Exact Attila odds (spec ``docs/rules/attila.md`` §2, A-1, A-3.5, A-5) in exact fractions.
 
 Every probability here is a :class:`fractions.Fraction` computed with
 :func:`math.comb` (hypergeometric arithmetic), never by sampling, and every

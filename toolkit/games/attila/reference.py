@@ -1,4 +1,4 @@
-"""Attila, the readable pure-Python reference (spec ``attila.md``).
+"""Attila, the readable pure-Python reference (spec ``docs/rules/attila.md``).
 
 This module is written to be read beside the spec: :func:`play_game` runs the
 turns of A-3, wars (A-4), scorings (A-5) and action tiles (A-6), and every

@@ -28,7 +28,7 @@ TILES = ("double_turn", "plus_two", "exchange")
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Attila rule values (spec ``attila.md`` §9.2)."""
+    """Attila rule values (spec ``docs/rules/attila.md`` §9.2)."""
 
     GAME = "attila"
     RULES_VERSION = 1

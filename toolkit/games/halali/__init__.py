@@ -1,4 +1,4 @@
-"""Halali: a 2-player hunt on a 7x7 board of face-down tiles (spec ``halali.md``)."""
+"""Halali: a 2-player hunt on a 7x7 board of face-down tiles (spec ``docs/rules/halali.md``)."""
 
 from __future__ import annotations
 

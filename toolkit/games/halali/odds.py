@@ -1,4 +1,4 @@
-"""Exact Halali reveal odds (spec ``halali.md`` §2, H-1, H-3) in exact fractions.
+"""Exact Halali reveal odds (spec ``docs/rules/halali.md`` §2, H-1, H-3) in exact fractions.
 
 Every number here is a :class:`fractions.Fraction` computed from tile counts,
 never by sampling.  The results hold for any valid

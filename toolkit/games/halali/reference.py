@@ -1,4 +1,4 @@
-"""Halali, the readable pure-Python reference (spec ``halali.md``).
+"""Halali, the readable pure-Python reference (spec ``docs/rules/halali.md``).
 
 This module is written to be read beside the spec.  It is the oracle for the
 scenario tests and the baseline the Numba kernel (``kernel.py``) must match

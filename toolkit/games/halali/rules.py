@@ -52,7 +52,7 @@ DEFAULT_CAPTURES = FrozenMap(zip(KINDS, (("lumberjack", "hunter"), ("pheasant", 
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Halali rule values (spec ``halali.md`` §9.2)."""
+    """Halali rule values (spec ``docs/rules/halali.md`` §9.2)."""
 
     GAME = "halali"
     RULES_VERSION = 1

@@ -1,4 +1,4 @@
-"""Herrlof: a 2-player trick-taking card game with secret exact bids (spec ``herrlof.md``)."""
+"""Herrlof: a 2-player trick-taking card game with secret exact bids (spec ``docs/rules/herrlof.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact Herrlof deal odds (spec ``herrlof.md`` §2 and R-2) in exact fractions.
+"""Exact Herrlof deal odds (spec ``docs/rules/herrlof.md`` §2 and R-2) in exact fractions.
 
 Every number here is a :class:`fractions.Fraction` computed with
 :func:`math.comb` (hypergeometric arithmetic), never by sampling.  The

@@ -1,4 +1,4 @@
-"""Herrlof, the readable pure-Python reference (spec ``herrlof.md``).
+"""Herrlof, the readable pure-Python reference (spec ``docs/rules/herrlof.md``).
 
 This module is written to be read beside the spec.  It is the oracle for the
 scenario tests and the baseline the Numba kernel (``kernel.py``) must match

@@ -25,7 +25,7 @@ EFFECT = ("optional", "mandatory", "off")
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Herrlof rule values (spec ``herrlof.md`` §9.2)."""
+    """Herrlof rule values (spec ``docs/rules/herrlof.md`` §9.2)."""
 
     GAME = "herrlof"
     RULES_VERSION = 1

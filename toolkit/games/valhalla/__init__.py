@@ -1,4 +1,4 @@
-"""Valhalla: a 2-player Norse Senet with four rune throwing sticks (spec ``valhalla.md``)."""
+"""Valhalla: a 2-player Norse Senet with four rune throwing sticks (spec ``docs/rules/valhalla.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Valhalla, the readable pure-Python reference (spec ``valhalla.md``).
+"""Valhalla, the readable pure-Python reference (spec ``docs/rules/valhalla.md``).
 
 This module is written to be read beside the spec, section by section.  It is
 the oracle for the scenario tests and the baseline the Numba kernel
@@ -36,7 +36,7 @@ Choices the spec leaves open, decided here:
 - ``dock_releases`` counts repairing ships that left the dock by their own
   release move (V-5.3).  A repairing ship swapped off the dock by an attack
   (possible only with ``repairing_ship_protected = false``) is not counted.
-- An aborted game has ``winner = -1`` (DESIGN.md: no winner), ``result =
+- An aborted game has ``winner = -1`` (docs/architecture.md: no winner), ``result =
   aborted``, and scores the ships borne off so far.
 - A decision point with a single option is a ply (§5) but consumes no draw
   from the decision stream.
@@ -558,7 +558,7 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
 
 
 def record_row(record: Record) -> dict:
-    """The record flattened to result columns (DESIGN.md decision 5)."""
+    """The record flattened to result columns (docs/architecture.md decision 5)."""
     row = {"winner": record.winner,
            "win_0": int(record.winner == 0), "win_1": int(record.winner == 1),
            "score_0": record.score[0], "score_1": record.score[1],

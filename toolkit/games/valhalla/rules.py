@@ -24,7 +24,7 @@ EXTRA_THROW_CLASSES = ("natural_one", "unnatural_one", "2", "3", "4", "5", "6")
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Valhalla rule values (spec ``valhalla.md`` §9.2)."""
+    """Valhalla rule values (spec ``docs/rules/valhalla.md`` §9.2)."""
 
     GAME = "valhalla"
     RULES_VERSION = 1

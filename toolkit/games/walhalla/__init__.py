@@ -1,4 +1,4 @@
-"""Walhalla: a 3-4 player Viking raid game with majority scoring (spec ``walhalla.md``)."""
+"""Walhalla: a 3-4 player Viking raid game with majority scoring (spec ``docs/rules/walhalla.md``)."""
 
 from __future__ import annotations
 

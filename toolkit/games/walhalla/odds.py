@@ -1,4 +1,4 @@
-"""Exact Walhalla odds (spec ``walhalla.md`` §2, §3, W-2, W-8, W-9, §5) in exact fractions.
+"""Exact Walhalla odds (spec ``docs/rules/walhalla.md`` §2, §3, W-2, W-8, W-9, §5) in exact fractions.
 
 Every probability here is a :class:`fractions.Fraction` computed by exact
 enumeration or :func:`math.comb` arithmetic, never by sampling; every score is

@@ -1,4 +1,4 @@
-"""Walhalla, the readable pure-Python reference (spec ``walhalla.md``).
+"""Walhalla, the readable pure-Python reference (spec ``docs/rules/walhalla.md``).
 
 Written to be read beside the spec: :class:`Game` holds the state of W-1 and
 runs setup (W-2), raids of turns (W-3, W-4), disembarking (W-5), combat

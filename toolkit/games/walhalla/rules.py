@@ -47,7 +47,7 @@ DEFAULT_ACTION_DECK = FrozenMap(load_action_cards().deck)
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Walhalla rule values (spec ``walhalla.md`` §9.2)."""
+    """Walhalla rule values (spec ``docs/rules/walhalla.md`` §9.2)."""
 
     GAME = "walhalla"
     RULES_VERSION = 1
