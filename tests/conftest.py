@@ -6,6 +6,10 @@
 - Every registered game's kernel is warmed once per session, so the compile
   (or cache load) time is paid in one place and shows up once in
   ``--durations`` instead of inflating whichever test happens to run first.
+- A module whose tests are marked ``background`` (a slow job in a subprocess,
+  such as building and installing the wheel) has its ``start_background()``
+  called as soon as the tests are collected, so the job runs on the second
+  core while the rest of the suite runs; its tests wait for it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,13 @@ REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
 
 import pytest  # noqa: E402
+
+
+def pytest_collection_finish(session):
+    """Start the background jobs of the selected tests now (see the module docstring)."""
+    modules = {item.module for item in session.items if item.get_closest_marker("background")}
+    for module in sorted(modules, key=lambda m: m.__name__):
+        module.start_background()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,4 +1,4 @@
-"""Tests for ``toolkit.core.rng`` and the reproducibility guarantees of DESIGN.md decision 2.
+"""Tests for ``toolkit.core.rng`` and the reproducibility guarantees of docs/architecture.md decision 2.
 
 The golden values below were computed once with the current code and are
 hard-coded: a change to the stream derivation changes every simulated game,

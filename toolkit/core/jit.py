@@ -18,7 +18,7 @@
 ``njit_parallel``
     For the ``play_many`` drivers that loop over games with ``numba.prange``.
     ``cache=True`` with ``parallel=True`` has had crashes in old Numba
-    releases (pitfall in STYLE.md); with numba>=0.59 and the default
+    releases (pitfall in docs/style.md); with numba>=0.59 and the default
     threading layer the cached parallel driver passes the thread-count tests
     (``tests/core/test_runner.py``) and cuts the warm first result from
     about 4 s to under 1 s (``make bench``), so it is cached too.  Set

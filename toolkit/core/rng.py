@@ -1,4 +1,4 @@
-"""Counter-based per-game random streams (DESIGN.md, decision 2).
+"""Counter-based per-game random streams (docs/architecture.md, decision 2).
 
 Game ``g`` of a run with seed ``s`` owns independent streams:
 

@@ -5,7 +5,7 @@ create a figure only when no ``Axes`` is given, never call ``plt.show()`` and
 return the ``Axes``.
 
 Provinces are round nodes at fixed positions, borders are lines between their
-centres.  The default map (``data/attila_map.json``, spec §2.1) has a
+centres.  The default map (the packaged ``attila_map.json``, spec §2.1) has a
 hand-made layout that follows the late-Roman geography roughly (Britannia in
 the north-west, Spain and Mauretania in the south-west, Asia in the east, the
 six start provinces along the Rhine and Danube at the top).  Any other map

@@ -1,7 +1,7 @@
 """The Attila map (spec §2.1): provinces, start provinces and adjacency, loaded and checked.
 
-The default map is ``data/attila_map.json`` (a copy of the spec's designed
-substitute).  The ``map`` rule names any JSON file with the same four keys;
+The default map is ``attila_map.json``, shipped in the package's ``data/`` folder
+(a copy of the spec's designed substitute, ``docs/rules/attila_map.json``).  The ``map`` rule names any JSON file with the same four keys;
 :func:`load_map` refuses a file whose adjacency is not a simple undirected
 graph, whose graph is not connected, or whose start provinces are unknown,
 with an error that names the ``map`` parameter and the problem.
@@ -12,10 +12,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from pathlib import Path
+from toolkit.core import datafiles
 
 DEFAULT_MAP = "attila_map.json"
-DATA_DIR = Path(__file__).resolve().parents[3] / "data"
+PACKAGE = "toolkit.games.attila"
+DATA_DIR = datafiles.data_dir(PACKAGE)  # the packaged data files (importlib.resources)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,14 +36,12 @@ class Board:
         return self.ids.index(province_id)
 
 
-def resolve_path(value: str) -> Path:
-    """``map`` as given, or else a file of that name in the repository's ``data/`` folder."""
-    path = Path(value)
-    if path.is_file():
-        return path
-    if (DATA_DIR / value).is_file():
-        return DATA_DIR / value
-    raise ValueError(f"map={value!r} is not allowed: no such file (give a path, or a file name in {DATA_DIR})")
+def resolve_path(value: str):
+    """``map`` as a readable file: a path as given, or else the packaged file of that name."""
+    found = datafiles.resolve(value, PACKAGE)
+    if found is None:
+        raise ValueError(f"map={value!r} is not allowed: no such file ({datafiles.where(PACKAGE)})")
+    return found
 
 
 def _fail(value, problem):

@@ -9,7 +9,7 @@ Ranges the spec leaves open (decided here):
 - ``two_player_second_place_gap`` is ``none`` or 0..100; its default is 2 with
   two players and ``none`` otherwise (the rule applies only to 2 players);
 - ``max_turns`` 1..1,000,000;
-- ``map`` is a path to a JSON map, or the name of a file in ``data/``; it is
+- ``map`` is a path to a JSON map, or the name of a file shipped in ``toolkit/games/attila/data/``; it is
   loaded and checked (``board.load_map``) when the rules are built.
 """
 

@@ -1,6 +1,6 @@
 """Walhalla's fixed components (spec §2.1-§2.3): land tiles, dragons, action cards, loaded and checked.
 
-The three files live in the repository's ``data/`` folder:
+The three files are shipped in the package's ``data/`` folder (``importlib.resources``):
 
 - ``walhalla_tiles.json``: the 18 land tiles of §2.1, each two fields of
   different types; a wheat field carries its printed value 1..3;
@@ -11,7 +11,7 @@ The three files live in the repository's ``data/`` folder:
 
 The order of tiles and dragons in the files is canonical: setup shuffles them
 by index, so reordering a file changes the games a seed produces.  Each loader
-takes an optional path (a path, or a file name in ``data/``), refuses a file
+takes an optional path (a path, or the name of a packaged file), refuses a file
 that breaks the spec with a ``ValueError`` naming the file and the problem,
 and caches what it loaded.  The arrays the kernel uses are derived from the
 loaded tuples (``TileSet.tile_types`` ...), a fresh array on each call.
@@ -23,11 +23,12 @@ import dataclasses
 import functools
 import json
 from collections import Counter
-from pathlib import Path
-
 import numpy as np
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data"
+from toolkit.core import datafiles
+
+PACKAGE = "toolkit.games.walhalla"
+DATA_DIR = datafiles.data_dir(PACKAGE)  # the packaged data files (importlib.resources)
 DEFAULT_TILES = "walhalla_tiles.json"
 DEFAULT_DRAGONS = "walhalla_dragons.json"
 DEFAULT_ACTION_CARDS = "walhalla_action_cards.json"
@@ -116,16 +117,13 @@ class ActionCards:
         return sum(self.quantities)
 
 
-def resolve_path(path, default: str) -> Path:
-    """``path`` as given, or else a file of that name in ``data/``; ``None`` is the default file."""
-    if path is None:
-        return DATA_DIR / default
-    given = Path(path)
-    if given.is_file():
-        return given
-    if (DATA_DIR / given).is_file():
-        return DATA_DIR / given
-    raise ValueError(f"Walhalla data file {str(path)!r} does not exist (give a path, or a file name in {DATA_DIR})")
+def resolve_path(path, default: str):
+    """``path`` as a readable file: a path as given, or else the packaged file of that name;
+    ``None`` is the packaged default."""
+    found = datafiles.resolve(default if path is None else path, PACKAGE)
+    if found is None:
+        raise ValueError(f"Walhalla data file {str(path)!r} does not exist ({datafiles.where(PACKAGE)})")
+    return found
 
 
 def _read(path, default: str, what: str):

@@ -14,7 +14,7 @@ ones checked in :meth:`Rules.validate`):
 - ``initial_action_cards`` 0..10, and the opening deal must fit the deck:
   ``num_players * initial_action_cards <= total of action_deck``;
 - ``action_deck`` is ``axe:8,shield:6,...``, each count 0..40, total at least
-  1; card types left out keep their default (``data/walhalla_action_cards.json``);
+  1; card types left out keep their default (the packaged ``walhalla_action_cards.json``);
 - ``reinforcement_table`` is one list of ``num_players`` ints 0..40 (Vikings
   for the 1st, 2nd, ... rank); its default follows the player count
   ({3: 10,9,8; 4: 8,7,6,5}) and a list of another length is refused;
