@@ -173,11 +173,8 @@ def test_files_the_specs_name_are_here():
 
 def test_the_packaged_attila_map_is_the_specs_map():
     spec_map = json.loads((RULES / "attila_map.json").read_text(encoding="utf-8"))
-    packaged = [p for p in (REPO / "toolkit/games/attila/data/attila_map.json", REPO / "data/attila_map.json")
-                if p.is_file()]
-    if not packaged:
-        pytest.skip("no packaged attila_map.json in this checkout")
-    assert json.loads(packaged[0].read_text(encoding="utf-8")) == spec_map
+    packaged = REPO / "toolkit/games/attila/data/attila_map.json"
+    assert json.loads(packaged.read_text(encoding="utf-8")) == spec_map
 
 
 def test_negative_controls_for_outside_references(tmp_path):
