@@ -38,3 +38,14 @@ def warm_kernels():
     for name in toolkit.GAMES:
         toolkit.simulate(name, n_games=4, progress=False)
     yield
+
+
+@pytest.fixture(scope="session")
+def cluster_client():
+    """A Dask ``LocalCluster`` of 2 single-threaded worker processes (the dask extra is part of
+    ``make test``'s install), shared by every test that runs on a cluster."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as client:
+        yield client

@@ -210,10 +210,32 @@ def test_installed_entry_point_bad_set_value():
 
 
 def test_simulate_output_parquet(capsys, tmp_path):
-    pytest.importorskip("pyarrow")
     code, _, err = run(capsys, "simulate", "valhalla", "-n", "100", "-o", str(tmp_path / "p.parquet"), "--no-progress")
     assert code == 0, err
     assert len(pd.read_parquet(tmp_path / "p.parquet")) == 100 and (tmp_path / "p.json").exists()
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_simulate_output_is_the_saved_frame_byte_for_byte(capsys, tmp_path, suffix):
+    """The CLI streams the rows chunk by chunk; the file is what ``toolkit.save`` writes for the frame."""
+    import toolkit
+
+    code, _, err = run(capsys, "simulate", "attila", "--players", "3", "-n", "700", "--seed", "3",
+                       "--policies", "greedy,random,random", "-o", str(tmp_path / f"cli{suffix}"), "--no-progress")
+    assert code == 0, err
+    frame = toolkit.simulate("attila", {"num_players": 3}, 700, seed=3, policies="greedy,random,random",
+                             progress=False)
+    saved = toolkit.save(frame, tmp_path / f"api{suffix}")
+    assert (tmp_path / f"cli{suffix}").read_bytes() == saved[0].read_bytes()
+    assert json.loads((tmp_path / "cli.json").read_text()) == json.loads(saved[1].read_text())
+
+
+def test_too_many_games_to_keep_is_one_line(capsys, tmp_path):
+    """The report keeps one row per game: a count beyond the machine's memory is refused up front."""
+    code, out, err = run(capsys, "report", "valhalla", "-n", str(10**13), "--out", str(tmp_path), "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("toolkit: error: n_games=10,000,000,000,000 is too many to keep one row per game")
+    assert list(tmp_path.iterdir()) == []
 
 
 # --------------------------------------------------------------------- Herrlof

@@ -13,6 +13,7 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit rules valhalla [--preset alternative]
     toolkit simulate valhalla -n 1000000 --seed 1 --preset alternative \\
         --set extra_throw_enabled=false --policies greedy,random -o out.csv --summary
+    toolkit simulate valhalla -n 10000000 -o out.parquet --scheduler tcp://host:8786
     toolkit odds valhalla [--preset P] [--set NAME=VALUE ...]
     toolkit compare valhalla --policies random,greedy,lookahead -n 100000 [-o table.csv]
     toolkit rules herrlof --preset publisher
@@ -244,21 +245,19 @@ def cmd_rules(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from toolkit.analysis.tournament import with_winner_counts
-    from toolkit.core import results
     from toolkit.core.runner import get_spec, simulate
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     output = _check_output(args.output) if args.output else None
-    # the streaming summary also counts shared wins (Attila), as a per-game frame can
-    data = simulate(with_winner_counts(spec), rules, args.n_games, seed=args.seed, policies=args.policies,
-                    threads=args.threads, keep="games" if output else "summary", progress=_progress(args))
+    # the rows stream to the file chunk by chunk; the summary also counts shared wins (Attila)
+    summary = simulate(spec, rules, args.n_games, seed=args.seed, policies=args.policies,
+                       threads=args.threads, keep="summary", output=output, progress=_progress(args),
+                       backend="dask" if args.scheduler else "local", scheduler=args.scheduler)
     if output:
-        written = results.save(data, output)
-        print(f"wrote {', '.join(str(p) for p in written)}")
+        print(f"wrote {', '.join(summary.attrs['output'])}")
     if args.summary or not output:
-        _print_run_summary(spec, data, _rules_label(rules, args))
+        _print_run_summary(spec, summary, _rules_label(rules, args))
     return 0
 
 
@@ -546,8 +545,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     p.add_argument("--policies", default=None,
                    help="one policy per seat, comma-separated (one name fills all), e.g. greedy,lookahead:16")
-    p.add_argument("-o", "--output", default=None, help="write per-game rows to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None,
+                   help="write per-game rows to FILE.csv or FILE.parquet (+ FILE.json), streamed chunk by chunk")
     p.add_argument("--summary", action="store_true", help="print the summary also when writing -o")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the games as tasks on this Dask scheduler (tcp://host:8786) instead of locally; "
+                        "the same seed gives the same games")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("odds", help="exact odds tables")

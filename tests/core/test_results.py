@@ -1,5 +1,5 @@
-"""Tests for ``toolkit.core.results``: the per-game frame (DESIGN.md decision 5,
-spec ``valhalla.md`` §6), its provenance attrs, and CSV / Parquet export."""
+"""Tests for ``toolkit.core.results``: the per-game frame (docs/architecture.md decision 5,
+spec ``docs/rules/valhalla.md`` §6), its provenance attrs, and CSV / Parquet export."""
 
 from __future__ import annotations
 

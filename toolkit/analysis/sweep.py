@@ -14,7 +14,8 @@ in task order, so the result is the same whoever ran them:
   each on all Numba threads;
 - ``backend="dask"``: the tasks are submitted to a ``distributed`` cluster
   (``client=`` a ``distributed.Client``, or ``scheduler=`` its address) and
-  each runs on one Numba thread of a worker.  A worker compiles nothing it
+  each runs on one Numba thread of a worker, a few tasks per worker thread
+  in flight at a time (:func:`toolkit.core.cluster.in_order`).  A worker compiles nothing it
   finds in the Numba cache (``NUMBA_CACHE_DIR``), so start workers with the
   same cache directory and warm them (:func:`warm_workers`).
 
@@ -40,8 +41,9 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from toolkit.core import cluster
 from toolkit.core.params import params_of
-from toolkit.core.runner import Summary, get_spec, resolve_rules, simulate
+from toolkit.core.runner import Summary, get_spec, resolve_rules, run_part
 from toolkit.analysis.metrics import metrics_row
 
 DEFAULT_TASK_GAMES = 250_000
@@ -82,11 +84,7 @@ def _tasks(n_games: int, task_games: int) -> list[tuple[int, int]]:
 def run_task(game: str, rules_json: dict, policies, seed: int, first_game: int, n_games: int,
              threads: int | None = None) -> dict:
     """One piece of one variant: a summary run, returned as plain arrays (runs on a Dask worker)."""
-    spec = get_spec(game)
-    rules = spec.Rules.from_json(rules_json)
-    summary = simulate(spec, rules, n_games, seed=seed, policies=policies, keep="summary", threads=threads,
-                       progress=False, first_game=first_game)
-    return summary.to_state()
+    return run_part(game, rules_json, policies, seed, first_game, n_games, "summary", threads=threads)
 
 
 def warm_workers(client, game: str = "valhalla", rules=None, policies=None) -> None:
@@ -96,20 +94,6 @@ def warm_workers(client, game: str = "valhalla", rules=None, policies=None) -> N
     rules_json = rules.to_json()
     policies = spec.check_policies(policies, rules)
     client.run(run_task, spec.name, rules_json, policies, 0, 0, 10, 1)
-
-
-def _client(client, scheduler):
-    if client is not None and scheduler is not None:
-        raise ValueError("pass either client= or scheduler=, not both")
-    try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover - the dask extra is part of make's install
-        raise ValueError('backend="dask" needs the dask extra: pip install "toolkit[dask]"') from None
-    if client is not None:
-        return client, False
-    if scheduler is None:
-        raise ValueError('backend="dask" needs client= (a distributed.Client) or scheduler= (its address)')
-    return Client(scheduler), True
 
 
 def sweep(game, vary: dict, n_games: int = 10_000, *, seed: int = 0, rules=None, preset=None, policies=None,
@@ -137,10 +121,9 @@ def sweep(game, vary: dict, n_games: int = 10_000, *, seed: int = 0, rules=None,
     threads : int, optional
         Numba threads for the local backend (Dask tasks use one each).
     task_games : int, optional
-        Games per task (default 250,000).  Both backends cut the same tasks
-        and merge them in the same order, so they give identical tables; a
-        different ``task_games`` can change the last bits of the float
-        ``decisiveness`` sums, nothing else.
+        Games per task (default 250,000).  The summaries' totals add exactly
+        in any order, so neither the backend nor ``task_games`` changes the
+        table.
     progress : bool, optional
         A bar over the variants (default: shown if the sweep takes over 2 s).
 
@@ -203,28 +186,17 @@ def _bar(total, name, progress):
 
 
 def _run_dask(spec, variants, lineups, pieces, seed, client, scheduler, bar):
-    from distributed import as_completed
-
-    client, owned = _client(client, scheduler)
-    try:
-        futures = {}
-        for v, ((_, r), lineup) in enumerate(zip(variants, lineups)):
-            rules_json = r.to_json()
-            for p, (first, k) in enumerate(pieces):
-                future = client.submit(run_task, spec.name, rules_json, lineup, seed, first, k, 1, pure=False)
-                futures[future] = (v, p)
-        states = [[None] * len(pieces) for _ in variants]
-        left = [len(pieces)] * len(variants)
-        for future in as_completed(futures):
-            v, p = futures[future]
-            states[v][p] = future.result()
-            left[v] -= 1
-            if left[v] == 0:
+    tasks = [(spec.name, r.to_json(), lineup, seed, first, k, 1)
+             for (_, r), lineup in zip(variants, lineups) for first, k in pieces]
+    states = []
+    with cluster.connect(client, scheduler) as connected:
+        for i, state in enumerate(cluster.in_order(connected, run_task, tasks)):
+            if i % len(pieces) == 0:
+                states.append([])
+            states[-1].append(state)
+            if len(states[-1]) == len(pieces):
                 bar.update(1)
-        return states
-    finally:
-        if owned:
-            client.close()
+    return states
 
 
 def parse_vary(texts) -> dict:

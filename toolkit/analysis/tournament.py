@@ -31,7 +31,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pandas as pd
@@ -58,17 +57,6 @@ def _policy_names(spec, policies) -> list[str]:
     return names
 
 
-def with_winner_counts(spec):
-    """``spec`` whose streaming summaries also count the games by number of winners.
-
-    A game where several seats can share a win records ``n_winners``; its
-    histogram tells the games nobody won from the shared wins (the ``winner``
-    column is -1 for both).  Other games are returned unchanged."""
-    if "n_winners" not in spec.columns or "n_winners" in spec.histogram_columns:
-        return spec
-    return dataclasses.replace(spec, histogram_columns=(*spec.histogram_columns, "n_winners"))
-
-
 def outcome_counts(data) -> tuple[int, int]:
     """``(games nobody won, games won by two or more seats)`` of a run.
 
@@ -76,9 +64,8 @@ def outcome_counts(data) -> tuple[int, int]:
     ----------
     data : DataFrame or Summary
         One row per game (the ``win_<seat>`` columns are counted), or a
-        streaming summary; a summary tells shared wins apart only if it
-        histograms ``n_winners`` (:func:`with_winner_counts`), otherwise the
-        game is taken to have no shared wins (true of the 2-player games).
+        streaming summary (which histograms ``n_winners`` for a game that
+        records it; a game that does not has no shared wins).
     """
     if isinstance(data, Summary):
         if "n_winners" in data.histograms:
@@ -154,11 +141,10 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
     names = _policy_names(spec, policies)
     if seats > 2:
         return _compare_field(spec, rules, names, n_games, seats, seed=seed, threads=threads, progress=progress)
-    counted = with_winner_counts(spec)
     rows = []
     for a in names:
         for b in names:
-            summary = simulate(counted, rules, n_games, seed=seed, policies=(a, b), threads=threads,
+            summary = simulate(spec, rules, n_games, seed=seed, policies=(a, b), threads=threads,
                                keep="summary", progress=progress)
             rates = summary.win_rates().set_index("seat")
             length = summary.length("turns")
@@ -183,7 +169,6 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
 
 def _compare_field(spec, rules, names, n_games, seats, *, seed, threads, progress) -> pd.DataFrame:
     """The tested policy in each seat in turn, the field policy in every other (``seats`` > 2)."""
-    counted = with_winner_counts(spec)
     runs = {}  # lineup -> Summary: when tested == field every seating is the same run
     rows = []
     for tested in names:
@@ -194,7 +179,7 @@ def _compare_field(spec, rules, names, n_games, seats, *, seed, threads, progres
             for seat in range(seats):
                 lineup = tuple(tested if s == seat else field for s in range(seats))
                 if lineup not in runs:
-                    runs[lineup] = simulate(counted, rules, n_games, seed=seed, policies=lineup, threads=threads,
+                    runs[lineup] = simulate(spec, rules, n_games, seed=seed, policies=lineup, threads=threads,
                                             keep="summary", progress=progress)
                 summary = runs[lineup]
                 seat_wins = int(round(summary.sums[summary.columns.index(f"win_{seat}")]))

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from toolkit.core import results, stats
+from toolkit.core import cluster, results, stats
 from toolkit.core.jit import njit
 
 DEFAULT_CHUNK = 65_536  # big enough that the per-chunk fold and thread start-up stay under 2%
@@ -93,6 +93,9 @@ def _fold_moments(chunk, sums, sums_sq):
 
 # column pairs whose sum of products a Summary keeps (ratio estimates with intervals)
 PRODUCTS = (("options", "decisions"),)
+ALWAYS_HISTOGRAMS = ("winner", "result", "n_winners")
+# what a Summary keeps per game length for the decisive turn: games with a sole winner, sum, sum of squares
+BY_LENGTH = ("games", "decisive_turn", "decisive_turn_sq")
 
 
 def _add_counts(total: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -110,8 +113,9 @@ class Summary:
 
     Holds, per result column, the count of games, the sum and the sum of
     squares (means with standard errors), and a histogram of every column in
-    ``spec.histogram_columns``, every ``score_*`` column, ``winner`` and
-    ``result``.  For the design metrics (``toolkit/analysis/metrics.py``) it
+    ``spec.histogram_columns``, every ``score_*`` column, ``winner``,
+    ``result`` and ``n_winners`` (a game where seats can share a win: it
+    tells the games nobody won from the shared wins).  For the design metrics (``toolkit/analysis/metrics.py``) it
     also keeps:
 
     - ``position_wins``: wins by place in the turn order (0 = the seat that
@@ -121,12 +125,16 @@ class Summary:
       (a ratio such as options per decision gets a delta-method interval);
     - ``decided``: over the games with a sole winner, their count and the sums
       (and sums of squares) of ``decisive_turn`` and ``decisive_turn / turns``.
+      They are derived from ``by_length``: per game length in turns, the
+      number of such games and the integer sums of ``decisive_turn`` and of
+      its square (bounded by the longest game, like a histogram).
 
     Two summaries of the same run settings merge (:meth:`merge`), and a
     summary travels between processes as plain arrays (:meth:`to_state`,
-    :meth:`from_state`): the sweep's Dask backend uses both.  Every total is
-    a sum of integers (exact in float64 below 2**53) except the
-    ``decisive_turn / turns`` sums, which are merged in a fixed order.
+    :meth:`from_state`): the Dask backends of ``simulate`` and the sweep use
+    both.  Every total is a sum of integers, exact in any order (float64
+    sums below 2**53, int64 counts), so a run cut into any tasks, merged in
+    any order, gives the summary of the whole run bit for bit.
     """
 
     def __init__(self, spec, attrs: dict, shown=None):
@@ -137,13 +145,14 @@ class Summary:
         self.n_games = 0
         self.sums = np.zeros(len(self.columns))
         self.sums_sq = np.zeros(len(self.columns))
-        self.hist_columns = [c for c in self.columns
-                             if c in spec.histogram_columns or c.startswith("score_") or c in ("winner", "result")]
+        self.hist_columns = [c for c in self.columns if c in spec.histogram_columns or c.startswith("score_")
+                             or c in ALWAYS_HISTOGRAMS]
         self.histograms = {c: np.zeros(0, np.int64) for c in self.hist_columns}
         self.seats = sum(1 for c in self.shown if c.startswith("win_") and c[4:].isdigit())
         self.position_wins = np.zeros(self.seats, np.int64)
         self.products = np.zeros(len(PRODUCTS))
-        self.decided = np.zeros(5)  # games, sum and sum of squares of decisive_turn, of decisive_turn / turns
+        # games with a sole winner, by length in turns: their number, sum of decisive_turn, sum of its square
+        self.by_length = {k: np.zeros(0, np.int64) for k in BY_LENGTH}
         self.violations = 0
 
     def _col(self, chunk, name):
@@ -169,9 +178,21 @@ class Summary:
                                                  self._col(chunk, b).astype(np.float64)))
         if "decisive_turn" in self.columns:
             sole = self._col(chunk, "winner") >= 0
+            length = self._col(chunk, "turns")[sole]
             turn = self._col(chunk, "decisive_turn")[sole].astype(np.float64)
-            share = turn / np.maximum(self._col(chunk, "turns")[sole], 1)
-            self.decided += (float(sole.sum()), turn.sum(), (turn * turn).sum(), share.sum(), (share * share).sum())
+            # float sums of integers per bin, exact below 2**53 (a chunk's few thousand games)
+            for key, weights in zip(BY_LENGTH, (None, turn, turn * turn)):
+                counts = np.bincount(length, weights=weights).astype(np.int64)
+                self.by_length[key] = _add_counts(self.by_length[key], counts)
+
+    @property
+    def decided(self) -> np.ndarray:
+        """Over the games with a sole winner: their count, the sum and sum of squares of
+        ``decisive_turn``, and of ``decisive_turn / turns`` (from the exact totals by length)."""
+        games, total, total_sq = (self.by_length[k] for k in BY_LENGTH)
+        length = np.maximum(np.arange(games.size), 1).astype(np.float64)
+        return np.array([games.sum(), total.sum(), total_sq.sum(),
+                         (total / length).sum(), (total_sq / (length * length)).sum()], np.float64)
 
     # -- merging and transport -------------------------------------------------
 
@@ -179,16 +200,17 @@ class Summary:
         """The totals as plain numbers and arrays (picklable without the game's compiled code)."""
         return {"game": self.spec.name, "attrs": self.attrs, "shown": self.shown, "n_games": self.n_games,
                 "sums": self.sums, "sums_sq": self.sums_sq, "histograms": self.histograms,
-                "position_wins": self.position_wins, "products": self.products, "decided": self.decided}
+                "position_wins": self.position_wins, "products": self.products, "by_length": self.by_length}
 
     @classmethod
     def from_state(cls, state: dict, spec=None) -> "Summary":
         spec = get_spec(state["game"]) if spec is None else spec
         out = cls(spec, state["attrs"], state["shown"])
         out.n_games = int(state["n_games"])
-        for name in ("sums", "sums_sq", "position_wins", "products", "decided"):
+        for name in ("sums", "sums_sq", "position_wins", "products"):
             setattr(out, name, np.array(state[name], copy=True))
         out.histograms = {c: np.array(v, copy=True) for c, v in state["histograms"].items()}
+        out.by_length = {k: np.array(v, copy=True) for k, v in state["by_length"].items()}
         return out
 
     def merge(self, other: "Summary") -> "Summary":
@@ -197,10 +219,12 @@ class Summary:
             raise ValueError(f"cannot merge a {other.spec.name} summary into a {self.spec.name} one "
                              f"with other columns")
         self.n_games += other.n_games
-        for name in ("sums", "sums_sq", "position_wins", "products", "decided"):
+        for name in ("sums", "sums_sq", "position_wins", "products"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for c in self.hist_columns:
             self.histograms[c] = _add_counts(self.histograms[c], other.histograms[c])
+        for k in BY_LENGTH:
+            self.by_length[k] = _add_counts(self.by_length[k], other.by_length[k])
         return self
 
     def histogram(self, column: str) -> pd.Series:
@@ -238,9 +262,16 @@ class Summary:
         return f"<Summary {self.spec.name}: {self.n_games} games, policies {self.attrs.get('policies')}>"
 
 
+KEEPS = ("games", "summary")
+BACKENDS = ("local", "dask")
+DEFAULT_TASK_GAMES = 2 * DEFAULT_CHUNK  # games per Dask task: 8 tasks for a million games
+FRAME_COPIES = 2  # keep="games": the frame is built from the record array (and pandas may copy once more)
+
+
 def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies=None, preset=None,
-             threads: int | None = None, keep: str = "games", chunk_size: int | None = None,
-             progress: bool | None = None, check: bool = False, first_game: int = 0):
+             threads: int | None = None, keep: str | None = None, output=None, chunk_size: int | None = None,
+             progress: bool | None = None, check: bool = False, first_game: int = 0, backend: str = "local",
+             client=None, scheduler: str | None = None, task_games: int | None = None):
     """Simulate ``n_games`` games and return their outcomes.
 
     Parameters
@@ -257,8 +288,20 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
         One policy per seat (``"random,greedy"``); one name fills every seat.
     threads : int, optional
         Numba threads (default: all).  Results do not depend on it.
-    keep : {"games", "summary"}
-        A DataFrame with one row per game, or a streaming :class:`Summary`.
+    keep : {"games", "summary"}, optional
+        A DataFrame with one row per game, or a streaming :class:`Summary`
+        (flat memory in the number of games).  Default: ``"games"``, or
+        ``"summary"`` when ``output`` is given.  ``"games"`` first checks
+        that the frame fits in the memory available and raises a
+        ``ValueError`` naming ``n_games`` if it does not.
+    output : path, optional
+        Also write one row per game to this ``.csv`` or ``.parquet`` file
+        (and its attrs to the ``.json`` sidecar), chunk by chunk as the
+        chunks finish: memory stays flat, and the file is byte for byte what
+        :func:`toolkit.save` writes for the ``keep="games"`` frame.  The rows
+        go to ``NAME.part`` and are renamed when all are written; the sidecar
+        comes last.  A failed or interrupted run leaves no file that looks
+        complete.
     progress : bool, optional
         Show a tqdm bar; by default it appears only if the run takes more
         than two seconds.
@@ -267,6 +310,16 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
         ``AssertionError``.
     first_game : int
         Index of the first game (chunks of one run on several machines).
+    backend : {"local", "dask"}
+        ``"dask"`` cuts the games into tasks of ``task_games`` and runs them on
+        a Dask cluster (``client=`` a ``distributed.Client``, or
+        ``scheduler=`` its address), one Numba thread per task.  The games,
+        the summary and the file are exactly the local run's: each game
+        depends only on the seed and its index, and the summary's totals add
+        exactly in any order.  Rows come back in game order, at most a few
+        tasks' worth at a time.
+    task_games : int, optional
+        Games per Dask task (default 131,072).
 
     Examples
     --------
@@ -277,52 +330,175 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
     spec = get_spec(game)
     rules = resolve_rules(spec, rules, preset)
     policies = spec.check_policies(policies, rules)
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
+    _check_int("n_games", n_games, 1)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise ValueError(f"seed={seed!r} is not allowed: an integer in 0..2**63-1")
-    if keep not in ("games", "summary"):
-        raise ValueError(f"keep={keep!r} is not allowed: one of games, summary")
+    _check_int("first_game", first_game, 0)
+    if keep is None:
+        keep = "games" if output is None else "summary"
+    if keep not in KEEPS:
+        raise ValueError(f"keep={keep!r} is not allowed: one of {', '.join(KEEPS)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r} is not allowed: one of {', '.join(BACKENDS)}")
     chunk = DEFAULT_CHUNK if chunk_size is None else chunk_size
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
-        raise ValueError(f"chunk_size={chunk_size!r} is not allowed: an integer >= 1")
+    _check_int("chunk_size", chunk, 1)
+    tasks = DEFAULT_TASK_GAMES if task_games is None else task_games
+    _check_int("task_games", tasks, 1)
+    if output is not None:
+        output = results.check_path(output)
+    shown = spec.result_columns(rules)
+    if keep == "games":
+        check_memory(spec, n_games)
     attrs = results.provenance(spec, rules, policies, seed, n_games)
-    kernel_args = spec.prepare(rules, policies)
-    ncols = len(spec.columns)
+    run = _Run(spec, rules, policies, int(seed), int(first_game), int(n_games), keep, check, attrs, shown)
 
-    with numba_threads(threads):
-        bar = None
-        if progress is not False:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=n_games, unit="game", desc=spec.name, delay=0 if progress else PROGRESS_DELAY_S,
-                       leave=False)
-        try:
-            if keep == "games":
-                out = np.zeros((n_games, ncols), np.int32)
-                summary = None
+    bar = _bar(n_games, spec.name, progress)
+    try:
+        with contextlib.ExitStack() as stack:
+            writer = stack.enter_context(results.Writer(output)) if output is not None else None
+            if backend == "local":
+                stack.enter_context(numba_threads(threads))
+                parts = run.local_parts(int(chunk))
             else:
-                out = np.zeros((min(chunk, n_games), ncols), np.int32)
-                summary = Summary(spec, attrs, spec.result_columns(rules))
-            violations = np.zeros(min(chunk, n_games), np.int32)
-            done = 0
-            while done < n_games:
-                size = min(chunk, n_games - done)
-                block = out[done:done + size] if keep == "games" else out[:size]
-                spec.play_many(*kernel_args, seed, first_game + done, block, violations[:size], check)
-                if check and violations[:size].any():
-                    bad = int(np.flatnonzero(violations[:size])[0])
-                    raise AssertionError(
-                        f"{spec.name}: invariant §7.{violations[bad]} violated in game {first_game + done + bad} "
-                        f"(seed {seed}, policies {','.join(policies)})")
-                if summary is not None:
-                    summary.add(block)
-                done += size
-                if bar is not None:
-                    bar.update(size)
-        finally:
-            if bar is not None:
-                bar.close()
-    if summary is not None:
-        return summary
-    return results.to_frame(spec, out, first_game, attrs, spec.result_columns(rules))
+                if threads is not None:
+                    raise ValueError("threads= is for the local backend: each Dask task runs on one Numba thread")
+                cluster_client = stack.enter_context(cluster.connect(client, scheduler))
+                parts = run.dask_parts(cluster_client, int(tasks), rows=keep == "games" or writer is not None)
+            for first, part in parts:
+                run.take(first, part, writer)
+                bar.update(part.n_games if isinstance(part, Summary) else len(part))
+            written = writer.close(attrs) if writer is not None else None
+    finally:
+        bar.close()
+    out = run.result()
+    if written is not None and isinstance(out, Summary):
+        out.attrs["output"] = [str(p) for p in written]
+    return out
+
+
+def _check_int(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name}={value!r} is not allowed: an integer >= {low}")
+
+
+def _bar(total, name, progress):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", desc=name, disable=progress is False,
+                delay=0 if progress else PROGRESS_DELAY_S, leave=False)
+
+
+def available_memory() -> int:
+    """Bytes of memory this machine can give a new allocation now (``psutil``'s ``available``)."""
+    import psutil
+
+    return int(psutil.virtual_memory().available)
+
+
+def _size(n_bytes: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB"):
+        if n_bytes < 1000 or unit == "EB":
+            return f"{n_bytes:,.0f} {unit}" if unit == "bytes" else f"{n_bytes:,.1f} {unit}"
+        n_bytes /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def frame_bytes(spec, n_games: int) -> int:
+    """Memory a ``keep="games"`` run needs: the kernel's int32 records, then the frame built from
+    them (int32 columns and an int64 ``game_index``), which pandas may copy once."""
+    row = 4 * len(spec.columns) + FRAME_COPIES * (4 * len(spec.columns) + 8)
+    return int(n_games) * row
+
+
+def check_memory(spec, n_games: int) -> None:
+    """Refuse a ``keep="games"`` run whose frame would not fit in the memory available."""
+    need, have = frame_bytes(spec, n_games), available_memory()
+    if need > have:
+        raise ValueError(
+            f"n_games={n_games:,} is too many to keep one row per game in memory: the frame would need "
+            f"about {_size(need)} and {_size(have)} is available; use keep=\"summary\" (totals and "
+            f"histograms, flat memory) or output=PATH (stream the rows to a .csv or .parquet file)")
+
+
+def run_part(game: str, rules_json: dict, policies, seed: int, first_game: int, n_games: int, keep: str,
+             check: bool = False, threads: int | None = 1):
+    """One task of a run (runs on a Dask worker): games ``first_game .. first_game + n_games - 1``.
+
+    ``keep="summary"``: the :meth:`Summary.to_state` of those games;
+    ``keep="games"``: their raw int32 records (one row per game, the kernel's columns).
+    """
+    spec = get_spec(game)
+    rules = spec.Rules.from_json(rules_json)
+    policies = spec.check_policies(policies, rules)
+    run = _Run(spec, rules, policies, seed, first_game, n_games, keep, check,
+               results.provenance(spec, rules, policies, seed, n_games), spec.result_columns(rules))
+    with numba_threads(threads):
+        for first, block in run.local_parts(DEFAULT_CHUNK):
+            run.take(first, block, None)
+    if keep == "summary":
+        return run.summary.to_state()
+    return run.games
+
+
+class _Run:
+    """One run's settings and what it has collected so far (the games, the summary)."""
+
+    def __init__(self, spec, rules, policies, seed, first_game, n_games, keep, check, attrs, shown):
+        self.spec, self.rules, self.policies = spec, rules, policies
+        self.seed, self.first_game, self.n_games = seed, first_game, n_games
+        self.keep, self.check, self.attrs, self.shown = keep, check, attrs, list(shown)
+        self.ncols = len(spec.columns)
+        self.games = np.zeros((n_games, self.ncols), np.int32) if keep == "games" else None
+        self.summary = Summary(spec, attrs, shown) if keep == "summary" else None
+        self.done = 0
+
+    def local_parts(self, chunk: int):
+        """Play the games chunk by chunk here; yield ``(first game, records)`` (a view that the next
+        chunk may overwrite unless the run keeps every game)."""
+        kernel_args = self.spec.prepare(self.rules, self.policies)
+        buffer = None if self.games is not None else np.zeros((min(chunk, self.n_games), self.ncols), np.int32)
+        violations = np.zeros(min(chunk, self.n_games), np.int32)
+        for start in range(0, self.n_games, chunk):
+            size = min(chunk, self.n_games - start)
+            block = self.games[start:start + size] if buffer is None else buffer[:size]
+            first = self.first_game + start
+            self.spec.play_many(*kernel_args, self.seed, first, block, violations[:size], self.check)
+            if self.check and violations[:size].any():
+                bad = int(np.flatnonzero(violations[:size])[0])
+                raise AssertionError(
+                    f"{self.spec.name}: invariant §7.{violations[bad]} violated in game {first + bad} "
+                    f"(seed {self.seed}, policies {','.join(self.policies)})")
+            yield first, block
+
+    def dask_parts(self, client, task_games: int, rows: bool):
+        """The same parts computed as Dask tasks, yielded in game order: the tasks' records when
+        ``rows`` are wanted (kept or written), else their summaries."""
+        keep = "games" if rows else "summary"
+        rules_json = self.rules.to_json()
+        pieces = [(start, min(task_games, self.n_games - start)) for start in range(0, self.n_games, task_games)]
+        tasks = [(self.spec.name, rules_json, self.policies, self.seed, self.first_game + start, size, keep,
+                  self.check) for start, size in pieces]
+        for (start, _), part in zip(pieces, cluster.in_order(client, run_part, tasks)):
+            if keep == "summary":
+                part = Summary.from_state(part, self.spec)
+            yield self.first_game + start, part
+
+    def take(self, first: int, part, writer) -> None:
+        """Fold one part (records of consecutive games, or a summary of them) into the run."""
+        if isinstance(part, Summary):
+            self.summary.merge(part)
+            self.done += part.n_games
+            return
+        start = first - self.first_game
+        if self.games is not None and not np.shares_memory(part, self.games):
+            self.games[start:start + len(part)] = part
+        if self.summary is not None:
+            self.summary.add(part)
+        if writer is not None:
+            writer.write(results.to_frame(self.spec, part, first, {}, self.shown))
+        self.done += len(part)
+
+    def result(self):
+        if self.summary is not None:
+            return self.summary
+        return results.to_frame(self.spec, self.games, self.first_game, self.attrs, self.shown)
