@@ -7,7 +7,7 @@ import pathlib
 import sys
 
 HERE = pathlib.Path(__file__).parent
-BENCHMARKS = ["valhalla", "herrlof", "halali", "attila", "walhalla", "sweep"]  # one per game, and the sweep
+BENCHMARKS = ["valhalla", "herrlof", "halali", "attila", "walhalla", "sweep", "export"]  # one per game, the sweep, the export path
 
 
 def main() -> int:

@@ -96,15 +96,19 @@ def _sleep_then(seconds, value):
     return value
 
 
-def test_in_order_yields_in_task_order_with_a_bounded_window(cluster_client):
-    # the first task is the slowest: later ones finish first and must wait for it
+def test_run_tasks_in_order_or_as_they_finish(cluster_client):
+    # the first task is the slowest: later ones finish first and, in order, wait for it
     tasks = [(0.6, 0), (0.0, 1), (0.1, 2), (0.0, 3), (0.2, 4), (0.0, 5)]
-    assert list(cluster.in_order(cluster_client, _sleep_then, tasks, window=3)) == [0, 1, 2, 3, 4, 5]
-    assert list(cluster.in_order(cluster_client, _sleep_then, tasks, window=1)) == [0, 1, 2, 3, 4, 5]
+    for window in (3, 1):
+        got = list(cluster.run_tasks(cluster_client, _sleep_then, tasks, ordered=True, window=window))
+        assert got == [(i, i) for i in range(6)]
+    finished = list(cluster.run_tasks(cluster_client, _sleep_then, tasks, ordered=False, window=6))
+    assert sorted(finished) == [(i, i) for i in range(6)] and all(i == v for i, v in finished)
+    assert [i for i, _ in finished].index(0) > 0  # the slow first task did not hold the others back
 
 
 def test_a_failing_task_raises_its_error(cluster_client):
     with pytest.raises(ValueError, match="policy="):
-        list(cluster.in_order(cluster_client, runner.run_part,
+        list(cluster.run_tasks(cluster_client, runner.run_part,
                               [("valhalla", toolkit.rules("valhalla").to_json(), ("random", "nope"), 1, 0, 5,
-                                "summary")]))
+                                "summary")], ordered=False))

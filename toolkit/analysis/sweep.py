@@ -15,7 +15,7 @@ in task order, so the result is the same whoever ran them:
 - ``backend="dask"``: the tasks are submitted to a ``distributed`` cluster
   (``client=`` a ``distributed.Client``, or ``scheduler=`` its address) and
   each runs on one Numba thread of a worker, a few tasks per worker thread
-  in flight at a time (:func:`toolkit.core.cluster.in_order`).  A worker compiles nothing it
+  in flight at a time (:func:`toolkit.core.cluster.run_tasks`).  A worker compiles nothing it
   finds in the Numba cache (``NUMBA_CACHE_DIR``), so start workers with the
   same cache directory and warm them (:func:`warm_workers`).
 
@@ -188,13 +188,15 @@ def _bar(total, name, progress):
 def _run_dask(spec, variants, lineups, pieces, seed, client, scheduler, bar):
     tasks = [(spec.name, r.to_json(), lineup, seed, first, k, 1)
              for (_, r), lineup in zip(variants, lineups) for first, k in pieces]
-    states = []
+    states = [[None] * len(pieces) for _ in variants]
+    left = [len(pieces)] * len(variants)
     with cluster.connect(client, scheduler) as connected:
-        for i, state in enumerate(cluster.in_order(connected, run_task, tasks)):
-            if i % len(pieces) == 0:
-                states.append([])
-            states[-1].append(state)
-            if len(states[-1]) == len(pieces):
+        # as the tasks finish: each variant's pieces are merged in piece order afterwards
+        for i, state in cluster.run_tasks(connected, run_task, tasks, ordered=False):
+            v, p = divmod(i, len(pieces))
+            states[v][p] = state
+            left[v] -= 1
+            if left[v] == 0:
                 bar.update(1)
     return states
 

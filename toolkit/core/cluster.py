@@ -7,10 +7,10 @@ two pieces of plumbing they share:
 
 - :func:`connect`: a ``distributed.Client`` from ``client=`` or from a
   scheduler address (and whether we own it, i.e. must close it);
-- :func:`in_order`: submit tasks a few at a time and yield their results in
-  task order, so a caller can write one part after another to a file while
-  at most ``window`` results are held (in flight or waiting for an earlier
-  one).
+- :func:`run_tasks`: submit tasks a few at a time and yield their results,
+  in task order (a caller writes one part after another to a file) or as
+  they finish, while at most ``window`` results are held (in flight or
+  waiting for an earlier one).
 """
 
 from __future__ import annotations
@@ -50,24 +50,27 @@ def connect(client=None, scheduler: str | None = None):
         own.close()
 
 
-def default_window(client) -> int:
-    """Two tasks per worker thread: every thread stays busy while finished parts wait their turn."""
+def threads(client) -> int:
+    """Worker threads of the cluster (at least 1)."""
     try:
-        threads = sum(client.nthreads().values())
-    except Exception:  # noqa: BLE001 - a client that cannot tell: a small fixed window
-        threads = 2
-    return max(2, 2 * threads)
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # noqa: BLE001 - a client that cannot tell
+        return 1
 
 
-def in_order(client, func, tasks, window: int | None = None):
-    """Yield ``func(*args)`` for each ``args`` in ``tasks``, computed on the cluster, in task order.
+def run_tasks(client, func, tasks, *, ordered: bool, window: int | None = None):
+    """Yield ``(i, func(*tasks[i]))`` for every task, computed on the cluster.
 
-    At most ``window`` tasks are submitted and not yet yielded, so memory is
-    bounded by ``window`` results however many tasks there are.
+    ``ordered``: in task order (a file written part after part), else as the
+    tasks finish (totals that add in any order, rows placed by index).  At
+    most ``window`` tasks are submitted and not yet yielded (default: four
+    per worker thread), so memory is bounded by ``window`` results however
+    many tasks there are; in order, a slow task holds back the later ones it
+    is waited for, so the window leaves the other threads work meanwhile.
     """
     distributed = _distributed()
     tasks = list(tasks)
-    window = default_window(client) if window is None else max(1, int(window))
+    window = 4 * threads(client) if window is None else max(1, int(window))
     queue = distributed.as_completed()
     index_of, ready = {}, {}
     submitted = yielded = 0
@@ -84,11 +87,17 @@ def in_order(client, func, tasks, window: int | None = None):
     try:
         while yielded < len(tasks):
             future = next(queue)
-            ready[index_of.pop(future)] = future.result()  # a task's error is raised here
+            i = index_of.pop(future)
+            result = future.result()  # a task's error is raised here
             future.release()
-            while yielded in ready:
-                yield ready.pop(yielded)
+            if ordered:
+                ready[i] = result
+                while yielded in ready:
+                    yield yielded, ready.pop(yielded)
+                    yielded += 1
+            else:
                 yielded += 1
+                yield i, result
             submit_more()
     finally:
         for future in index_of:

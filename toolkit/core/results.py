@@ -21,13 +21,18 @@ file is byte for byte the file :func:`save` writes for the same frame:
 - the rows go to ``NAME.csv.part`` first, which is renamed to ``NAME.csv``
   only when every row is written, and the sidecar is written last: a run
   that fails or is interrupted leaves no file that looks complete, and an
-  older file of the same name stays as it was.
+  older file of the same name stays as it was;
+- a run hands each chunk's rows to :meth:`Writer.submit`, which converts
+  and writes them on a thread of its own while the kernel plays the next
+  chunk (both release the GIL), at most :data:`QUEUED_CHUNKS` chunks behind.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -55,7 +60,7 @@ def provenance(spec, rules, policies, seed, n_games) -> dict:
 def to_frame(spec, records: np.ndarray, first_game: int, attrs: dict, columns=None) -> pd.DataFrame:
     """One row per game: ``game_index`` then the kernel's columns (only ``columns`` if given,
     e.g. without the seats a 3-player game does not have)."""
-    df = pd.DataFrame(records, columns=list(spec.columns))
+    df = pd.DataFrame(records, columns=list(spec.columns), copy=True)  # never a view of a reused buffer
     if columns is not None and list(columns) != list(spec.columns):
         df = df[list(columns)]
     df.insert(0, "game_index", np.arange(first_game, first_game + len(df), dtype=np.int64))
@@ -67,6 +72,7 @@ def to_frame(spec, records: np.ndarray, first_game: int, attrs: dict, columns=No
 
 
 ROW_GROUP_ROWS = 65_536  # Parquet row-group size of every file the toolkit writes
+QUEUED_CHUNKS = 2  # Writer.submit: chunks waiting for the writing thread (bounds the memory it holds)
 SUFFIXES = (".csv", ".parquet")
 PART = ".part"  # suffix of a file being written
 
@@ -132,6 +138,9 @@ class Writer:
         self._pending = []  # Parquet: tables not yet written as a full row group
         self._pending_rows = 0
         self.rows = 0
+        self._queue = None  # submit(): rows waiting for the writing thread, which is started on first use
+        self._thread = None
+        self._error = None  # the writing thread's exception, raised to the caller at the next call
 
     def __enter__(self):
         return self
@@ -158,6 +167,36 @@ class Writer:
         if self._pending_rows >= ROW_GROUP_ROWS:
             self._flush(final=False)
 
+    def submit(self, rows) -> None:
+        """Like :meth:`write`, but on the writer's own thread: returns once the rows are queued
+        (it waits while ``QUEUED_CHUNKS`` are already waiting).  ``rows`` must not change after."""
+        self._raise_failure()
+        if self._thread is None:
+            self._queue = queue.Queue(maxsize=QUEUED_CHUNKS)
+            self._thread = threading.Thread(target=self._work, name=f"write {self.path.name}", daemon=True)
+            self._thread.start()
+        self._queue.put(rows)
+
+    def _work(self) -> None:
+        while (rows := self._queue.get()) is not None:
+            if self._error is None:  # after a failure, keep taking rows so that submit never blocks
+                try:
+                    self.write(rows)
+                except BaseException as error:  # noqa: BLE001 - raised in the caller's thread
+                    self._error = error
+
+    def _stop(self) -> None:
+        """Wait until the writing thread has written everything submitted."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+
+    def _raise_failure(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
     def _open(self) -> None:
         if self.path.suffix == ".csv":
             self._sink = pa_csv.CSVWriter(str(self.part), _csv_ready(self.schema.empty_table()).schema)
@@ -178,6 +217,8 @@ class Writer:
 
     def close(self, attrs: dict) -> list[Path]:
         """Finish the file, move it to its name, then write the sidecar; returns both paths."""
+        self._stop()
+        self._raise_failure()
         if self.schema is None:
             raise ValueError(f"nothing was written to {self.path}")
         if self._pending:
@@ -194,6 +235,8 @@ class Writer:
 
     def abort(self) -> None:
         """Drop the partial file (the final name is never touched)."""
+        self._stop()
+        self._error = None
         if self._sink is not None:
             try:
                 self._sink.close()
