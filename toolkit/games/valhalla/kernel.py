@@ -56,6 +56,16 @@ CPU time, best of 25 runs of 30,000 games, old kernel 0.26 s):
   by :func:`apply_move`, in registers, the tracker in arrays of its own, or
   ``lead_update`` called only when the leader differs.  Each half alone
   (only the move increments, or only ``lead_update``) costs 2-5%.
+
+Tried again on 2026-12-01 (issue 13, where the export path needed the kernel
+faster), each against this kernel in alternating processes, 5 x 200,000
+games, one thread: without the lead tracking at all 101,000-109,000 games/s
+against 92,000-102,000 (so it still costs 8-10%); none of these came out of
+the run-to-run noise (about 4%), so none was kept: the tracker and the
+difference of the two measures in local variables (registers) instead of
+``work``; the throw's comparison on integers (``m >= ceil(cdf * 2**53)``,
+exactly the float test) instead of floats; the chance stream's state in a
+local variable instead of ``rs[0]``.
 """
 
 from __future__ import annotations
