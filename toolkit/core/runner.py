@@ -327,8 +327,8 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
         ``scheduler=`` its address), one Numba thread per task.  The games,
         the summary and the file are exactly the local run's: each game
         depends only on the seed and its index, and the summary's totals add
-        exactly in any order.  Rows come back in game order, at most a few
-        tasks' worth at a time.
+        exactly in any order.  At most four tasks per worker thread are in
+        flight or waiting; a file gets their rows in game order.
     task_games : int, optional
         Games per Dask task (default: about eight tasks per worker thread,
         4,096 to 262,144 games each, so the threads finish together).
@@ -352,6 +352,8 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
         raise ValueError(f"keep={keep!r} is not allowed: one of {', '.join(KEEPS)}")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r} is not allowed: one of {', '.join(BACKENDS)}")
+    if backend == "dask" and threads is not None:
+        raise ValueError("threads= is for the local backend: each Dask task runs on one Numba thread")
     chunk = DEFAULT_CHUNK if chunk_size is None else chunk_size
     _check_int("chunk_size", chunk, 1)
     if task_games is not None:
@@ -372,8 +374,6 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
                 stack.enter_context(numba_threads(threads))
                 parts = run.local_parts(int(chunk))
             else:
-                if threads is not None:
-                    raise ValueError("threads= is for the local backend: each Dask task runs on one Numba thread")
                 cluster_client = stack.enter_context(cluster.connect(client, scheduler))
                 parts = run.dask_parts(cluster_client, task_games, ordered=writer is not None,
                                        rows=keep == "games" or writer is not None)
