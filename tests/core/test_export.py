@@ -131,7 +131,7 @@ def test_streaming_memory_is_flat(suffix, monkeypatch):
     """NumPy buffers (traced by tracemalloc) of a streamed run stay at one chunk and, for Parquet, one
     row group (whose rows Arrow holds without copying); the same run keeping every game (the negative
     control) holds them all."""
-    n, chunk = 120_000, 4_096
+    n, chunk = 200_000, 4_096
     monkeypatch.setattr(results, "ROW_GROUP_ROWS", 8_192)
 
     def peak(**kwargs):
@@ -149,7 +149,9 @@ def test_streaming_memory_is_flat(suffix, monkeypatch):
     kept = peak(keep="games")
     rows = n * len(GAMES["valhalla"].columns) * 4
     assert kept > rows  # the control sees every row
-    assert streamed < 0.15 * rows  # about one chunk (and its frame), not n games
+    # bounded by a few chunks (the buffer, the frames queued for the writing thread and the one it
+    # writes) and one row group: 1.6-2.1 MB here, whatever n is; every row would be 22 MB
+    assert streamed < 0.25 * rows
 
 
 def test_keep_games_beyond_the_machine_is_a_clear_error():
