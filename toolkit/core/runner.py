@@ -463,7 +463,6 @@ class _Run:
         self.ncols = len(spec.columns)
         self.games = np.zeros((n_games, self.ncols), np.int32) if keep == "games" else None
         self.summary = Summary(spec, attrs, shown) if keep == "summary" else None
-        self.done = 0
 
     def local_parts(self, chunk: int):
         """Play the games chunk by chunk here; yield ``(first game, records)`` (a view that the next
@@ -504,7 +503,6 @@ class _Run:
         """Fold one part (records of consecutive games, or a summary of them) into the run."""
         if isinstance(part, Summary):
             self.summary.merge(part)
-            self.done += part.n_games
             return
         start = first - self.first_game
         if self.games is not None and not np.shares_memory(part, self.games):
@@ -513,7 +511,6 @@ class _Run:
             self.summary.add(part)
         if writer is not None:  # written on the writer's thread while the next chunk plays
             writer.submit(results.to_frame(self.spec, part, first, {}, self.shown))
-        self.done += len(part)
 
     def result(self):
         if self.summary is not None:
