@@ -137,7 +137,6 @@ class Writer:
         self._sink = None
         self._pending = []  # Parquet: tables not yet written as a full row group
         self._pending_rows = 0
-        self.rows = 0
         self._queue = None  # submit(): rows waiting for the writing thread, which is started on first use
         self._thread = None
         self._error = None  # the writing thread's exception, raised to the caller at the next call
@@ -158,7 +157,6 @@ class Writer:
             self._open()
         elif not table.schema.equals(self.schema):
             raise ValueError(f"rows for {self.path} do not match the columns written so far")
-        self.rows += table.num_rows
         if self.path.suffix == ".csv":
             self._sink.write_table(_csv_ready(table))
             return
