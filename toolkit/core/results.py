@@ -191,9 +191,9 @@ class Writer:
             self._thread = None
 
     def _raise_failure(self) -> None:
+        # the error stays set, so the thread keeps discarding what is still queued (abort clears it)
         if self._error is not None:
-            error, self._error = self._error, None
-            raise error
+            raise self._error
 
     def _open(self) -> None:
         if self.path.suffix == ".csv":
