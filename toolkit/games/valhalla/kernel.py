@@ -66,6 +66,12 @@ difference of the two measures in local variables (registers) instead of
 ``work``; the throw's comparison on integers (``m >= ceil(cdf * 2**53)``,
 exactly the float test) instead of floats; the chance stream's state in a
 local variable instead of ``rs[0]``.
+
+Kept (same day): the random policy's option ``i`` found with BMI2's ``pdep``
+(``core.bits.nth_set_bit``, one instruction where the CPU runs it fast)
+instead of seven dependent clear-lowest-bit steps, which lay on the path from
+one move to the next: 101,000-106,000 games/s against 94,000-100,000 for the
+same kernel before, 4 x 3 x 200,000 games in alternating processes, one thread.
 """
 
 from __future__ import annotations
@@ -74,7 +80,7 @@ import numpy as np
 from numba import prange
 
 from toolkit.core import rng
-from toolkit.core.bits import lowest_bit_index, popcount
+from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
@@ -376,10 +382,7 @@ def option_set(ip, st, seat, value, natural_one):
 @njit_inline
 def option_at(ip, st, seat, value, options, distance, i):
     """``(origin, target, flags)`` of option ``i`` (the i-th lowest bit of ``options``)."""
-    x = options
-    for j in range(7):  # clear the i lowest bits without a data-dependent loop exit
-        x = x & (x - 1) if j < i else x
-    b = lowest_bit_index(x)
+    b = nth_set_bit(options, i)
     if distance > 0:
         t = b - distance
         return b, t, BACKWARD_FLAG | ((st[1 - seat] >> t) & 1)
