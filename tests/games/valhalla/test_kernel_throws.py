@@ -40,5 +40,31 @@ def test_guide_starts_never_skip_the_answer():
     for p in (0.5, 0.2, 0.9):
         ip, cdf, *_ = kernel.to_kernel(Rules(stick_rune_up_probability=p))
         for j in range(64):
-            start = ip[kernel.P_GUIDE + j]
+            start = ip[kernel.P_GUIDE + j] & 15
             assert all(cdf[k] <= j / 64 for k in range(start))
+
+
+def _linear(cdf, u):
+    k = 0
+    while k < 15 and u >= cdf[k]:
+        k += 1
+    return k
+
+
+@pytest.mark.parametrize("p", [0.5, 0.2, 0.9, 1 / 3, 0.01])
+def test_guide_marks_a_bin_certain_only_when_every_draw_in_it_gives_its_start(p):
+    """A bin flagged GUIDE_CERTAIN skips the comparison: its lowest and highest draw give ``start``."""
+    ip, cdf, *_ = kernel.to_kernel(Rules(stick_rune_up_probability=p))
+    certain = 0
+    for j in range(64):
+        g = ip[kernel.P_GUIDE + j]
+        start = g & 15
+        lowest, highest = j / 64, (j + 1) / 64 - 2.0 ** -53  # u = m * 2**-53, m < 2**53
+        flagged = g >= kernel.GUIDE_CERTAIN
+        whole_bin = _linear(cdf, lowest) == start == _linear(cdf, highest)
+        assert flagged == whole_bin, (p, j)  # neither a wrong flag nor a missed one
+        certain += flagged
+    if p == 0.5:  # 16 outcomes of 1/16: every bin lies inside one outcome, no throw compares floats
+        assert certain == 64
+    else:
+        assert 0 < certain < 64
