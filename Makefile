@@ -2,24 +2,37 @@
 PY      := .venv/bin/python
 STAMP   := .venv/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+GAME    ?= valhalla
+# Jupyter refuses to start as root unless told to (CI and these VMs run as root)
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: run test lab bench clean
+.PHONY: run test lab app bench clean chromium
 
 $(STAMP): pyproject.toml
 	python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,dask]"
+	$(PY) -m pip install --quiet -e ".[dev,dask,app]"
 	touch $(STAMP)
 
 run: $(STAMP)
 	.venv/bin/toolkit report --html data/results/html
 
-test: $(STAMP)
+# the browser tests (tests/browser) drive Debian's chromium, never a downloaded browser
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; }; }
+	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium as root): the browser tests will fail"
+
+test: $(STAMP) chromium
 	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
 
 lab: $(STAMP)
-	$(PY) -m pip install --quiet "jupyterlab>=4"
-	.venv/bin/jupyter lab notebooks/
+	.venv/bin/jupyter lab $(ROOT_FLAG) notebooks/
+
+# the rule-tweaking dashboard in the browser: make app [GAME=halali]
+app: $(STAMP)
+	.venv/bin/toolkit app $(GAME)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

@@ -39,6 +39,7 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
     toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR] [--html DIR]
+    toolkit app [GAME] [--port 8866] [--no-browser] [-n N]   # the dashboard (toolkit.viz.dashboard), Voila
 
 Every command takes any registered game (``toolkit list``).  A policy name
 may carry an argument (Herrlof's ``lookahead:16`` = 16 samples); the game
@@ -498,6 +499,56 @@ def cmd_report(args) -> int:
 # --------------------------------------------------------------------- parser
 
 
+APP_PORT = 8866
+
+
+def app_notebook(game: str, n_games: int | None = None, threads: int | None = None) -> "nbformat.NotebookNode":
+    """The one-cell notebook ``toolkit app`` serves: :func:`toolkit.viz.dashboard.dashboard` for ``game``."""
+    import nbformat
+
+    options = "".join(f", {k}={v!r}" for k, v in (("n_games", n_games), ("threads", threads)) if v is not None)
+    source = f"from toolkit.viz.dashboard import dashboard\n\ndashboard({game!r}{options})"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return notebook
+
+
+def cmd_app(args) -> int:
+    import shutil
+    import subprocess
+    import tempfile
+
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    if args.n_games is not None and args.n_games < 1:
+        raise ValueError(f"-n {args.n_games} is not allowed: the games per run must be at least 1")
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port} is not allowed: a port is 1..65535")
+    try:
+        import nbformat  # noqa: F401
+        import voila  # noqa: F401
+    except ImportError:
+        raise ValueError("toolkit app needs Voila: pip install 'toolkit[app]' (make app installs it)") from None
+    folder = Path(tempfile.mkdtemp(prefix="toolkit-app-"))
+    try:
+        import nbformat
+
+        notebook = folder / f"{spec.name}.ipynb"  # Voila shows the file name as the page title
+        nbformat.write(app_notebook(spec.name, args.n_games, args.threads), notebook)
+        argv = [sys.executable, "-m", "voila", str(notebook), f"--port={args.port}", "--Voila.ip=127.0.0.1",
+                "--Voila.port_retries=0", "--strip_sources=True", "--theme=light"]
+        if args.no_browser:
+            argv.append("--no-browser")
+        print(f"{PROG} app: {spec.title} at http://127.0.0.1:{args.port}/ (Ctrl-C stops it)", flush=True)
+        try:
+            return subprocess.call(argv, cwd=folder)
+        except KeyboardInterrupt:
+            return 0
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _add_run_options(p, *, n_default):
     p.add_argument("-n", "--n-games", type=int, default=n_default, help=f"number of games (default {n_default:,})")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
@@ -592,6 +643,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the variants on this Dask scheduler (tcp://host:8786) instead of locally")
     p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
     p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("app", help="the rule-tweaking dashboard in the browser (Voila, on 127.0.0.1)")
+    p.add_argument("game", nargs="?", default="valhalla", help="the game it opens with (default valhalla)")
+    p.add_argument("--port", type=int, default=APP_PORT, help=f"port on 127.0.0.1 (default {APP_PORT})")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser; print the address only")
+    p.add_argument("-n", "--n-games", type=int, default=None,
+                   help="games per run (default: about a second of simulation, e.g. 100,000 for Valhalla)")
+    p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
+    p.set_defaults(func=cmd_app)
 
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
     p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")

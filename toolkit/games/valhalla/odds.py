@@ -168,3 +168,27 @@ def summary(rules) -> pd.DataFrame:
     ]
     return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
                          "value": [float(r[1]) for r in rows]})
+
+
+def simulated(frame: pd.DataFrame, rules, policies) -> dict[str, float]:
+    """The rows of :func:`summary` that a run's records also measure (the dashboard shows them side by side).
+
+    - ``P(seat 0 starts)``: the share of games with ``start_seat`` 0;
+    - ``P(natural one)``, under ``start_player_rule=first_natural_one``: the opening
+      throws are independent throws that stop at the first natural one, so the
+      share is games / (games + the throws before it, ``start_throws``);
+    - ``throws per turn (random policy)``, when every seat plays ``random``:
+      all throws over all turns (the exact value ignores the game's end, which
+      can cut a turn's extra throws short, so the two differ slightly when
+      extra throws are on).
+    """
+    games = len(frame)
+    if games == 0:
+        return {}
+    found = {"P(seat 0 starts)": float((frame["start_seat"] == 0).mean())}
+    if rules.start_player_rule == "first_natural_one":
+        found["P(natural one)"] = games / (games + float(frame["start_throws"].sum()))
+    if all(p == "random" for p in policies):
+        throws = float(frame["throws_0"].sum() + frame["throws_1"].sum())
+        found["throws per turn (random policy)"] = throws / float(frame["turns"].sum())
+    return found

@@ -1,0 +1,139 @@
+"""The dashboard (toolkit.viz.dashboard) without a browser, and the ``toolkit app`` command's checks.
+
+The browser side is tests/browser/test_dashboard.py."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import toolkit
+from toolkit.cli import app_notebook, main
+from toolkit.core.runner import get_spec
+from toolkit.games.valhalla import odds as valhalla_odds
+from toolkit.viz.dashboard import Dashboard, simulated_odds
+
+N = 400
+
+
+@pytest.fixture
+def board():
+    return Dashboard("valhalla", n_games=N, threads=1, tournament_games=20)
+
+
+def test_a_run_is_simulate_with_the_panels_rules_and_the_seat_policies(board):
+    board.seat_policies[1].value = "greedy"  # reruns
+    board.panel.widgets["throw_mode"].value = "simplified"  # reruns
+    assert board.panel.last_error is None
+    assert board.policies == ("random", "greedy") and board.rules.throw_mode == "simplified"
+    expected = toolkit.simulate("valhalla", board.panel.rules(), N, seed=0, policies=("random", "greedy"),
+                                threads=1, progress=False)
+    pd.testing.assert_frame_equal(board.frame, expected)
+    shown = board.panel.last_result.data
+    assert shown.startswith('<img src="data:image/png;base64,') and "Design metrics" in shown
+
+
+def test_a_bad_value_keeps_the_last_run(board):
+    board.panel.widgets["ships_per_player"].value = 5  # allowed on an empty board: a run
+    before = board.frame
+    assert board.rules.ships_per_player == 5
+    board.panel.widgets["setup"].value = "alternating_blocks"  # needs 6 ships: no run
+    assert "ships_per_player" in board.panel.last_error
+    assert board.frame is before and board.rules.setup == "empty_board"
+    board.panel.widgets["ships_per_player"].value = 6
+    assert board.panel.last_error is None and board.rules.setup == "alternating_blocks"
+
+
+def test_seats_follow_the_player_count():
+    board = Dashboard("attila", n_games=50, threads=1)
+    assert len(board.seat_policies) == 4 and board.policies == ("random",) * 4
+    board.seat_policies[0].value = "greedy"
+    board.panel.widgets["num_players"].value = 3
+    assert len(board.seat_policies) == 3
+    assert board.policies == ("greedy", "random", "random")  # the seats that stay keep their choice
+    assert len(board.frame) == 50 and {"score_2"} <= set(board.frame.columns) and "score_3" not in board.frame
+
+
+def test_switching_game_rebuilds_everything(board):
+    board.prepare_csv()
+    board.game.value = "herrlof"
+    assert board.spec.name == "herrlof" and "throw_mode" not in board.panel.widgets
+    assert board.csv_link.value == "" and board.rules.__class__ is get_spec("herrlof").Rules
+
+
+def test_csv_is_what_toolkit_save_writes(board, tmp_path):
+    data = board.prepare_csv()
+    toolkit.save(board.frame, tmp_path / "run.csv")
+    assert data == (tmp_path / "run.csv").read_bytes()
+    href = board.csv_link.value.split('href="', 1)[1].split('"', 1)[0]
+    assert base64.b64decode(href.split(",", 1)[1]) == data
+    assert len(pd.read_csv(io.BytesIO(data))) == N
+
+
+def test_csv_before_any_run_says_so():
+    board = Dashboard("valhalla", n_games=N, threads=1, refresh=False)
+    assert board.prepare_csv() is None and "no run yet" in board.csv_link.value
+
+
+def test_tournament_plays_every_policy_pair_on_the_panels_rules(board):
+    board.panel.widgets["extra_throw_enabled"].value = True
+    table = board.run_tournament()
+    expected = toolkit.compare("valhalla", list(get_spec("valhalla").policies), 20, seed=0,
+                               rules=board.panel.rules(), threads=1, progress=False)
+    pd.testing.assert_frame_equal(table, expected)
+
+
+def test_tournament_with_a_bad_value_shows_the_message_and_plays_nothing(board):
+    board.panel.widgets["ships_per_player"].value = 5
+    board.panel.widgets["setup"].value = "alternating_blocks"
+    assert board.run_tournament() is None
+
+
+def test_simulated_odds_of_valhalla_agree_with_the_exact_ones():
+    spec = get_spec("valhalla")
+    rules = spec.Rules.preset("alternative")
+    frame = toolkit.simulate("valhalla", rules, 20_000, seed=3, progress=False)
+    table = simulated_odds(spec, rules, frame, ("random", "random")).set_index("quantity")
+    shown = table.dropna(subset=["simulated"])
+    assert set(shown.index) == {"P(seat 0 starts)", "P(natural one)", "throws per turn (random policy)"}
+    # 20,000 games: P(seat 0 starts) within 4 standard errors; the other two are far more precise
+    assert abs(shown.loc["P(seat 0 starts)", "simulated"] - 16 / 29) < 4 * np.sqrt(0.25 / 20_000)
+    assert abs(shown.loc["P(natural one)", "simulated"] - 3 / 16) < 0.005
+    assert abs(shown.loc["throws per turn (random policy)", "simulated"] - 32 / 27) < 0.01
+
+
+def test_simulated_odds_measures_what_the_records_say():
+    """Hand-made records: the functions count, they do not look the answer up (negative control)."""
+    frame = pd.DataFrame({"start_seat": [0, 1, 1, 1], "start_throws": [0, 2, 3, 7],
+                          "throws_0": [5, 5, 5, 5], "throws_1": [5, 5, 5, 5], "turns": [8, 8, 8, 8]})
+    found = valhalla_odds.simulated(frame, get_spec("valhalla").Rules(), ("random", "random"))
+    assert found == {"P(seat 0 starts)": 0.25, "P(natural one)": 4 / 16, "throws per turn (random policy)": 40 / 32}
+    assert "throws per turn (random policy)" not in valhalla_odds.simulated(
+        frame, get_spec("valhalla").Rules(), ("greedy", "random"))
+
+
+def test_games_without_simulated_odds_show_exact_ones_only():
+    spec = get_spec("halali")
+    rules = spec.Rules()
+    table = simulated_odds(spec, rules, toolkit.simulate("halali", rules, 20, progress=False), ("random", "random"))
+    assert table["simulated"].isna().all() and len(table) == len(spec.odds(rules))
+
+
+def test_app_notebook_opens_the_dashboard_of_the_game():
+    cell = app_notebook("halali", 5000).cells[0].source
+    assert cell == "from toolkit.viz.dashboard import dashboard\n\ndashboard('halali', n_games=5000)"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["app", "nosuchgame"], "nosuchgame"),
+    (["app", "valhalla", "--port", "70000"], "--port 70000 is not allowed"),
+    (["app", "valhalla", "-n", "0"], "-n 0 is not allowed"),
+])
+def test_app_refuses_bad_input_in_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

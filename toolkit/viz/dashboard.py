@@ -1,0 +1,238 @@
+"""The rule-tweaking dashboard (``toolkit app``): one page for a designer who does not write Python.
+
+:func:`dashboard` builds it from the parts the notebooks use, so there is no
+second code path: the generated rules panel (:func:`toolkit.viz.widgets.rules_panel`),
+:func:`toolkit.simulate`, the design metrics, :func:`toolkit.analysis.tournament.compare`
+and the plots of :mod:`toolkit.viz.plots`.  ``toolkit app`` serves it with
+Voilà (code hidden); in a notebook, ``dashboard("valhalla")`` shows the same.
+
+On the page, top to bottom:
+
+- the game; the rules panel (preset, number of games, one control per rule;
+  a bad value shows its message in red and keeps the last plots); one policy
+  per seat (the seats follow the player count);
+- the run: win rate per seat and by place in the turn order with 95%
+  intervals, the length and score distributions, the design metrics, and the
+  exact odds beside the simulated ones where the games' records hold them;
+- on demand: a policy tournament on the current rules, and a CSV of the
+  current run (one row per game, as ``toolkit simulate -o`` writes it).
+
+Every run uses the same seed, so a change of rule is compared on the same
+random numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import importlib
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from toolkit.core.runner import get_spec
+
+#: games per run when the page opens: about a second of simulation on two cores
+DEFAULT_GAMES = {"valhalla": 100_000, "herrlof": 50_000, "halali": 20_000, "attila": 20_000, "walhalla": 20_000}
+TOURNAMENT_GAMES = 2_000  # per ordered pair (two seats) or per seating, as toolkit compare's -n
+
+_NOTE_STYLE = "color:#555"
+
+
+def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
+    """``spec.odds(rules)`` with a ``simulated`` column where the run's records give the same quantity.
+
+    A game's odds module may define ``simulated(frame, rules, policies) -> {quantity: value}``
+    (keys as in the exact table); other rows show no simulated value."""
+    table = spec.odds(rules).copy()
+    module = importlib.import_module(spec.odds.__module__)
+    found = module.simulated(frame, rules, policies) if callable(getattr(module, "simulated", None)) else {}
+    table["simulated"] = [found.get(q, float("nan")) for q in table["quantity"]]
+    return table
+
+
+class Dashboard:
+    """The page of :func:`dashboard`; its parts are attributes so tests (and users) can drive it.
+
+    Attributes
+    ----------
+    game : ipywidgets.Dropdown
+    panel : toolkit.viz.widgets.RulesPanel
+        Rebuilt when the game changes.
+    seat_policies : list of ipywidgets.Dropdown
+        One per seat of the current rules.
+    frame : DataFrame or None
+        The last run, one row per game.
+    """
+
+    def __init__(self, game: str = "valhalla", *, n_games: int | None = None, seed: int = 0,
+                 threads: int | None = None, tournament_games: int = TOURNAMENT_GAMES, refresh: bool = True):
+        import ipywidgets as w
+
+        from toolkit.games import GAMES
+
+        self.seed = seed
+        self.threads = threads
+        self.n_games = n_games
+        self.frame = None
+        self.rules = None
+        self.policies = None
+        self.seat_policies = []
+        self.game = w.Dropdown(options=[(spec.title, name) for name, spec in GAMES.items()], value=get_spec(game).name,
+                               description="game")
+        self.policy_box = w.HBox()
+        self.panel_box = w.VBox()
+        self.tournament_games = w.BoundedIntText(value=tournament_games, min=10, max=10_000_000, step=1000,
+                                                 description="games per pairing", style={"description_width": "initial"})
+        self.tournament_button = w.Button(description="run a policy tournament", icon="trophy",
+                                          layout=w.Layout(width="auto"))
+        self.tournament_output = w.Output()
+        self.csv_button = w.Button(description="prepare the CSV of this run", icon="download",
+                                   layout=w.Layout(width="auto"))
+        self.csv_link = w.HTML()
+        self.tournament_button.on_click(lambda _: self.run_tournament())
+        self.csv_button.on_click(lambda _: self.prepare_csv())
+        self.game.observe(lambda change: self._build(change["new"], refresh=True), names="value")
+        self.box = w.VBox([
+            w.HTML("<h2>What are the odds, and is this rule fair?</h2>"),
+            self.game, self.panel_box,
+            w.HTML("<h3>A policy tournament on these rules</h3>"),
+            w.HBox([self.tournament_games, self.tournament_button]), self.tournament_output,
+            w.HTML("<h3>This run as a table</h3>"), w.HBox([self.csv_button, self.csv_link]),
+        ])
+        self._build(self.game.value, refresh=refresh)
+
+    # -- building -------------------------------------------------------------------
+
+    def _build(self, game: str, *, refresh: bool) -> None:
+        from toolkit.viz.widgets import rules_panel
+
+        self.spec = get_spec(game)
+        self.frame = None
+        self.csv_link.value = ""
+        self.tournament_output.clear_output()
+        n = self.n_games or DEFAULT_GAMES.get(self.spec.name, 20_000)
+        self.panel = rules_panel(self.spec, self._run, n_games=n, refresh=False, title=f"{self.spec.title} rules")
+        self._seat_controls(self.panel.rules())
+        self.panel_box.children = [self.policy_box, self.panel.box]
+        if refresh:
+            self.panel.refresh()
+
+    def _seat_controls(self, rules) -> None:
+        """One policy dropdown per seat of ``rules``, keeping the choices of the seats that stay."""
+        import ipywidgets as w
+
+        seats = self.spec.seats(rules)
+        if len(self.seat_policies) == seats:
+            return
+        defaults = self.spec.check_policies(None, rules)  # random, as simulate and the notebook panels
+        old = [d.value for d in self.seat_policies]
+        self.seat_policies = []
+        for k in range(seats):
+            dropdown = w.Dropdown(options=list(self.spec.policies), value=old[k] if k < len(old) else defaults[k],
+                                  description=f"seat {k}", layout=w.Layout(width="auto"))
+            dropdown.observe(lambda _: self.panel.refresh() if self.panel.auto else None, names="value")
+            self.seat_policies.append(dropdown)
+        self.policy_box.children = [w.HTML("<b>policies</b>&nbsp;"), *self.seat_policies]
+
+    # -- one run --------------------------------------------------------------------
+
+    def _run(self, rules, n_games: int):
+        import matplotlib.pyplot as plt
+        from IPython.display import HTML
+
+        from toolkit.analysis import metrics
+        from toolkit.core.runner import simulate
+        from toolkit.viz import plots, report_html
+
+        self._seat_controls(rules)  # a new player count changes the seats
+        policies = self.spec.check_policies([d.value for d in self.seat_policies], rules)
+        frame = simulate(self.spec, rules, n_games, seed=self.seed, policies=policies, threads=self.threads,
+                         progress=False)
+        self.frame, self.rules, self.policies = frame, rules, policies
+        self.csv_link.value = ""
+
+        title = f"{self.spec.title}, {len(frame):,} games, policies {','.join(policies)}"
+        figure, axes = plt.subplots(1, 3, figsize=(15, 3.8))
+        plots.seat_advantage_bar(metrics.seat_advantage(frame), ax=axes[0], title="win rate by seat and by place")
+        plots.length_histogram(frame, "turns", ax=axes[1], title="game length")
+        axes[1].set_xlabel(f"turns (a turn is {self.spec.turn_word})")
+        plots.score_distribution(frame, ax=axes[2], title="final score per seat")
+        figure.suptitle(title)
+        image = report_html.figure_uri(figure)  # the plots first, then the tables, in one output
+
+        table = report_html.metrics_table(metrics.design_metrics(frame))
+        odds = simulated_odds(self.spec, rules, frame, policies)
+        odds_shown = pd.DataFrame({"quantity": odds["quantity"], "exact": odds["exact"],
+                                   "value": odds["value"].map("{:.4f}".format),
+                                   "simulated": odds["simulated"].map(lambda v: "–" if pd.isna(v) else f"{v:.4f}")})
+        note = ("" if odds["simulated"].notna().any() else
+                f'<p style="{_NOTE_STYLE}">The game records hold none of these quantities, so only the exact '
+                "values are shown.</p>")
+        text = (f'<img src="{image}" alt="{html.escape(title)}" style="max-width:100%">'
+                + "<h3>Design metrics</h3>" + table.to_html(index=False, escape=True, border=0)
+                + "<h3>Exact odds</h3>" + odds_shown.to_html(index=False, escape=True, border=0) + note)
+        return HTML(text)
+
+    # -- on demand ------------------------------------------------------------------
+
+    def run_tournament(self):
+        """Every policy against every other on the current rules; shows the matrix and the ratings."""
+        import matplotlib.pyplot as plt
+        from IPython.display import HTML, display
+
+        from toolkit.analysis import ratings, tournament
+        from toolkit.viz import plots
+
+        self.tournament_output.clear_output()
+        with self.tournament_output:
+            try:
+                rules = self.panel.rules()
+            except ValueError as error:
+                display(HTML(f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>'))
+                return None
+            table = tournament.compare(self.spec, list(self.spec.policies), int(self.tournament_games.value),
+                                       seed=self.seed, rules=rules, threads=self.threads, progress=False)
+            seats = self.spec.seats(rules)
+            names = list(self.spec.policies)
+            figure, ax = plt.subplots(figsize=(1.9 * len(names) + 2.2, 1.5 * len(names) + 1.3))
+            plots.comparison_matrix(tournament.matrix(table), ax=ax,
+                                    xlabel="opponent (column)" if seats == 2 else "field policy (column)",
+                                    ylabel="policy (row)" if seats == 2 else "tested policy (row)",
+                                    title="row policy's win rate" + ("" if seats == 2 else f" (fair share 1/{seats})"))
+            figure.tight_layout()
+            display(figure)
+            plt.close(figure)
+            display(HTML(ratings.ratings(table).to_html(escape=True, border=0, float_format="{:.1f}".format)))
+        return table
+
+    def prepare_csv(self) -> bytes | None:
+        """The current run as CSV (``toolkit.save``'s format), offered as a download link."""
+        from toolkit.core import results
+
+        if self.frame is None:
+            self.csv_link.value = f'<span style="{_NOTE_STYLE}">no run yet</span>'
+            return None
+        name = f"{self.spec.name}_{len(self.frame)}_games.csv"
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / name
+            results.save(self.frame, path)
+            data = path.read_bytes()
+        uri = "data:text/csv;base64," + base64.b64encode(data).decode("ascii")
+        self.csv_link.value = (f'<a download="{name}" href="{uri}">download {name}</a> '
+                               f'<span style="{_NOTE_STYLE}">({len(self.frame):,} rows, {len(data) / 1e6:.1f} MB)</span>')
+        return data
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.box)
+
+
+def dashboard(game: str = "valhalla", **options) -> Dashboard:
+    """The rule-tweaking dashboard for ``game`` (see the module docstring); displays itself.
+
+    ``options``: ``n_games`` (games per run; default :data:`DEFAULT_GAMES`), ``seed``,
+    ``threads``, ``tournament_games``, ``refresh`` (run once at once, default True)."""
+    return Dashboard(game, **options)
