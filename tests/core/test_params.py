@@ -121,15 +121,22 @@ def test_widget_round_trip(case_id, kind, value, text):
 
 
 def test_widget_types():
+    from toolkit.viz.widgets import CheckboxGrid, CheckboxMatrix, MappingGrid
+
     assert isinstance(Int(1, 6).widget("p", 3), ipywidgets.IntSlider)
     assert isinstance(Int(1, 1_000_000).widget("p", 3), ipywidgets.BoundedIntText)
     assert isinstance(Float(0, 1).widget("p", 0.5), ipywidgets.FloatSlider)
     assert isinstance(Bool().widget("p", True), ipywidgets.Checkbox)
     assert isinstance(Choice(("a", "b")).widget("p", "a"), ipywidgets.Dropdown)
-    assert isinstance(ChoiceSet(("a", "b")).widget("p", ("a",)), ipywidgets.SelectMultiple)
-    for kind, value in [(Optional(Int(0, 3)), None), (IntSet(1, 5), frozenset({1})),
-                        (IntList(), (1, 2)), (Mapping_(("a",), Int()), FrozenMap({"a": 1})),
-                        (DataFile(), "x.json")]:
+    # a set shows every option as a checkbox, unless there are too many to tick one by one
+    assert isinstance(ChoiceSet(("a", "b")).widget("p", ("a",)), CheckboxGrid)
+    assert isinstance(IntSet(1, 35).widget("p", frozenset({1})), CheckboxGrid)
+    assert isinstance(IntSet(0, 100).widget("p", frozenset({1})), ipywidgets.IntsInput)
+    assert isinstance(IntSet().widget("p", frozenset({1})), ipywidgets.IntsInput)
+    # a mapping is a grid: number boxes, or a matrix of checkboxes for a set per key
+    assert isinstance(Mapping_(("a",), Int()).widget("p", FrozenMap({"a": 1})), MappingGrid)
+    assert isinstance(Mapping_(("a",), ChoiceSet(("x", "y"))).widget("p", FrozenMap({"a": ("x",)})), CheckboxMatrix)
+    for kind, value in [(Optional(Int(0, 3)), None), (IntList(), (1, 2)), (DataFile(), "x.json")]:
         assert isinstance(kind.widget("p", value), ipywidgets.Text)
 
 
@@ -155,9 +162,11 @@ def test_chosen_values_through_widgets():
     widget = kind.widget("extra_throw_values", ("natural_one",))
     widget.value = ("5", "natural_one")  # user clicks; order comes back canonical
     assert kind.from_widget("extra_throw_values", widget.value) == ("natural_one", "5")
-    text = Mapping_(("bear", "fox"), Int(0, 9)).widget("counts", FrozenMap({"bear": 1, "fox": 2}))
-    text.value = "fox:3, bear:4"
-    assert Mapping_(("bear", "fox"), Int(0, 9)).from_widget("counts", text.value) == {"bear": 4, "fox": 3}
+    grid = Mapping_(("bear", "fox"), Int(0, 9)).widget("counts", FrozenMap({"bear": 1, "fox": 2}))
+    grid.value = {"fox": 3, "bear": 4}
+    assert Mapping_(("bear", "fox"), Int(0, 9)).from_widget("counts", grid.value) == {"bear": 4, "fox": 3}
+    # the text form still reads, as from the text box the grid replaced
+    assert Mapping_(("bear", "fox"), Int(0, 9)).from_widget("counts", "fox:3, bear:4") == {"bear": 4, "fox": 3}
 
 
 # ------------------------------------------------------------ lenient parsing

@@ -128,7 +128,7 @@ def test_changing_a_widget_reruns_with_the_new_rules():
     panel = widgets.rules_panel("valhalla", seen.append, refresh=False)
     panel.widgets["throw_mode"].value = "simplified"
     assert seen[-1] == Rules(throw_mode="simplified")
-    panel.widgets["safe_squares"].value = "1,2,3"  # a text control for a set
+    panel.widgets["safe_squares"].value = (1, 2, 3)  # a grid of checkboxes for a set
     assert seen[-1].safe_squares == frozenset({1, 2, 3})
     assert len(seen) == 2 and panel.runs == 2 and panel.last_error is None
 
@@ -146,7 +146,7 @@ def test_preset_resets_every_widget_and_reruns_once():
 def test_bad_value_shows_message_instead_of_raising():
     seen = []
     panel = widgets.rules_panel("valhalla", seen.append, refresh=False)
-    panel.widgets["safe_squares"].value = "1,2,99"
+    panel.widgets["safe_squares"].value = (1, 2, 99)  # no checkbox for 99: kept, and refused
     assert "safe_squares" in panel.last_error and "not allowed" in panel.last_error
     assert "not allowed" in panel.status.value
     panel.widgets["stick_rune_up_probability"].value = 0.0  # open interval: refused

@@ -6,7 +6,8 @@ Every game's ``Rules`` is a frozen dataclass whose fields are made with
 - validation (a bad value raises ``ValueError`` naming the parameter, the
   value and what is allowed),
 - the CLI ``--set NAME=VALUE`` syntax (:meth:`Kind.parse`),
-- the notebook widgets (:meth:`Kind.widget`),
+- the notebook widgets (:meth:`Kind.widget`; a set is a grid of checkboxes
+  and a mapping a grid of labelled number boxes, see ``toolkit.viz.widgets``),
 - the JSON form written to CSV sidecars (:meth:`Kind.to_json` / ``from_json``),
 - the ``toolkit rules GAME`` table (:meth:`Kind.allowed`).
 
@@ -44,6 +45,10 @@ from typing import Any, ClassVar
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
+# A set with more possible elements than this is typed as tags rather than ticked: Herrlof's
+# consolation_range (0..100) would be 101 checkboxes, while Valhalla's squares (35) and Halali's
+# exits (28) stay one click each.
+MAX_CHECKBOXES = 64
 
 
 def _fail(name: str, value: Any, allowed: str) -> ValueError:
@@ -346,6 +351,23 @@ class IntSet(Kind):
     def to_json(self, value):
         return sorted(value)
 
+    def options(self) -> tuple | None:
+        """Every allowed element, or ``None`` when too many to tick one by one (or unbounded)."""
+        if self.low is None or self.high is None or self.high - self.low + 1 > MAX_CHECKBOXES:
+            return None
+        return tuple(range(self.low, self.high + 1))
+
+    def widget(self, name, value, description=""):
+        options = self.options()
+        if options is None:  # a box of typed numbers, each shown as a removable tag
+            import ipywidgets as w
+
+            return w.IntsInput(value=sorted(value), min=self.low, max=self.high, description=name,
+                               tooltip=description, style={"description_width": "initial"})
+        from toolkit.viz.widgets import CheckboxGrid
+
+        return CheckboxGrid(options, value, description=name, tooltip=description)
+
 
 @dataclasses.dataclass(frozen=True)
 class ChoiceSet(Kind):
@@ -376,12 +398,14 @@ class ChoiceSet(Kind):
     def to_json(self, value):
         return list(value)
 
-    def widget(self, name, value, description=""):
-        import ipywidgets as w
+    def options(self) -> tuple:
+        """Every allowed element (a ``ChoiceSet`` is always shown as checkboxes)."""
+        return tuple(self.choices)
 
-        return w.SelectMultiple(options=list(self.choices), value=tuple(value), description=name,
-                                tooltip=description, rows=min(len(self.choices), 7),
-                                style={"description_width": "initial"})
+    def widget(self, name, value, description=""):
+        from toolkit.viz.widgets import CheckboxGrid
+
+        return CheckboxGrid(self.options(), value, description=name, tooltip=description)
 
     def from_widget(self, name, widget_value):
         return self.check(name, list(widget_value))
@@ -491,6 +515,44 @@ class Mapping_(Kind):
     def to_json(self, value):
         return {str(k): self.value.to_json(v) for k, v in value.items()}
 
+    def widget(self, name, value, description=""):
+        """A grid with one cell per key of ``value`` (every key, for a rule's value).
+
+        A set per key (Halali's ``capture_matrix``) is a matrix of checkboxes,
+        one row per key; any other value a labelled box per key: a number box
+        for ``Int`` and ``Float``, else the value kind's own control.
+        """
+        from toolkit.viz.widgets import CheckboxMatrix, MappingGrid
+
+        keys = [k for k in self.keys if k in value]
+        options = self.value.options() if isinstance(self.value, (IntSet, ChoiceSet)) else None
+        if options is not None:
+            return CheckboxMatrix(keys, options, {k: value[k] for k in keys}, description=name,
+                                  tooltip=description)
+        return MappingGrid({k: self._cell(k, value[k]) for k in keys}, description=name, tooltip=description)
+
+    def _cell(self, key, value):
+        import ipywidgets as w
+
+        # an unbounded number box, so a bad entry is shown as typed and refused by from_widget
+        # with a message, rather than silently clamped
+        number = {Int: w.IntText, Float: w.FloatText}.get(type(self.value))
+        if number is not None:
+            return number(value=value, description=str(key), tooltip=self.value.allowed(),
+                          layout=w.Layout(width="auto"))
+        return self.value.widget(str(key), value, self.value.allowed())
+
+    def from_widget(self, name, widget_value):
+        if isinstance(widget_value, str):
+            return self.parse(name, widget_value)
+        if not isinstance(widget_value, Mapping):
+            raise _fail(name, widget_value, self.allowed())
+        values = {}
+        for k, v in widget_value.items():
+            key = self._key(name, k)
+            values[key] = self.value.from_widget(f"{name}[{key}]", v)
+        return self.check(name, values)
+
 
 @dataclasses.dataclass(frozen=True)
 class DataFile(Kind):
@@ -530,6 +592,7 @@ class Param:
     doc: str
     basis: str = ""
     default: Any = None  # the declared default (may be a ByPlayers)
+    group: str = ""  # the heading the rules panel shows it under ("set-up", "scoring"); "" = "other"
 
 
 class _Unset:
@@ -542,9 +605,13 @@ class _Unset:
 UNSET = _Unset()
 
 
-def param(default, kind: Kind, doc: str, basis: str = ""):
-    """Declare a rule field: ``x: int = param(6, Int(1, 6), "ships per player")``."""
-    meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default)}
+def param(default, kind: Kind, doc: str, basis: str = "", group: str = ""):
+    """Declare a rule field: ``x: int = param(6, Int(1, 6), "ships per player", group="set-up")``.
+
+    ``group`` is the heading the field is shown under in the rules panel (fields
+    without one are shown under "other").
+    """
+    meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default, group=group)}
     if isinstance(default, ByPlayers):
         return dataclasses.field(default=UNSET, metadata=meta)
     if isinstance(default, (list, dict, set)):

@@ -59,40 +59,48 @@ class Rules(RulesBase):
     PRESETS = {"standard": {}}
 
     tile_counts: FrozenMap = param(DEFAULT_COUNTS, Mapping_(KINDS, Int(0, 48), complete=False), "Tiles of each kind (§2.3)",
-                                   "[seed]")
+                                   "[seed]", group="set-up")
     points: FrozenMap = param(DEFAULT_POINTS, Mapping_(KINDS, Int(-100, 100), complete=False), "Points of each kind (H-6)",
-                              "[seed]")
+                              "[seed]", group="scoring")
     ranges: FrozenMap = param(DEFAULT_RANGES, Mapping_(KINDS, Int(0, UNLIMITED), complete=False),
-                              "Squares a kind may move (7 = unlimited) (H-3.2)", "[seed][src:H1,H5]")
+                              "Squares a kind may move (7 = unlimited) (H-3.2)", "[seed][src:H1,H5]",
+                              group="moves and captures")
     capture_matrix: FrozenMap = param(DEFAULT_CAPTURES, Mapping_(KINDS, ChoiceSet(KINDS), complete=False),
-                                      "Kinds each kind captures (H-3.4)", "[seed]")
+                                      "Kinds each kind captures (H-3.4)", "[seed]", group="moves and captures")
     hunter_direction_restricted_capture: bool = param(True, Bool(), "Hunters capture only along their gun (H-3.4)",
-                                                      "[seed]")
+                                                      "[seed]", group="moves and captures")
     hunter_free_movement_direction: bool = param(True, Bool(), "Hunters move to empty squares in any direction "
-                                                 "(H-3.3)", "[src:H2]")
-    first_player: str = param("blue", Choice(("blue", "brown", "random")), "Who moves first (H-1.4)", "[seed]")
-    no_return_rule: bool = param(True, Bool(), "No moving an own tile back at once (H-3.5)", "[src:H1,H2]")
+                                                 "(H-3.3)", "[src:H2]", group="moves and captures")
+    first_player: str = param("blue", Choice(("blue", "brown", "random")), "Who moves first (H-1.4)", "[seed]",
+                              group="set-up")
+    no_return_rule: bool = param(True, Bool(), "No moving an own tile back at once (H-3.5)", "[src:H1,H2]",
+                                 group="moves and captures")
     no_return_applies_to_neutrals: bool = param(False, Bool(), "The no-return rule covers ducks and pheasants",
-                                                "[design]")
+                                                "[design]", group="moves and captures")
     neutral_lock: str = param("reveal_or_move", Choice(("reveal_or_move", "reveal_only", "off")),
                               "A revealed or moved duck/pheasant is locked for the opponent (H-3.6)",
-                              "[seed][src:H2]")
+                              "[seed][src:H2]", group="moves and captures")
     locked_neutral_capturable: bool = param(True, Bool(), "The locked tile may still be captured (H-3.6)",
-                                            "[design]")
-    forced_capture: bool = param(False, Bool(), "A legal capture must be taken (H-2)", "[src:H2]")
-    end_phase_moves: int = param(5, Int(1, 100), "Actions per player after the last reveal (H-4)", "[seed]")
+                                            "[design]", group="moves and captures")
+    forced_capture: bool = param(False, Bool(), "A legal capture must be taken (H-2)", "[src:H2]",
+                                 group="moves and captures")
+    end_phase_moves: int = param(5, Int(1, 100), "Actions per player after the last reveal (H-4)", "[seed]",
+                                 group="end phase and exits")
     exit_squares: tuple = param(("d7:N", "g4:E", "d1:S", "a4:W"), ChoiceSet(EXIT_CHOICES),
-                                "Exit squares and their outward directions (H-3.7)", "[design]")
-    exits_only_in_end_phase: bool = param(True, Bool(), "Exits only after the last reveal (H-3.7)", "[seed]")
-    rescue_neutrals: bool = param(False, Bool(), "Ducks and pheasants may exit too (H-3.7)", "[seed][src:H3]")
+                                "Exit squares and their outward directions (H-3.7)", "[design]",
+                                group="end phase and exits")
+    exits_only_in_end_phase: bool = param(True, Bool(), "Exits only after the last reveal (H-3.7)", "[seed]",
+                                          group="end phase and exits")
+    rescue_neutrals: bool = param(False, Bool(), "Ducks and pheasants may exit too (H-3.7)", "[seed][src:H3]",
+                                  group="end phase and exits")
     early_end_no_own_tiles: bool = param(True, Bool(), "The game ends when a player has no own tile left (H-5)",
-                                         "[seed]")
+                                         "[seed]", group="end")
     tiebreak: str = param("most_tiles_then_draw", Choice(("most_tiles_then_draw", "draw")),
-                          "How a tied score is settled (H-6.3)", "[seed]/[design]")
+                          "How a tied score is settled (H-6.3)", "[seed]/[design]", group="scoring")
     match_games: int = param(1, Choice((1, 2)), "Games per match; 2 = a return game with colours swapped (H-8)",
-                             "[seed]/[design]")
+                             "[seed]/[design]", group="end")
     progress_limit: int = param(60, Int(0, 10_000), "Non-progress actions before a reveal is forced; 0 = off "
-                                "(H-2)", "[design]")
+                                "(H-2)", "[design]", group="end")
 
     def validate(self) -> None:
         total = sum(self.tile_counts.values())

@@ -34,49 +34,57 @@ class Rules(RulesBase):
         "publisher": {"consolation_range": frozenset({3, 4})},
     }
 
-    suits: int = param(4, Int(1, 4), "Number of suits (§2.1)", "[seed]")
-    max_rank: int = param(9, Int(9, 15), "Highest rank of a suited card (§2.1)", "[seed]")
-    valknut_count: int = param(3, Int(0, 12), "Valknut cards: destroy the trick (§2.1, R-3.3.1)", "[seed][src:R1]")
+    suits: int = param(4, Int(1, 4), "Number of suits (§2.1)", "[seed]", group="deck")
+    max_rank: int = param(9, Int(9, 15), "Highest rank of a suited card (§2.1)", "[seed]", group="deck")
+    valknut_count: int = param(3, Int(0, 12), "Valknut cards: destroy the trick (§2.1, R-3.3.1)", "[seed][src:R1]",
+                               group="deck")
     hagalaz_count: int = param(3, Int(0, 12), "Hagalaz (N) cards: lose the trick (§2.1, R-3.3.3)",
-                               "[seed][src:R1]")
-    hand_size: int = param(15, Int(1, 100), "Cards dealt to each player (R-2.1)", "[seed]")
+                               "[seed][src:R1]", group="deck")
+    hand_size: int = param(15, Int(1, 100), "Cards dealt to each player (R-2.1)", "[seed]", group="deal")
     first_dealer: str = param("random", Choice(("random", "seat0", "seat1")), "Dealer of round 1 (R-1.1)",
-                              "[seed][src:R3]/[design]")
+                              "[seed][src:R3]/[design]", group="deal")
     special_indicator_means: str = param("no_trump", Choice(("no_trump", "redraw")),
-                                         "A Valknut or Hagalaz turned as indicator (R-2.2)", "[src:R1,R5]")
+                                         "A Valknut or Hagalaz turned as indicator (R-2.2)", "[src:R1,R5]",
+                                         group="deal")
     trump_anytime: bool = param(False, Bool(), "The follower may trump even when holding the led suit (R-3.2)",
-                                "[src:R5,R6] (true = literal [seed])")
+                                "[src:R5,R6] (true = literal [seed])", group="tricks")
     specials_always_playable: bool = param(True, Bool(), "Valknut and Hagalaz may always be played (R-3.2)",
-                                           "[src:R5]")
+                                           "[src:R5]", group="tricks")
     double_hagalaz_winner: str = param("first_played", Choice(("first_played", "second_played")),
-                                       "Who wins a trick of two Hagalaz (R-3.3.2)", "[src:R3,R5]")
+                                       "Who wins a trick of two Hagalaz (R-3.3.2)", "[src:R3,R5]", group="tricks")
     double_valknut_changes_trump: bool = param(True, Bool(), "Two Valknuts turn a new indicator (R-3.3.1)",
-                                               "[src:R4]/[design]")
+                                               "[src:R4]/[design]", group="tricks")
     destroyed_trick_next_leader: str = param("same_leader", Choice(("same_leader", "valknut_player", "other_player")),
-                                             "Who leads after a destroyed trick (R-4.4.1)", "[design]")
+                                             "Who leads after a destroyed trick (R-4.4.1)", "[design]", group="tricks")
     valknut_overrides_hagalaz_lead: bool = param(True, Bool(),
                                                  "In a destroyed trick with an N, the Valknut rule sets the leader "
-                                                 "(R-4.4.1)", "[design]")
-    effect_1: str = param("optional", Choice(EFFECT), "A trick won with a 1 steals a trick (R-4.2)", "[seed]")
-    effect_3: str = param("optional", Choice(EFFECT), "A 3 trades a card with the stock (R-4.1)", "[seed]")
-    three_trigger: str = param("played", Choice(("played", "won")), "Which 3s trade (R-4.1)", "[seed]/[design]")
+                                                 "(R-4.4.1)", "[design]", group="tricks")
+    effect_1: str = param("optional", Choice(EFFECT), "A trick won with a 1 steals a trick (R-4.2)", "[seed]",
+                          group="card effects")
+    effect_3: str = param("optional", Choice(EFFECT), "A 3 trades a card with the stock (R-4.1)", "[seed]",
+                          group="card effects")
+    three_trigger: str = param("played", Choice(("played", "won")), "Which 3s trade (R-4.1)", "[seed]/[design]",
+                               group="card effects")
     effect_6: str = param("optional", Choice(EFFECT), "A trick won with a 6 swaps a card (R-4.3)",
-                          "[seed]/[design]")
-    effect_9: bool = param(True, Bool(), "A trick won with a 9 cedes the lead (R-4.4.3)", "[seed]")
-    points_per_trick: int = param(1, Int(-100, 100), "Points per trick won (R-5)", "[seed]")
-    exact_bid_bonus: int = param(10, Int(-100, 100), "Bonus for meeting the bid (R-5)", "[seed][src:R2]")
+                          "[seed]/[design]", group="card effects")
+    effect_9: bool = param(True, Bool(), "A trick won with a 9 cedes the lead (R-4.4.3)", "[seed]",
+                           group="card effects")
+    points_per_trick: int = param(1, Int(-100, 100), "Points per trick won (R-5)", "[seed]", group="scoring")
+    exact_bid_bonus: int = param(10, Int(-100, 100), "Bonus for meeting the bid (R-5)", "[seed][src:R2]",
+                                 group="scoring")
     consolation_bonus: int = param(5, Int(-100, 100), "Bonus for a trick count in consolation_range (R-5)",
-                                   "[seed][src:R2]")
+                                   "[seed][src:R2]", group="scoring")
     consolation_range: frozenset = param(frozenset({3, 4, 5}), IntSet(0, 100),
-                                         "Trick counts that earn the consolation bonus (R-5)", "[seed]/[src:R2]")
+                                         "Trick counts that earn the consolation bonus (R-5)", "[seed]/[src:R2]",
+                                         group="scoring")
     consolation_requires_exact_bid: bool = param(False, Bool(),
                                                  "The consolation bonus replaces the exact bonus, only for a met "
-                                                 "bid (R-5)", "[seed] (true = [src:R3])")
+                                                 "bid (R-5)", "[seed] (true = [src:R3])", group="scoring")
     target_score: int = param(50, Int(1, 10_000), "A round end with a score this high ends the game (R-6.2)",
-                              "[seed]")
-    max_rounds: int = param(10, Int(1, 1_000), "The game ends after this round (R-6.2)", "[seed][src:R9]")
+                              "[seed]", group="end")
+    max_rounds: int = param(10, Int(1, 1_000), "The game ends after this round (R-6.2)", "[seed][src:R9]", group="end")
     tiebreak: str = param("most_correct_bids_then_draw", Choice(("most_correct_bids_then_draw", "draw")),
-                          "How a tied score is settled (R-6.3)", "[src:R1]/[design]")
+                          "How a tied score is settled (R-6.3)", "[src:R1]/[design]", group="end")
 
     # -- derived sizes (§2) ----------------------------------------------------------
 

@@ -38,45 +38,52 @@ class Rules(RulesBase):
     }
 
     throw_mode: str = param("runes", Choice(("runes", "simplified")),
-                            "How the four sticks are valued (§3.2 runes, §3.3 simplified)", "[seed]")
+                            "How the four sticks are valued (§3.2 runes, §3.3 simplified)", "[seed]", group="throws")
     stick_rune_up_probability: float = param(
         0.5, Float(0.0, 1.0, low_open=True, high_open=True),
-        "Probability that one stick lands rune-up", "[design]")
-    zero_runes_value: int = param(5, Int(1, 6), "Value of a throw with no rune up", "[seed]/[inf]")
+        "Probability that one stick lands rune-up", "[design]", group="throws")
+    zero_runes_value: int = param(5, Int(1, 6), "Value of a throw with no rune up", "[seed]/[inf]", group="throws")
     hagalaz_alone_value: int = param(0, Choice((0, -1)),
-                                     "Value of Hagalaz alone in runes mode (-1 = one square back)", "[design]")
-    ships_per_player: int = param(6, Int(1, 6), "Ships per player", "[seed]")
+                                     "Value of Hagalaz alone in runes mode (-1 = one square back)", "[design]",
+                                     group="throws")
+    ships_per_player: int = param(6, Int(1, 6), "Ships per player", "[seed]", group="set-up")
     setup: str = param("empty_board", Choice(("empty_board", "alternating_blocks")),
-                       "Starting position (V-3.1)", "[seed]")
+                       "Starting position (V-3.1)", "[seed]", group="set-up")
     start_player_rule: str = param("first_natural_one", Choice(("first_natural_one", "random", "seat0")),
-                                   "How the start player is found (V-3.2)", "[seed]/[design]")
+                                   "How the start player is found (V-3.2)", "[seed]/[design]", group="set-up")
     safe_squares: frozenset = param(frozenset({1, 2, 3, 4, 5, 29, 32, 34}), IntSet(1, 35),
-                                    "Squares whose ships cannot be attacked (V-6.1)", "[seed]")
-    rock_square: int = param(30, Int(2, 35), "The rocky coast (V-6.3)", "[seed]")
-    dock_square: int = param(19, Int(1, 34), "The dock / repair yard (V-6.2)", "[seed]")
+                                    "Squares whose ships cannot be attacked (V-6.1)", "[seed]", group="special squares")
+    rock_square: int = param(30, Int(2, 35), "The rocky coast (V-6.3)", "[seed]", group="special squares")
+    dock_square: int = param(19, Int(1, 34), "The dock / repair yard (V-6.2)", "[seed]", group="special squares")
     dock_release: str = param("natural_one", Choice(("natural_one", "any_one")),
-                              "Throw that releases a repairing ship (V-5.3)", "[seed]")
-    repairing_ship_protected: bool = param(True, Bool(), "A repairing ship cannot be attacked", "[design]")
+                              "Throw that releases a repairing ship (V-5.3)", "[seed]", group="special squares")
+    repairing_ship_protected: bool = param(True, Bool(), "A repairing ship cannot be attacked", "[design]",
+                                           group="special squares")
     blockade_zone: tuple = param((25, 35), IntList(1, 35, length=2),
-                                 "First and last square where blockade runs protect (V-6.4c)", "[seed]/[inf]")
+                                 "First and last square where blockade runs protect (V-6.4c)", "[seed]/[inf]",
+                                 group="blockades")
     protected_run_lengths: frozenset = param(frozenset({2, 4, 6}), IntSet(1, 35),
-                                             "Run lengths that protect (V-6.4c)", "[seed]/[design]")
-    blockade_blocks_passage: bool = param(False, Bool(), "Protected runs cannot be passed (V-5.8)", "[design]")
+                                             "Run lengths that protect (V-6.4c)", "[seed]/[design]", group="blockades")
+    blockade_blocks_passage: bool = param(False, Bool(), "Protected runs cannot be passed (V-5.8)", "[design]",
+                                          group="blockades")
     backward_rule: str = param("full_throw", Choice(("full_throw", "one_square", "none")),
-                               "Distance of a forced backward move (V-5.5)", "[seed]/[design]")
-    backward_attacks_allowed: bool = param(True, Bool(), "A backward move may attack", "[design]")
+                               "Distance of a forced backward move (V-5.5)", "[seed]/[design]", group="moves")
+    backward_attacks_allowed: bool = param(True, Bool(), "A backward move may attack", "[design]", group="moves")
     blocked_entry_forfeits_turn: bool = param(False, Bool(),
-                                              "A blocked entry square forfeits the throw (V-5.6)", "[design]")
+                                              "A blocked entry square forfeits the throw (V-5.6)", "[design]",
+                                              group="moves")
     valhalla_entry: str = param("exact_or_over", Choice(("exact_or_over", "exact", "direct_off")),
-                                "What an overshoot of square 36 does (V-5.2)", "[design]")
+                                "What an overshoot of square 36 does (V-5.2)", "[design]", group="bearing off")
     bear_off_gate: str = param("every_bear_off", Choice(("every_bear_off", "first_only", "none")),
-                               "When the first-row gate applies (V-7)", "[seed]/[design]")
-    unentered_count_as_row1: bool = param(True, Bool(), "Ships at home close the gate (V-7)", "[design]")
-    extra_throw_enabled: bool = param(False, Bool(), "Extra throws exist (V-4.5)", "[seed]")
+                               "When the first-row gate applies (V-7)", "[seed]/[design]", group="bearing off")
+    unentered_count_as_row1: bool = param(True, Bool(), "Ships at home close the gate (V-7)", "[design]",
+                                          group="bearing off")
+    extra_throw_enabled: bool = param(False, Bool(), "Extra throws exist (V-4.5)", "[seed]", group="throws")
     extra_throw_values: tuple = param(("natural_one", "4", "5"), ChoiceSet(EXTRA_THROW_CLASSES),
-                                      "Throw classes that grant an extra throw", "[seed]")
-    extra_throw_optional: bool = param(True, Bool(), "The player may decline an extra throw (DP-2)", "[seed]")
-    max_turns: int = param(10_000, Int(1, 1_000_000), "Safety cap on turns (V-8)", "[design]")
+                                      "Throw classes that grant an extra throw", "[seed]", group="throws")
+    extra_throw_optional: bool = param(True, Bool(), "The player may decline an extra throw (DP-2)", "[seed]",
+                                       group="throws")
+    max_turns: int = param(10_000, Int(1, 1_000_000), "Safety cap on turns (V-8)", "[design]", group="end")
 
     def validate(self) -> None:
         if self.setup == "alternating_blocks" and self.ships_per_player != 6:

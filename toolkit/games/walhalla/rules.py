@@ -56,48 +56,55 @@ class Rules(RulesBase):
         "variable": {"peninsula_tiles": DRAW_18},
     }
 
-    num_players: int = param(4, Int(3, 4), "Players (W-2.4)", "[seed]")
+    num_players: int = param(4, Int(3, 4), "Players (W-2.4)", "[seed]", group="set-up")
     peninsula_tiles: object = param((6, 6, 6), IntList(5, 8, length=3, named=(DRAW_18,)),
                                     "Tiles of P0, P1, P2 (sum <= 18), or draw_18 (W-2.1)",
-                                    "[seed] / [src:W6] / [design]")
-    raids: int = param(3, Int(1, 5), "Raids in a game (W-3)", "[seed]")
-    vikings_per_colour: int = param(14, Int(2, 40), "Vikings of each colour (W-2.5)", "[src:W3] (56 / 4)")
+                                    "[seed] / [src:W6] / [design]", group="set-up")
+    raids: int = param(3, Int(1, 5), "Raids in a game (W-3)", "[seed]", group="set-up")
+    vikings_per_colour: int = param(14, Int(2, 40), "Vikings of each colour (W-2.5)", "[src:W3] (56 / 4)",
+                                    group="set-up")
     start_midgard: int = param(ByPlayers({3: 9, 4: 7}), Int(1, 39), "Vikings each player puts into Midgard "
-                               "(W-2.5)", "[seed]")
+                               "(W-2.5)", "[seed]", group="set-up")
     initial_walhalla_source: str = param("asgard", Choice(("asgard", "midgard")),
                                          "Where the Viking that starts in Walhalla comes from (W-2.5)",
-                                         "[seed] (midgard = [src:W3,W6])")
-    initial_action_cards: int = param(1, Int(0, 10), "Action cards each player draws at setup (W-2.6)", "[seed]")
-    forest_vp: int = param(2, Int(0, 10), "VP for occupying a forest (W-5.4)", "[src:W7]")
+                                         "[seed] (midgard = [src:W3,W6])", group="set-up")
+    initial_action_cards: int = param(1, Int(0, 10), "Action cards each player draws at setup (W-2.6)", "[seed]",
+                                      group="set-up")
+    forest_vp: int = param(2, Int(0, 10), "VP for occupying a forest (W-5.4)", "[src:W7]", group="raids")
     cult_cards: int = param(1, Int(0, 5), "Action cards drawn for occupying a cult place (W-5.4)",
-                            "[src:W7,W8]")
-    village_bonus: int = param(1, Int(0, 10), "Peninsula strength per occupied village (W-8.1)", "[design]")
+                            "[src:W7,W8]", group="raids")
+    village_bonus: int = param(1, Int(0, 10), "Peninsula strength per occupied village (W-8.1)", "[design]",
+                               group="scoring")
     landing_mandatory: bool = param(True, Bool(), "A Viking with a candidate field must land (W-5.3)",
-                                    "[seed] / [design]")
+                                    "[seed] / [design]", group="raids")
     winner_loses_hero: bool = param(True, Bool(), "A fight's winner moves one Viking from Walhalla to Asgard "
-                                    "(W-6.5)", "[src:W9,W10]")
+                                    "(W-6.5)", "[src:W9,W10]", group="raids")
     action_deck: FrozenMap = param(DEFAULT_ACTION_DECK, Mapping_(CARD_TYPES, Int(0, 40), complete=False),
-                                   "Cards of each type in the action deck (§2.3)", "[design] (total 32 [src:W3])")
-    horn_strength: int = param(2, Int(0, 10), "Strength a Battle Horn adds on its peninsula (W-7.2)", "[design]")
-    plunder_vp: int = param(2, Int(0, 10), "VP a Plunder card gives (W-7.2)", "[design]")
+                                   "Cards of each type in the action deck (§2.3)", "[design] (total 32 [src:W3])",
+                                   group="action cards")
+    horn_strength: int = param(2, Int(0, 10), "Strength a Battle Horn adds on its peninsula (W-7.2)", "[design]",
+                               group="action cards")
+    plunder_vp: int = param(2, Int(0, 10), "VP a Plunder card gives (W-7.2)", "[design]", group="action cards")
     walhalla_card_bonus: int = param(2, Int(0, 10), "Walhalla count a Walhalla card adds for the reinforcement "
-                                     "ranking (W-10.1)", "[design]")
+                                     "ranking (W-10.1)", "[design]", group="reinforcement")
     sell_cards_for_vikings: bool = param(True, Bool(), "Action cards may be sold 1:1 for Vikings from Asgard "
-                                         "(W-10.4)", "[src:W12] / [design]")
+                                         "(W-10.4)", "[src:W12] / [design]", group="reinforcement")
     reinforcement_table: tuple = param(ByPlayers({3: (10, 9, 8), 4: (8, 7, 6, 5)}), IntList(0, 40),
                                        "Vikings from Asgard to Midgard by Walhalla rank, one per player "
-                                       "(W-10.3)", "[seed] (1st) / [design]")
+                                       "(W-10.3)", "[seed] (1st) / [design]", group="reinforcement")
     walhalla_final_vp: tuple = param((6, 4), IntList(0, 30, length=2),
-                                     "VP for the most and second most Vikings in Walhalla (W-9.3)", "[seed]")
+                                     "VP for the most and second most Vikings in Walhalla (W-9.3)", "[seed]",
+                                     group="scoring")
     final_vp_per_occupied_field: int = param(1, Int(0, 10), "VP per occupied field at the end (W-9.2)",
-                                             "[seed]")
-    tie_rounding: str = param("up", Choice(("up", "down")), "Rounding of shared VP (W-8.3, W-9.3)", "[seed]")
+                                             "[seed]", group="scoring")
+    tie_rounding: str = param("up", Choice(("up", "down")), "Rounding of shared VP (W-8.3, W-9.3)", "[seed]",
+                              group="scoring")
     peninsula_eligibility_min_vikings: int = param(1, Int(1, 16), "Vikings on a peninsula needed to score it "
-                                                   "(W-8.2)", "[design]")
+                                                   "(W-8.2)", "[design]", group="scoring")
     start_player: str = param("random", Choice(("random", "seat0")), "Who starts the first raid (W-2.8)",
-                              "[design]")
+                              "[design]", group="set-up")
     tiebreak: str = param("shared", Choice(("shared", "walhalla_then_fields")), "How a VP tie is settled "
-                          "(W-9.4)", "[design]")
+                          "(W-9.4)", "[design]", group="scoring")
 
     def validate(self) -> None:
         if self.peninsula_tiles != DRAW_18 and sum(self.peninsula_tiles) > N_TILES:
