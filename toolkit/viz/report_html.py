@@ -32,6 +32,7 @@ import base64
 import dataclasses
 import html
 import io
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -121,13 +122,70 @@ def _table(frame: pd.DataFrame, index: bool = False) -> str:
     return frame.to_html(index=index, escape=True, border=0, na_rep="–")
 
 
+def _lay_out(fig) -> None:
+    """``tight_layout``, unless the figure has a layout engine of its own (``comparison_matrix``'s
+    constrained layout), which runs at every draw."""
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    if not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+        fig.tight_layout()
+    fig.draw_without_rendering()
+
+
+def fit_titles(fig, pad: float = 0.05) -> None:
+    """Lay ``fig`` out and wrap every Axes title that sticks out of it, until each lies inside.
+
+    A title is centred on its Axes, not on the figure, so a long one (``Valhalla: win rate by seat and by
+    place (200 games)`` over a 5-inch plot) is cut at the figure's edge; ``tight_layout`` makes room
+    above it but not beside it.  ``pad`` is the margin kept free, in inches.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(3, 2))
+    >>> _ = ax.set_title("a title much too long for a figure only three inches wide")
+    >>> fit_titles(fig)
+    >>> ax.get_title().count("\\n") > 0
+    True
+    """
+    _lay_out(fig)
+    margin = pad * fig.dpi
+    for _ in range(5):  # the width per character is estimated, so a line may need a second cut
+        figure = fig.bbox
+        wrapped = False
+        for title in (ax.title for ax in fig.axes):
+            box = title.get_window_extent()
+            text = title.get_text()
+            if not text or (box.x0 >= figure.x0 + margin and box.x1 <= figure.x1 - margin):
+                continue
+            centre = (box.x0 + box.x1) / 2
+            room = 2 * (min(centre - figure.x0, figure.x1 - centre) - margin)
+            lines = text.split("\n")
+            longest = max(len(line) for line in lines)
+            fits = int(longest * room / box.width)  # characters per line that fit
+            parts = int(np.ceil(box.width / max(room, 1.0)))  # lines the longest one needs
+            even = int(np.ceil(longest / parts)) + 2  # about as many characters on each of them
+            shorter = "\n".join(textwrap.fill(line, max(8, min(fits, even))) for line in lines)
+            if shorter != text:
+                title.set_text(shorter)
+                wrapped = True
+        if not wrapped:
+            return
+        _lay_out(fig)
+
+
 def figure_uri(fig) -> str:
-    """A matplotlib figure as a ``data:image/png;base64,…`` URI (the figure is closed)."""
+    """A matplotlib figure as a ``data:image/png;base64,…`` URI (the figure is closed).
+
+    The titles are wrapped to fit the figure (:func:`fit_titles`), and the image is cut to what is drawn
+    (``bbox_inches="tight"``), so no legend or label beside the Axes is clipped either."""
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=100)
+    fit_titles(fig)
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight", pad_inches=0.1)
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
@@ -255,15 +313,6 @@ def odds_table(odds: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------- plots
 
 
-def _centre_colours(ax, centre: float) -> None:
-    """Put the white of ``comparison_matrix``'s red-blue scale at ``centre`` (the fair share of a
-    3+ seat field: 1 / seats) instead of 0.5, so "as good as the field" reads as neutral."""
-    from matplotlib.colors import TwoSlopeNorm
-
-    for image in ax.get_images():
-        image.set_norm(TwoSlopeNorm(vcenter=centre, vmin=0.0, vmax=1.0))
-
-
 def _plots(d: DesignerData) -> dict:
     import matplotlib
 
@@ -277,15 +326,14 @@ def _plots(d: DesignerData) -> dict:
     n = len(d.frame)
     uris = {}
 
-    names = list(d.matrix["win_rate"].index)
-    fig, ax = plt.subplots(figsize=(1.9 * len(names) + 2.2, 1.5 * len(names) + 1.3))
-    plots.comparison_matrix(d.matrix, ax=ax, xlabel="opponent (column)" if seats == 2 else "field policy (column)",
-                            ylabel="policy (row)" if seats == 2 else "tested policy (row)",
-                            title=f"{spec.title}: row policy's win rate" + ("" if seats == 2 else
-                                                                              f" (fair share 1/{seats})"))
-    if seats > 2:
-        _centre_colours(ax, 1.0 / seats)
-    uris["matrix"] = figure_uri(fig)
+    # the matrix makes its own figure, grown until every cell holds its value and interval at 9 points;
+    # with 3+ seats white is the fair share 1 / seats, so "as good as the field" reads as neutral
+    ax = plots.comparison_matrix(d.matrix, xlabel="opponent (column)" if seats == 2 else "field policy (column)",
+                                 ylabel="policy (row)" if seats == 2 else "tested policy (row)",
+                                 title=f"{spec.title}: row policy's win rate" + ("" if seats == 2 else
+                                                                                   f" (fair share 1/{seats})"),
+                                 centre=0.5 if seats == 2 else 1.0 / seats)
+    uris["matrix"] = figure_uri(ax.figure)
 
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * seats + 2.5), 3.6))
     plots.seat_advantage_bar(d.seat_advantage, ax=ax,
