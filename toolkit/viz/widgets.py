@@ -86,7 +86,9 @@ class ControlGrid(w.VBox, w.ValueWidget):
         label = w.Label(description, tooltip=tooltip)
         grid = w.GridBox(grid_children, layout=w.Layout(grid_template_columns=columns, grid_gap="0px 8px",
                                                         align_items="center"))
-        super().__init__([label, grid], description=description, tooltip=tooltip)
+        # the tooltip goes on the label only: the box's browser view would read a ``description``
+        # it never receives (a Python-only trait here) and fail to render ("javascript error")
+        super().__init__([label, grid], description=description)
         traitlets.dlink((self, "description"), (label, "value"))
         self.value = value
         for control in self._controls:

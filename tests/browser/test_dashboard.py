@@ -1,0 +1,136 @@
+"""``toolkit app valhalla`` in Chromium: the page renders, every kind of control redraws, errors keep the plots.
+
+One server and one page for the module (each page load starts a kernel and
+plays 100,000 games); the tests run in file order on that page, each reading
+the plot it starts from.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import TIMINGS, free_port, page_problems, start_server, stop_server
+
+PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
+REDRAW_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture(scope="module")
+def app_url(toolkit_command, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("app")
+    port = free_port()
+    process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser"],
+                           folder / "server.log", port)
+    yield f"http://127.0.0.1:{port}/"
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def page(browser, app_url, tmp_path_factory):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    start = time.monotonic()
+    page.goto(app_url, timeout=REDRAW_TIMEOUT_MS)
+    page.wait_for_selector(PLOT, timeout=REDRAW_TIMEOUT_MS)
+    TIMINGS["dashboard ready in the browser (page load to first plots, 100,000 Valhalla games)"] = (
+        time.monotonic() - start)
+    page.shots = tmp_path_factory.mktemp("screenshots")
+    yield page
+    page.close()
+
+
+def control(page, kind: str, label: str):
+    """The ipywidgets control of class ``widget-<kind>`` whose label is ``label``."""
+    found = page.locator(f".widget-{kind}").filter(has=page.get_by_text(label, exact=True))
+    assert found.count() == 1, f"{found.count()} {kind} controls labelled {label!r}"
+    return found
+
+
+def plot_source(page) -> str:
+    return page.locator(PLOT).get_attribute("src")
+
+
+def wait_for_redraw(page, old: str, name: str) -> str:
+    start = time.monotonic()
+    page.wait_for_function("([selector, old]) => { const i = document.querySelector(selector);"
+                           " return i !== null && i.src !== old; }", arg=[PLOT, old], timeout=REDRAW_TIMEOUT_MS)
+    TIMINGS[f"redraw after {name}"] = time.monotonic() - start
+    return plot_source(page)
+
+
+def test_page_renders_real_controls_and_no_errors(page):
+    page.screenshot(path=page.shots / "dashboard.png", full_page=True)
+    page.locator(PLOT).screenshot(path=page.shots / "dashboard_plots.png")  # the page scrolls inside Voila
+    assert page_problems(page) == []
+    throw_mode = control(page, "dropdown", "throw_mode").locator("select")
+    assert throw_mode.input_value() == "runes"
+    assert set(throw_mode.locator("option").all_inner_texts()) == {"runes", "simplified"}
+    assert page.locator(".widget-dropdown", has_text="seat 1").count() == 1  # one policy per seat
+    assert "Design metrics" in page.inner_text("body") and "P(seat 0 starts)" in page.inner_text("body")
+
+
+def test_dropdown_change_redraws(page):
+    old = plot_source(page)
+    control(page, "dropdown", "throw_mode").locator("select").select_option("simplified")
+    wait_for_redraw(page, old, "a dropdown (throw_mode), 100,000 Valhalla games")
+    expect(page.locator("body")).to_contain_text("throw_mode=simplified")  # the panel's status names the change
+    page.screenshot(path=page.shots / "after_dropdown.png", full_page=True)
+
+
+def test_checkbox_change_redraws(page):
+    old = plot_source(page)
+    box = control(page, "checkbox", "extra_throw_enabled").locator("input[type=checkbox]")
+    assert not box.is_checked()
+    box.click()
+    wait_for_redraw(page, old, "a checkbox (extra_throw_enabled), 100,000 Valhalla games")
+    expect(page.locator("body")).to_contain_text("extra_throw_enabled=True")
+
+
+def test_slider_change_redraws(page):
+    old = plot_source(page)
+    slider = control(page, "hslider", "ships_per_player")
+    slider.locator(".noUi-handle").focus()
+    page.keyboard.press("ArrowLeft")
+    wait_for_redraw(page, old, "a slider (ships_per_player), 100,000 Valhalla games")
+    assert slider.locator(".widget-readout").inner_text().strip() == "5"
+    expect(page.locator("body")).to_contain_text("ships_per_player=5")
+
+
+def test_invalid_text_shows_the_message_and_keeps_the_plots(page):
+    old = plot_source(page)
+    box = control(page, "text", "blockade_zone").locator("input")
+    box.fill("25,99")
+    box.press("Enter")
+    message = page.locator("span[style*='b00020']", has_text="blockade_zone")
+    message.wait_for(timeout=30_000)
+    assert "25" in message.inner_text()
+    assert plot_source(page) == old  # the last good plots stay
+    page.screenshot(path=page.shots / "invalid_value.png", full_page=True)
+    box.fill("25,35")  # back to the last good rules: the message goes, the same seed draws the same plots
+    box.press("Enter")
+    page.locator("span[style*='b00020']").wait_for(state="detached", timeout=REDRAW_TIMEOUT_MS)
+    assert plot_source(page) == old
+
+
+def test_csv_download_holds_every_game_of_the_run(page):
+    page.get_by_role("button", name="prepare the CSV of this run").click()
+    link = page.locator("a[download]")
+    link.wait_for(timeout=60_000)
+    href = link.get_attribute("href")
+    assert href.startswith("data:text/csv;base64,")
+    lines = base64.b64decode(href.split(",", 1)[1]).decode().splitlines()
+    assert lines[0].startswith('"game_index","winner"')
+    assert len(lines) == 1 + 100_000
+
+
+def test_switching_game_rebuilds_panel_and_seats(page):
+    old = plot_source(page)
+    control(page, "dropdown", "game").locator("select").select_option(label="Attila")
+    wait_for_redraw(page, old, "switching to Attila (20,000 games)")
+    assert page.locator(".widget-dropdown", has_text="seat 3").count() == 1  # Attila: 4 seats by default
+    assert page.locator(".widget-label", has_text="throw_mode").count() == 0
+    assert page_problems(page) == []
+    page.screenshot(path=page.shots / "attila.png", full_page=True)
