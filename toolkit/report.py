@@ -147,9 +147,11 @@ HTML_DEFAULT = {"tournament": 200, "skill": 200, "lookahead": "lookahead"}  # a 
 def _save_figure(ax, path: Path) -> Path:
     import matplotlib.pyplot as plt
 
+    from toolkit.viz.report_html import fit_titles
+
     fig = ax.figure
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fit_titles(fig)  # as the HTML pages: a long title is wrapped, never cut at the figure's edge
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
 

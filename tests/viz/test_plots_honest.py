@@ -261,6 +261,33 @@ def test_report_titles_lie_inside_their_figures(game, monkeypatch):
     assert all(GAMES[game].title in title for title, _ in saved)
 
 
+@pytest.mark.parametrize("game, policies", [("herrlof", ("lookahead:16", "greedy")),
+                                             ("walhalla", ("lookahead:4", "greedy", "greedy", "random"))])
+def test_plain_report_titles_lie_inside_their_figures(game, policies, monkeypatch, tmp_path):
+    """``toolkit report``'s PNG files (report._plots) fit their titles the same way (long policy names:
+    a plain ``tight_layout`` cuts the length plot's one-line title)."""
+    from toolkit import report
+
+    saved = []
+    original = matplotlib.figure.Figure.savefig
+
+    def check_then_save(fig, *args, **kwargs):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        for ax in fig.axes:
+            if ax.get_title():
+                extent, figure = ax.title.get_window_extent(renderer), fig.bbox
+                saved.append(extent.x0 >= figure.x0 and extent.x1 <= figure.x1)
+        return original(fig, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", check_then_save)
+    frame = toolkit.simulate(game, n_games=40, policies="greedy", progress=False)
+    frame = pd.concat([frame] * 5000, ignore_index=True)  # 200,000 rows: titles as long as a real run's
+    frame.attrs["policies"] = policies
+    written = report._plots(frame, GAMES[game], tmp_path)
+    assert len(written) == 2 and saved == [True, True]
+
+
 def test_fit_titles_wraps_a_long_title_and_keeps_a_short_one():
     fig, (left, right) = plt.subplots(1, 2, figsize=(5, 3))
     left.set_title("short")
