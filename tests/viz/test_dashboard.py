@@ -137,3 +137,9 @@ def test_app_refuses_bad_input_in_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_app_without_voila_says_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setitem(__import__("sys").modules, "voila", None)  # import voila -> ImportError
+    assert main(["app", "valhalla", "--no-browser"]) == 2
+    assert "pip install 'toolkit[app]'" in capsys.readouterr().err
