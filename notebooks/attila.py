@@ -2,11 +2,11 @@
 # jupyter:
 #   jupytext:
 #     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -47,10 +47,24 @@
 #
 # `greedy:no_double_turn`, `greedy:no_plus_two` and `greedy:no_exchange` are `greedy` that never uses
 # that tile: section 5 measures what each tile is worth with them.
+#
+# **Which rules are ours.** The seed and the public sources leave parts of Attila open, and the spec fills
+# them with stand-ins of our own design (tagged [design] in `docs/rules/attila.md`). The biggest is the
+# **map**: no public source gives the provinces' names or which of them border each other, only that there
+# are 25 provinces, 6 of them start provinces on the northern border, so `attila_map.json` is a designed
+# substitute with late-Roman province names and our own land borders and sea links (parameter `map`).
+# Where wars happen (section 4) and how far a tribe can spread are therefore properties of our map, not
+# of the published game. Smaller stand-ins: the war support is one pass round the table, a war of a
+# single tribe removes nobody, removed figures go back to the supply, action tiles are used at the start
+# of a turn, a player with no placeable card discards one, a **stall** (no figure can be placed anywhere)
+# ends the game with a scoring, influence is never reset, players with no influence in a tribe are not
+# eligible for its scoring, and the start player is drawn at random.
 
 # %%
 import os
+from statistics import NormalDist
 
+import matplotlib.container
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -73,6 +87,17 @@ PLAYERS = (2, 3, 4, 5)
 RULES = {n: toolkit.rules("attila", num_players=n) for n in PLAYERS}
 print(f"N = {N:,} games per run, {N_WARS:,} reference games for the war maps, {N_LOOK:,} with a lookahead "
       f"player, {N_PANEL:,} per panel change, seed {SEED}")
+
+
+def pct(rate, low=None, high=None, digits=1):
+    """``36.1%``, or ``36.1% (35.8% to 36.4%)`` with its interval."""
+    text = f"{rate:.{digits}%}"
+    return text if low is None else f"{text} ({low:.{digits}%} to {high:.{digits}%})"
+
+
+def bonferroni_z(m):
+    """The z of m intervals that hold all together with 95% (each at 1 - 0.05/m)."""
+    return NormalDist().inv_cdf(1 - 0.025 / m)
 
 # %% [markdown]
 # ## 1. One game on the map
@@ -119,7 +144,15 @@ pd.concat({"influence": final.pivot(index="player", columns="tribe", values="inf
 # one seed. The start player is drawn at random (`start_player = random`, the default), so the seat
 # numbers themselves should not matter: the first table is a check that they do not. What may matter is
 # the **turn order**: the player who moves first, second, and so on. A shared win counts for each tied
-# player, so the rates of a row can add up to a little more than 1. The fair share is 1/n.
+# player, so the rates of a row can add up to a little more than 1, and the share each position would get
+# if the turn order did not matter is not 1/n but the mean number of winners per game divided by n (1/n
+# plus 1/n of the share of games with two winners, and so on), computed from each run: the row `expected`
+# and the dashed lines.
+#
+# Many intervals are read at once here (14 seats; 28 positions over both policies), and one 95% interval
+# in twenty misses the truth by chance. So the sentences below call a seat or a position off its expected
+# share only when a **Bonferroni-widened** interval (each at 1 − 0.05/m for m intervals, so that all hold
+# together with 95%) excludes it.
 
 # %%
 greedy = {n: toolkit.simulate("attila", RULES[n], N, seed=SEED, policies="greedy", progress=False)
@@ -142,15 +175,20 @@ seat_table
 
 # %%
 def by_turn_order(df, n):
-    """Win rate of the player who moves 1st, 2nd, ... (seat = start_player + k, clockwise)."""
+    """Win rate of the player who moves 1st, 2nd, ... (seat = start_player + k, clockwise).
+
+    ``expected`` is the share every position would get if the turn order did not matter: the mean
+    number of winners per game over n (a shared win counts for each tied player)."""
     wins = df[[f"win_{s}" for s in range(n)]].to_numpy()
     order = (df["start_player"].to_numpy()[:, None] + np.arange(n)) % n
     by_position = np.take_along_axis(wins, order, axis=1).sum(axis=0)
+    expected = df["n_winners"].mean() / n
     rows = []
     for k in range(n):
         rate, low, high = toolkit.wilson(int(by_position[k]), len(df))
         rows.append({"players": f"{n} players", "n": n, "turn order": f"{k + 1}.", "games": len(df),
-                     "win_rate": rate, "ci_low": low, "ci_high": high})
+                     "wins": int(by_position[k]), "win_rate": rate, "ci_low": low, "ci_high": high,
+                     "expected": expected})
     return pd.DataFrame(rows)
 
 
@@ -160,49 +198,77 @@ fig, axes = plt.subplots(1, 2, figsize=(15, 4.4))
 for ax, (name, table) in zip(axes, order_tables.items()):
     plots.means_bar(table, ax=ax, x="players", hue="turn order", value="win_rate", xlabel="",
                     ylabel="win rate", title=f"{name} self-play: win rate by turn order, 95% Wilson intervals")
-    for i, n in enumerate(PLAYERS):
-        ax.hlines(1 / n, i - 0.42, i + 0.42, color="grey", linestyle="--", linewidth=1)
+    for i, n in enumerate(PLAYERS):  # dashed: the expected share, mean winners per game / n
+        ax.hlines(table[table["n"] == n]["expected"].iloc[0], i - 0.42, i + 0.42, color="grey", linestyle="--",
+                  linewidth=1.2, zorder=3)
     ax.set_ylim(0, 0.75)
 fig.tight_layout()
-pd.concat({name: table.assign(text=[interval_text(*r) for r in table[["win_rate", "ci_low", "ci_high"]].values])
-           .pivot(index="turn order", columns="players", values="text").fillna("")
-           for name, table in order_tables.items()}, axis=1)
+
+
+def turn_order_text(table):
+    table = table.assign(text=[interval_text(*r) for r in table[["win_rate", "ci_low", "ci_high"]].values])
+    out = table.pivot(index="turn order", columns="players", values="text").fillna("")
+    expected = table.groupby("players")["expected"].first()
+    out.loc["expected"] = [f"{expected[c]:.3f}" for c in out.columns]
+    return out
+
+
+pd.concat({name: turn_order_text(table) for name, table in order_tables.items()}, axis=1)
 
 
 # %%
+runs_by_name = {"greedy": greedy, "random": random_runs}
+Z_SEATS, Z_ORDER = bonferroni_z(sum(PLAYERS)), bonferroni_z(2 * sum(PLAYERS))
+
+
+def seat_sentence(n):
+    df = greedy[n]
+    wins = df[[f"win_{s}" for s in range(n)]].sum().to_numpy()
+    expected = df["n_winners"].mean() / n
+    _, low, high = toolkit.wilson(wins, len(df), z=Z_SEATS)
+    off = [f"seat {s}" for s in range(n) if low[s] > expected or high[s] < expected]
+    return (f"- {n} players: the seats win {pct(wins.min() / len(df))} to {pct(wins.max() / len(df))} (expected "
+            f"{pct(expected)}); " + ("every widened interval holds it." if not off else
+                                     f"**{', '.join(off)} off it** (widened interval)."))
+
+
 def advantage_sentence(name, n):
     table = order_tables[name][order_tables[name]["n"] == n]
     first, rest = table.iloc[0], table.iloc[1:]
-    verdict = ("**the first player is favoured**" if first["ci_low"] > rest["ci_high"].max() else
-               "**the first player is at a disadvantage**" if first["ci_high"] < rest["ci_low"].min() else
-               "no clear first-player edge")
-    others = (f"the second {rest['win_rate'].iloc[0]:.1%}" if n == 2 else
-              f"the others {rest['win_rate'].min():.1%} to {rest['win_rate'].max():.1%}")
-    return (f"- *{name}, {n} players*: the first player wins {first['win_rate']:.1%} ({first['ci_low']:.1%} to "
-            f"{first['ci_high']:.1%}) against a fair {1 / n:.1%}; {others}: {verdict}.")
+    expected = first["expected"]
+    _, low, high = toolkit.wilson(table["wins"].to_numpy(), len(runs_by_name[name][n]), z=Z_ORDER)
+    verdict = ("**the first player is favoured**" if low[0] > expected else
+               "**the first player is at a disadvantage**" if high[0] < expected else
+               "no first-player edge once the comparisons are allowed for")
+    others = (f"the second {pct(rest['win_rate'].iloc[0])}" if n == 2 else
+              f"the others {pct(rest['win_rate'].min())} to {pct(rest['win_rate'].max())}")
+    shared = (runs_by_name[name][n]["n_winners"] > 1).mean()
+    return (f"- *{name}, {n} players*: the first player wins "
+            f"{pct(first['win_rate'], first['ci_low'], first['ci_high'])} against an expected {pct(expected)} "
+            f"({pct(shared)} shared wins); {others}: {verdict}.")
 
 
-display(Markdown("\n".join(advantage_sentence(name, n) for name in ("greedy", "random") for n in PLAYERS)))
+display(Markdown(f"**Reading the numbers (N = {N:,}, seed {SEED}).** The seat numbers of greedy self-play, which "
+                 f"should not matter with a random start player (Bonferroni over {sum(PLAYERS)} seats):\n\n"
+                 + "\n".join(seat_sentence(n) for n in PLAYERS)
+                 + f"\n\nThe turn order (Bonferroni over {2 * sum(PLAYERS)} positions):\n\n"
+                 + "\n".join(advantage_sentence(name, n) for name in ("greedy", "random") for n in PLAYERS)))
 
 # %% [markdown]
-# **Reading the numbers (N = 100,000, seed 2024, rules version 1).** The seat numbers are fair, as they
-# must be with a random start player: with four players every seat wins between 25.3% and 25.7%. The turn
-# order is not fair. In greedy self-play the first player wins 52.3% (52.0% to 52.6%) of 2-player games
-# against 49.5% for the second, 36.7% with three players (fair: 33.3%), 31.9% with four (fair: 25%) and
-# 26.9% with five (fair: 20%). The later players share the rest about equally: 32.2% to 32.6% each with
-# three players, 23.1% to 24.0% with four, 18.4% to 19.3% with five. Random players show a first-player
-# edge too, less steep (much less with four and five players): the first player wins 51.7%, 35.9%, 28.1%
-# and 23.0%, and each later player a little less than the one before. One reason is built into the rules:
-# the game ends in the middle of a round (at the tenth war or a track end), so the players early in the
-# turn order have often had one more turn than the others.
+# One possible reason for a first-player edge is built into the rules: the game ends in the middle of a
+# round (at the tenth war or a track end), so the players early in the turn order have often had one more
+# turn than the others.
 
 # %% [markdown]
 # ## 3. Which tribe dominates?
 #
 # The rules treat the six tribes alike: the same number of cards and figures, the same start provinces.
-# Any difference between them therefore comes from how the players play. Four measures, each the share of
-# games in which a tribe is at the top (a tie counts for every tied tribe, so a row can add up to a little
-# more than 1), with 95% Wilson intervals:
+# Any difference between them therefore comes from how the players play (or from our map, whose start
+# provinces differ in their neighbours). Four measures, each the share of games in which a tribe is at the
+# top, with 95% Wilson intervals. A tie counts for every tied tribe, so a row can add up to more than 1,
+# and the share each tribe would get if the tribes were equal is not 1/6 but the mean number of tribes
+# tied at the top divided by 6, computed for each measure from its games: the dashed line over each group
+# of bars.
 #
 # - **most influence**: the tribe with the highest influence summed over all players at the end
 #   (from the `N` simulated games);
@@ -210,6 +276,10 @@ display(Markdown("\n".join(advantage_sentence(name, n) for name in ("greedy", "r
 # - **most figures**: the tribe with the most figures on the map at the end, and
 # - **pays the winner most**: the tribe that gives the winner the most VP in the final scoring (the
 #   biggest of the game); these two need the board, so they come from `N_WARS` reference games.
+#
+# "No tribe dominates" is a claim about 48 intervals at once (6 tribes, 4 measures, 2 policies), so the
+# sentence below tests it with **Bonferroni-widened** intervals (each at 1 − 0.05/48, so that all 48 hold
+# together with 95%): a tribe is called off its expected share only when its widened interval excludes it.
 
 # %%
 def influence_array(df, n):
@@ -217,11 +287,14 @@ def influence_array(df, n):
 
 
 def top_share(values, label, policy):
-    """values: (games, 6); the share of games in which each tribe has the (joint) maximum."""
+    """values: (games, 6); the share of games in which each tribe has the (joint) maximum.
+
+    ``expected``: the share of every tribe if they were equal, the mean number of tribes tied at the top / 6."""
     top = values == values.max(axis=1, keepdims=True)
     rate, low, high = toolkit.wilson(top.sum(axis=0), len(values))
     return pd.DataFrame({"tribe": TRIBES, "measure": label, "policy": policy, "games": len(values),
-                         "share": rate, "ci_low": low, "ci_high": high})
+                         "at the top": top.sum(axis=0), "share": rate, "ci_low": low, "ci_high": high,
+                         "expected": top.sum(axis=1).mean() / len(TRIBES)})
 
 
 def tribe_measures(df, n, policy):
@@ -248,28 +321,59 @@ def board_measures(policy):
 
 tribes = pd.concat(tribe_measures(greedy[4], 4, "greedy") + tribe_measures(random_runs[4], 4, "random")
                    + board_measures("greedy") + board_measures("random"), ignore_index=True)
+MEASURES = list(dict.fromkeys(tribes["measure"]))
 fig, axes = plt.subplots(1, 2, figsize=(15, 4.2), sharey=True)
 for ax, policy in zip(axes, ("greedy", "random")):
-    plots.means_bar(tribes[tribes["policy"] == policy], ax=ax, x="tribe", hue="measure", value="share",
-                    xlabel="", ylabel="share of games at the top", title=f"4 players, {policy} self-play")
-    ax.axhline(1 / 6, color="grey", linestyle="--", linewidth=1)
-    for label in ax.get_xticklabels():
-        label.set_color(TRIBE_COLOURS[label.get_text()] if label.get_text() != "goths" else "#b8860b")
+    shown = tribes[tribes["policy"] == policy]
+    plots.means_bar(shown, ax=ax, x="measure", hue="tribe", value="share", xlabel="",
+                    ylabel="share of games at the top", title=f"4 players, {policy} self-play")
+    bars = [c for c in ax.containers if isinstance(c, matplotlib.container.BarContainer)]
+    for tribe, container in zip(TRIBES, bars):  # each tribe in its colour (Goths darker, to show on white)
+        for patch in container:
+            patch.set_facecolor(TRIBE_COLOURS[tribe] if tribe != "goths" else "#b8860b")
+    ax.legend(fontsize=8, title="tribe (bars: 95% CI)", title_fontsize=8)
+    for i, measure in enumerate(MEASURES):  # dashed: the expected share, mean tribes tied at the top / 6
+        ax.hlines(shown[shown["measure"] == measure]["expected"].iloc[0], i - 0.42, i + 0.42, color="grey",
+                  linestyle="--", linewidth=1.2, zorder=3)
 fig.tight_layout()
-tribes.pivot_table(index=["policy", "measure"], columns="tribe", values="share", sort=False)[list(TRIBES)].round(3)
+tribe_table = tribes.pivot_table(index=["policy", "measure"], columns="tribe", values="share",
+                                 sort=False)[list(TRIBES)]
+tribe_table["expected"] = tribes.groupby(["policy", "measure"], sort=False)["expected"].first()
+tribe_table.round(3)
+
+# %%
+Z_TRIBES = bonferroni_z(len(tribes))
+
+
+def tribe_sentence(policy, measure):
+    rows = tribes[(tribes["policy"] == policy) & (tribes["measure"] == measure)]
+    expected = rows["expected"].iloc[0]
+    _, low, high = toolkit.wilson(rows["at the top"].to_numpy(), int(rows["games"].iloc[0]), z=Z_TRIBES)
+    above = [t for t, lo in zip(rows["tribe"], low) if lo > expected]
+    below = [t for t, hi in zip(rows["tribe"], high) if hi < expected]
+    top, bottom = rows.loc[rows["share"].idxmax()], rows.loc[rows["share"].idxmin()]
+    verdict = ("every widened interval holds the expected share" if not above + below else
+               "**off the expected share**: " + "; ".join(part for part in (
+                   f"{', '.join(above)} above" if above else "", f"{', '.join(below)} below" if below else "")
+                   if part))
+    return (f"- *{measure}* ({int(rows['games'].iloc[0]):,} games): from {pct(bottom['share'])} ({bottom['tribe']}) "
+            f"to {pct(top['share'])} ({top['tribe']}), each interval about ±"
+            f"{100 * (rows['ci_high'] - rows['ci_low']).mean() / 2:.1f} points; expected {pct(expected)} "
+            f"({6 * expected:.2f} tribes at the top on average); {verdict}.")
+
+
+off = sum("off the expected" in tribe_sentence(p, m) for p in ("greedy", "random") for m in MEASURES)
+display(Markdown(
+    f"**Reading the numbers (N = {N:,}, {N_WARS:,} reference games, seed {SEED}).**\n\n"
+    + "\n\n".join(f"*{policy} self-play:*\n\n" + "\n".join(tribe_sentence(policy, m) for m in MEASURES)
+                    for policy in ("greedy", "random"))
+    + "\n\n" + ("**No tribe dominates** under either policy: all 48 widened intervals hold their expected share."
+                  if off == 0 else f"In {off} of the 8 measures a tribe is off its expected share (see above).")))
 
 # %% [markdown]
-# **Reading the numbers (default run).** Under `random` the tribes are equal, as the symmetric rules
-# demand: each has the most total influence in 20.0% to 20.2% of the games (ties count for every tied
-# tribe, hence more than a sixth) and is the winner's tribe in 23.1% to 23.5%. Under `greedy` they are
-# equal as well: each tribe has the most influence in 17.9% to 18.0% of 4-player games (each interval is
-# about ±0.24 points wide, and all of them overlap) and is the winner's tribe in 19.9% to 20.2%. Greedy
-# breaks ties between equally good plays at random, so nothing favours a tribe by its number; its shares
-# are lower than random's only because its tribes tie for the top less often. The two board measures come
-# from only 300 games, so their intervals are about ±5 points wide: under greedy "most figures" ranges
-# from 16.0% (Teutons) to 22.7% (Saxons) and "pays the winner most" from 14.2% (Teutons) to 20.9%
-# (Vandals, Huns), with overlapping intervals, and a check on 3,000 random games gave 17.9% to 19.9% for
-# "most figures": equal within the noise. No tribe dominates under either policy.
+# Greedy breaks ties between equally good plays at random, so nothing favours a tribe by its number. Where
+# its shares are lower than random's, the expected share says why: its tribes tie for the top less often.
+# The board measures come from far fewer games, so their intervals are much wider.
 
 # %% [markdown]
 # ## 4. Wars, centuries and how games end
@@ -319,20 +423,39 @@ display(Markdown("**Share of games in which each century ended** (the rest ended
 centuries.pivot_table(index=["policy", "players"], columns="century", values="share completed",
                       sort=False).round(3)
 
+# %%
+ENDS = end_shares.set_index(["policy", "players", "end reason"])
+CENTURY_TURNS = centuries.set_index(["policy", "players", "century"])["mean"]
+
+
+def ending(policy, n, reason):
+    """The share of games that ended by ``reason``: a count when it is rare, else a rate with its interval."""
+    key = (policy, f"{n} players", reason)
+    if key not in ENDS.index:
+        return f"0 of {N:,}"
+    r = ENDS.loc[key]
+    count = int(round(r["share"] * N))
+    return f"{count:,} of {N:,}" if count < 1000 else pct(r["share"], r["ci_low"], r["ci_high"])
+
+
+def end_sentence(policy, n):
+    row = pd.DataFrame(end_rows).set_index(["policy", "players"]).loc[(policy, n)]
+    turns = [CENTURY_TURNS[(policy, f"{n} players", c)] for c in ("IV", "V", "VI", "VII")]
+    longest = ("IV", "V", "VI", "VII")[int(np.nanargmax(turns))]
+    return (f"- {n} players: {row['mean turns']:.1f} turns and {row['mean wars']:.2f} wars a game; track end "
+            f"{ending(policy, n, 'track_end')}, stall {ending(policy, n, 'stall')}; turns in centuries IV to VII "
+            f"{', '.join(f'{t:.1f}' for t in turns)} (most in {longest}).")
+
+
+display(Markdown(f"**Reading the numbers (N = {N:,}, seed {SEED}).**\n\n" + "\n\n".join(
+    f"*{policy} self-play:*\n\n" + "\n".join(end_sentence(policy, n) for n in PLAYERS)
+    for policy in ("greedy", "random"))))
+
 # %% [markdown]
-# **Reading the numbers (default run).** Random players fight all ten wars in practically every game (a
-# stall, when no figure can be placed anywhere, ends 3 to 9 games in 100,000) and play about 36 turns,
-# whatever the number of players: they spread their influence, so no track reaches 22. Greedy players,
-# which break ties between tribes at random, spread theirs too once there are three players or more:
-# 2.8% (2.7% to 2.9%) of 3-player greedy games end by track end, 0.2% with four players and 13 games in
-# 100,000 with five. With two players it is different: 26.1% (25.9% to 26.4%) of the greedy games end by
-# track end (9.47 wars on average) and miss century VII's scoring. Greedy also avoids starting wars, so
-# its games are longer: 64.9 turns with two players, 90.9 with three, 87.1 with four and 85.1 with five. A
-# stall ends at most 8 greedy games in 100,000. The centuries differ between the policies. Random players
-# spend the most turns in century VII, with its four peace tiles (11 to 12 turns, against 7 to 9 in each
-# of the others). Greedy players spend the most in century IV, before the first war: 35 to 38 turns with
-# three to five players (20 with two), then 25 to 30 in century V (12 with two) and 10 to 17 in each of
-# centuries VI and VII.
+# Two things built into the policies help to read these lines: `greedy` avoids starting wars, so it spends
+# more turns before each war; and random players spread their influence over the tribes, so their tracks
+# seldom reach the end. Century VII holds four peace tiles, the most of any century. A game that ends by
+# track end misses the scorings of the centuries it did not finish.
 
 # %% [markdown]
 # ### Where do the wars happen?
@@ -352,16 +475,24 @@ fig.tight_layout()
 pd.concat(frequencies, axis=1).loc[:, (slice(None), ["share", "ci_low", "ci_high", "mean_war", "IV", "V", "VI",
                                                      "VII"])].round(2)
 
-# %% [markdown]
-# **Reading the maps (default run, 300 games each).** Random players fight a war in nearly every start
-# province (95% to 97% of the games, war 3.9 to 4.6 on average) and then mostly in the centre and east:
-# Italia Annonaria (78%), Moesia (70%), Belgica (61%), Dalmatia (54%); the far south-west (Lusitania,
-# Baetica, Mauretania) and Crete see a war in at most one game of 300. Greedy players, which avoid
-# starting wars, fight fewer of them in the start provinces: each of the six in 73% to 76% of the games
-# (intervals about ±5 points), war 4.1 to 4.7 on average, in no fixed order. Their other wars
-# spread farther over the map: Italia Annonaria (64%), Belgica (55%), Lugdunensis (55%), Moesia (54%),
-# Dalmatia (45%), Narbonensis and Macedonia (39% each), Britannia (32%), and every province saw a greedy
-# war, down to Lusitania, Baetica and Mauretania (8% to 9%) and Crete (5%).
+# %%
+def war_map_sentence(policy):
+    f = frequencies[policy]
+    start, other = f[f["start"]], f[~f["start"]].sort_values("share", ascending=False)
+    busiest = ", ".join(f"{r['name']} {pct(r['share'], digits=0)}" for _, r in other.head(6).iterrows())
+    rarest = ", ".join(f"{r['name']} {int(r['wars'])}" for _, r in other.sort_values("share").head(4).iterrows())
+    never = int((other["wars"] == 0).sum())
+    return (f"- *{policy}* ({int(f['games'].iloc[0]):,} games): each start province sees a war in "
+            f"{pct(start['share'].min(), digits=0)} to {pct(start['share'].max(), digits=0)} of the games (war "
+            f"{start['mean_war'].min():.1f} to {start['mean_war'].max():.1f} of the game on average; each interval "
+            f"about ±{100 * (start['ci_high'] - start['ci_low']).mean() / 2:.0f} points). The busiest other "
+            f"provinces: {busiest}. The quietest (wars in {int(f['games'].iloc[0]):,} games): {rarest}; "
+            + (f"every one of the {len(other)} other provinces saw a war." if never == 0 else
+               f"{never} of the {len(other)} other provinces never saw a war."))
+
+
+display(Markdown(f"**Reading the maps (seed {SEED}).**\n\n"
+                 + "\n".join(war_map_sentence(policy) for policy in ("greedy", "random"))))
 
 # %% [markdown]
 # ## 5. What is each action tile worth?
@@ -402,18 +533,36 @@ display(Markdown("**When greedy uses its tiles** (seat 0, greedy self-play):"))
 display(pd.DataFrame(use_rows).set_index(["players", "tile"]).round(3))
 tiles.drop(columns="label").set_index(["players", "tile", "quantity"]).round(4)
 
+# %%
+TILE_VALUES = tiles.set_index(["players", "tile", "quantity"])
+USES = pd.DataFrame(use_rows).set_index(["players", "tile"])
+GREEDY_TURNS = {n: greedy[n]["turns"].mean() for n in (2, 4)}
+
+
+def tile_sentence(n, tile):
+    win, vp = TILE_VALUES.loc[(n, tile, "win rate")], TILE_VALUES.loc[(n, tile, "VP")]
+    use = USES.loc[(n, tile)]
+    worth = ("raises seat 0's win rate" if win["ci_low"] > 0 else "lowers seat 0's win rate" if win["ci_high"] < 0
+             else "changes seat 0's win rate by no measurable amount")
+    vp_text = (f"{vp['value']:+.2f} VP ({vp['ci_low']:+.2f} to {vp['ci_high']:+.2f})")
+    digits = 2 if abs(win["value"]) < 0.005 else 1
+    return (f"  - *{tile}* {worth}: {100 * win['value']:+.{digits}f} points "
+            f"({100 * win['ci_low']:+.{digits}f} to {100 * win['ci_high']:+.{digits}f}; {pct(win['with the tile'])} "
+            "with it, "
+            f"{pct(win['without'])} without), and {vp_text}. Greedy uses it in {pct(use['share of games used'])} "
+            f"of the games (median turn {use['median turn of use']:.0f}, in games of {GREEDY_TURNS[n]:.0f} turns "
+            f"on average); leaving it out changes seat 0's result in {pct(win['games that changed'])} of them.")
+
+
+display(Markdown(f"**Reading the numbers (N = {N:,} paired games, seed {SEED}).** Six win-rate intervals (three "
+                 "tiles, two player counts) are read at once, so one that just clears zero may be chance.\n\n"
+                 + "\n".join(
+                     f"- {n} players:\n" + "\n".join(tile_sentence(n, tile) for tile in TILES) for n in (2, 4))))
+
 # %% [markdown]
-# **Reading the numbers (default run).** With four players two of the tiles matter a lot to `greedy`.
-# Without +2 influence seat 0's win rate falls from 25.5% to 12.1%: the tile is worth 13.4 percentage
-# points (13.1 to 13.7) and 11.6 VP (11.4 to 11.9). Double turn is worth 7.7 points (7.4 to 8.0) and
-# 5.7 VP (5.5 to 5.8). Exchange is worth 0.1 points (0.09 to 0.14) and 0.1 VP: greedy uses it only when
-# no card in its hand can be placed, which happens in 1.1% of 4-player games. With two players all three
-# tiles are worth little. +2 influence is worth 1.8 points (1.4 to 2.3) and no measurable VP (-0.15,
-# -0.41 to 0.10), although greedy uses it in every game (median turn 3). Double turn is worth 1.3 points
-# (0.9 to 1.7) and 0.3 VP, although greedy always uses it too (from century VI on, median turn 33 of 65).
-# Exchange is worth 0.2 points (0.18 to 0.26): it is used in 1.9% of 2-player games and changes seat 0's
-# result in 0.5% of them. These runs do not show why the tiles are worth so much less with two players;
-# better tile rules for `greedy` might be worth trying.
+# Greedy uses Exchange only when no card in its hand can be placed, so that tile can only be worth as much
+# as those rare turns allow. These runs do not show why a tile is worth more with one player count than
+# with another; better tile rules for `greedy` might be worth trying.
 
 # %% [markdown]
 # ## 6. The 2-player gap rule
@@ -456,22 +605,40 @@ fig.tight_layout()
 gap[["label", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "se", "se_unpaired"]].rename(
     columns={"mean_a": "with the rule", "mean_b": "without"}).set_index("label").round(4)
 
+# %%
+GAP = gap.set_index("label")
+
+
+def gap_text(name, share=False):
+    r = GAP.loc[name]
+    if share:
+        return (f"{pct(r['mean_a'])} with the rule against {pct(r['mean_b'])} without "
+                f"({100 * r['difference']:+.1f} points, {100 * r['ci_low']:+.1f} to {100 * r['ci_high']:+.1f})")
+    return (f"{r['mean_a']:.1f} against {r['mean_b']:.1f} "
+            f"({r['difference']:+.1f}, {r['ci_low']:+.1f} to {r['ci_high']:+.1f})")
+
+
+ratio = (GAP["se_unpaired"] / GAP["se"]).replace([np.inf], np.nan)
+display(Markdown(
+    f"**Reading the numbers (N = {N:,} paired games, seed {SEED}).** With the gap rule against without it:\n\n"
+    + "\n".join(f"- {name}: {gap_text(name, share=name in ('first player wins', 'shared win', 'track end'))}"
+                 for name in GAP.index)
+    + f"\n\nTwo independent runs would give standard errors (`se_unpaired`) {ratio.min():.1f} to "
+    f"{ratio.max():.1f} times the paired ones (`se`). Seven differences are read at once, so one interval that "
+    "just clears zero may be chance."))
+
 # %% [markdown]
-# **Reading the numbers (default run).** The gap rule takes VP from whoever trails by more than two spaces
-# on a track. The loser of a game scores 13.5 VP less (13.4 to 13.6), the winner 5.4 less (5.3 to 5.5),
-# and the margin grows by 8.1 VP (8.0 to 8.2). The first player's edge shrinks a little: he wins 52.3% of
-# the games with the rule and 54.0% without (a difference of -1.7 points, -2.1 to -1.3). Shared wins
-# become rarer (1.8% against 3.1%). Track ends become more frequent (26.1% against 23.5%, +2.6 points,
-# 2.3 to 2.9), and the games 1.4 turns longer: greedy scores positions under the rule in force, and with
-# the gap rule it pays to pull far ahead on a track. The paired standard error (`se`) is up to three
-# times smaller than two independent runs would give (`se_unpaired`).
+# What the rule does by construction: it takes the second-place VP of a tribe from whoever trails the
+# leader by more than two spaces on its track. Greedy scores positions under the rule in force, so with the
+# gap rule it pays greedy to pull far ahead on a track, which can change how often a track reaches its end.
 
 # %% [markdown]
 # ## 7. How strong are the policies?
 #
 # Seat 0 plays each policy against three `greedy` players (4 players; the start player is random, so
-# seat 0 moves first in a quarter of the games). The fair share is 25%. The lookahead runs are short
-# (`N_LOOK` games).
+# seat 0 moves first in a quarter of the games). The dashed line is the share a greedy player wins among
+# greedy players when a shared win counts for every sharer: the mean number of winners per game of greedy
+# self-play divided by 4, a little over 25%. The lookahead runs are short (`N_LOOK` games).
 
 # %%
 policy_rows = []
@@ -485,20 +652,41 @@ for policy, n_games in (("random", N), ("greedy", N), ("lookahead:4", N_LOOK), (
     policy_rows.append({"seat 0 plays": policy, "games": len(df), "win_rate": rate, "ci_low": low, "ci_high": high,
                         "seat 0 VP": vp, "± VP": stats.Z95 * vp_se, "others' mean VP": others})
 policy_table = pd.DataFrame(policy_rows)
+FAIR_4 = greedy[4]["n_winners"].mean() / 4  # a greedy player's expected share among greedy players
 fig, ax = plt.subplots(figsize=(8, 3.4))
 plots.interval_plot(policy_table.rename(columns={"seat 0 plays": "label"}), ax=ax, value="win_rate",
-                    reference=0.25, digits=3, xlabel="seat 0's win rate against three greedy players (95% CI)",
-                    ylabel="seat 0 plays", title="policy strength, 4 players")
+                    reference=FAIR_4, digits=3, xlabel="seat 0's win rate against three greedy players (95% CI; "
+                    f"dashed: {FAIR_4:.3f}, the expected share)", ylabel="seat 0 plays",
+                    title="policy strength, 4 players")
 fig.tight_layout()
 policy_table.round(3)
 
+# %%
+POLICY = policy_table.set_index("seat 0 plays")
+
+
+def strength_sentence(policy):
+    r = POLICY.loc[policy]
+    wins = int(round(r["win_rate"] * r["games"]))
+    rate = pct(r["win_rate"], r["ci_low"], r["ci_high"], digits=3 if r["win_rate"] < 0.01 else 1)
+    place = ("above" if r["ci_low"] > FAIR_4 else "below" if r["ci_high"] < FAIR_4 else "not apart from")
+    others = r["others' mean VP"]
+    return (f"- *{policy}* wins {wins:,} of its {int(r['games']):,} games, {rate}: {place} the expected share "
+            f"{pct(FAIR_4)}. It scores {r['seat 0 VP']:.1f} VP (± {r['± VP']:.1f}); its three greedy opponents "
+            f"{others:.1f} on average.")
+
+
+look = POLICY.loc[["lookahead:4", "lookahead"]]
+look_overlap = look["ci_low"].max() <= look["ci_high"].min()
+display(Markdown(
+    f"**Reading the numbers (N = {N:,}, seed {SEED}).**\n\n"
+    + "\n".join(strength_sentence(policy) for policy in POLICY.index)
+    + "\n\nThe two lookahead sample counts (4 and 8) are "
+    + ("not apart: their intervals overlap." if look_overlap else "apart: their intervals do not overlap.")))
+
 # %% [markdown]
-# **Reading the numbers (default run).** A random player never beat three greedy ones in 100,000 games
-# (the 95% interval reaches 0.004%). Greedy wins its fair share (25.5%, 25.2% to 25.8%). Lookahead wins
-# 48.0% of its 200 games (41.2% to 54.9%) with 8 samples and 49.5% (42.6% to 56.4%) with 4, about twice
-# the fair share; the two sample counts are equal within the noise. It scores fewer VP than greedy (94
-# with 8 samples and 90 with 4, against 116) but keeps its opponents much lower (82 and 81 on average),
-# since it values a play by its VP minus the best opponent's.
+# Lookahead values a play by its own VP minus the best opponent's, so it can win more often than greedy
+# while scoring fewer VP, by keeping its opponents lower.
 
 # %% [markdown]
 # ## 8. The deal: exact odds
@@ -518,8 +706,10 @@ odds.summary(RULES[4])
 # plots), reruns `N_PANEL` games (at least 10,000) of greedy self-play, and redraws the win rate by turn
 # order, the game length and how the games ended. Rules reach the compiled kernel as values, so no change
 # recompiles anything; greedy plays about 2,000–5,000 games a second on two cores, so a change takes a
-# few seconds. With `num_players` = 2, set `two_player_second_place_gap` to 2 for the official 2-player
-# rule (the panel keeps the field's value when the player count changes).
+# few seconds. A field whose default depends on the number of players follows `num_players` until it is
+# changed by hand: setting `num_players` to 2 turns on the official 2-player rule
+# (`two_player_second_place_gap` = 2), and going back to 3–5 players turns it off again (`none`). The
+# dashed line is the expected share, the mean number of winners per game divided by n.
 
 # %%
 def run(rules, n_games):
@@ -528,7 +718,7 @@ def run(rules, n_games):
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(15, 3.6))
     plots.means_bar(by_turn_order(df, n), ax=left, x="turn order", value="win_rate", xlabel="turn order",
                     ylabel="win rate", title=f"greedy self-play, {n} players, {len(df):,} games")
-    left.axhline(1 / n, color="grey", linestyle="--", linewidth=1)
+    left.axhline(df["n_winners"].mean() / n, color="grey", linestyle="--", linewidth=1)
     plots.length_histogram(df, "turns", ax=middle)
     shares = df["end_reason"].value_counts(normalize=True)
     middle.set_xlabel("turns")

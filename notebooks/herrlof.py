@@ -2,11 +2,11 @@
 # jupyter:
 #   jupytext:
 #     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -49,7 +49,7 @@ from IPython.display import Markdown, display
 import toolkit
 from toolkit.analysis import tournament
 from toolkit.core import stats
-from toolkit.games.herrlof import odds, round_log
+from toolkit.games.herrlof import odds, policies, round_log
 from toolkit.viz import plots
 from toolkit.viz.widgets import rules_panel
 
@@ -63,6 +63,13 @@ LOOKAHEAD = "lookahead:8"
 STANDARD = toolkit.rules("herrlof", "standard")
 PUBLISHER = toolkit.rules("herrlof", "publisher")
 print(f"N = {N:,} games per run, {N_LOOK:,} with a lookahead player, {N_POLICY:,} per policy pair, seed {SEED}")
+
+
+def caution(k):
+    """What reading k 95% intervals at once means (counted as if they were independent)."""
+    return (f"*{k} intervals are read at once: if none of these differences were real, at least one interval "
+            f"would still exclude zero (or 50%) in about {1 - 0.95 ** k:.0%} of runs, so a lone interval that "
+            "just clears it is weak evidence.*")
 
 # %% [markdown]
 # Every run below uses the same seed, so game *g* of every run starts from the same shuffle (common random
@@ -102,9 +109,9 @@ pd.DataFrame({
 
 # %% [markdown]
 # The column names give the line-up: one name is self-play, "A vs random" has A in seat 0. The games are
-# short: a round is worth about 8 to 12 points to a player (section 6 shows the distribution), so 50 points
-# come within a handful of rounds. The row "longest game" shows how far the ten-round limit is from the
-# games actually played.
+# short, since a round is worth several points to each player (section 6 shows the distribution): 50
+# points come within the few rounds of the row "mean rounds", and the row "longest game" shows how far the
+# ten-round limit is from the games actually played.
 #
 # ## 1. The deal: exact odds beside simulated hands
 #
@@ -197,9 +204,13 @@ display(Markdown("\n".join(lines)))
 # %% [markdown]
 # ## 3. What should you bid with a given hand?
 #
-# `round_log` records each hand's **strength** at the deal, once the trump is known: `greedy`'s own
-# estimate of the tricks a hand will take, in quarter tricks (a high trump counts a whole trick, an
-# off-suit 9 three quarters, and so on). Below it is divided by 4 and grouped in bins of half a trick.
+# `round_log` records each hand's **strength** at the deal, once the trump is known: the part of `greedy`'s
+# estimate that comes from the high cards, in quarter tricks (a high trump counts a whole trick, an
+# off-suit 9 three quarters, and so on). It leaves out the tricks every hand takes with its low cards, its
+# Valknuts and Hagalaz and its play, so a hand of strength 0 still takes a few tricks: `greedy` bids the
+# strength **plus a base** (`policies.bid_base`, 4/5 of a quarter trick per card in the hand), printed
+# below. Below the strength is divided by 4 and grouped in bins of half a trick; the axes say "tricks from
+# high cards" for it.
 #
 # The `random` player makes this question clean: its bid is uniform and independent of its hand and of its
 # play, so within a strength bin every bid meets the same hands and the same play, and the mean points of
@@ -217,13 +228,20 @@ display(Markdown("\n".join(lines)))
 random_rows = logs["random"]
 greedy_rows = logs["greedy vs random"][logs["greedy vs random"]["policy"] == "greedy"]
 min_rounds = max(5, len(random_rows) // 20_000)
+BASE = policies.bid_base(STANDARD.hand_size) / 4  # tricks greedy adds to the strength when it bids a full hand
+STRENGTH_LABEL = f"hand strength at the deal: tricks from high cards (greedy bids it + {BASE:g})"
+print(f"greedy's bid base with {STANDARD.hand_size} cards: {BASE:g} tricks")
 fig, (left, right) = plt.subplots(1, 2, figsize=(14, 4.8))
 plots.best_bid_by_strength(random_rows, ax=left, width=2, min_rounds=min_rounds,
                            title=f"random player, {len(random_rows):,} rounds")
 greedy_bid = greedy_rows.groupby("strength")["bid"].mean()
 left.step(greedy_bid.index / 4, greedy_bid.to_numpy(), where="mid", color="grey", label="greedy's bid")
 left.legend(fontsize=8)
+left.set_xlabel(STRENGTH_LABEL)
 plots.points_by_bid(random_rows, ax=right, width=2, title="random player: points by bid")
+handles, labels = right.get_legend_handles_labels()
+right.legend(handles, [label.replace("tricks", "tricks from high cards") for label in labels], fontsize=8,
+             title="hand strength (band: 95% CI)", title_fontsize=8)
 fig.tight_layout()
 best = plots.best_bid_table(random_rows, width=2, min_rounds=min_rounds)
 best.round(2)
@@ -241,7 +259,9 @@ slope = np.polyfit(best["strength"], best["tricks"], 1)[0] if len(best) > 1 else
 display(Markdown(
     f"- Over the {len(best)} strength bins with enough rounds, a random player's tricks rise by "
     f"**{slope:.2f}** per trick of strength (a least-squares line through the blue points), from "
-    f"{best['tricks'].min():.2f} to {best['tricks'].max():.2f}.\n"
+    f"{best['tricks'].min():.2f} to {best['tricks'].max():.2f}; in the weakest bin (strength "
+    f"{best['strength'].iloc[0]:.2f}) it still takes {best['tricks'].iloc[0]:.2f} tricks, "
+    f"{best['tricks'].iloc[0] - best['strength'].iloc[0]:.2f} more than the strength counts.\n"
     f"- The best bid is within one trick of the mean tricks won in "
     f"{int((abs(best['best_bid'] - best['tricks']) <= 1).sum())} of {len(best)} bins.\n"
     f"- Greedy's mean bid lies above the range of best bids in {above} bins, inside it in {inside} and below "
@@ -309,12 +329,10 @@ worth.round(3)
 
 # %% [markdown]
 # Both players have the effect, so the difference is the net worth to greedy of an effect that random can
-# use too. The paired standard errors are not much smaller than the unpaired ones: switching an effect off
-# changes the play from its first use on, and the games drift apart, so the common seeds remove only part of
-# the luck. When `changed games` is 0, the switch changed nothing in any game and the difference is exactly
-# zero. The double-Valknut trump change can do that even though it happens (the frequency bars above). A
-# plausible reason, from greedy's design rather than from these numbers: greedy sheds its Valknuts last, so
-# two Valknuts meet late in a round, when a new trump has little or nothing left to decide.
+# use too. Switching an effect off changes the play from its first use on, and the games drift apart, so
+# the common seeds remove only part of the luck: compare `se paired` with `se unpaired` (the sentences
+# below give the ratio). When `changed games` is 0, the switch changed nothing in any game and the
+# difference is exactly zero.
 #
 # A second, cruder measure is in the right panel below: greedy's points in the rounds where it executed an
 # effect, minus its points in the rounds where it did not (greedy vs random, per round, difference of two
@@ -360,8 +378,25 @@ def worth_sentence(row):
     return f"- *{row['effect']}*: no change in greedy's final score can be seen, {interval}."
 
 
-display(Markdown("\n".join(worth_sentence(row) for _, row in worth[worth["measure"] == "greedy's final score"]
-                           .iterrows())))
+FIRES = {"1 steals": "steals (1)", "3 trades": "trades (3)", "6 swaps": "swaps (6)",
+         "VV changes trump": "trump changes (VV)"}  # effect -> its row in the frequency bars
+fires = frequency[frequency["policy"] == "greedy"].set_index("quantity")["mean"]
+score_rows = worth[worth["measure"] == "greedy's final score"]
+notes = []
+for _, row in score_rows.iterrows():
+    if row["changed games"] == 0 and row["effect"] in FIRES and fires[FIRES[row["effect"]]] > 0:
+        notes.append(f"*{row['effect']}* happens ({fires[FIRES[row['effect']]]:.3f} times per round in greedy "
+                     "against random) yet changed no game. A plausible reason, from greedy's design rather than "
+                     "from these numbers: greedy sheds its Valknuts last, so two Valknuts meet late in a round, "
+                     "when a new trump has little or nothing left to decide.")
+changed = worth[worth["changed games"] > 0]
+ratio = changed["se unpaired"] / changed["se paired"]
+display(Markdown("\n".join(worth_sentence(row) for _, row in score_rows.iterrows())
+                 + ("" if changed.empty else
+                    f"\n\nWhere the switch changed games, the unpaired standard error is {ratio.min():.2f} to "
+                    f"{ratio.max():.2f} times the paired one.")
+                 + "".join(f"\n\n{note}" for note in notes)
+                 + f"\n\n{caution(len(score_rows))}"))
 
 # %% [markdown]
 # ## 5. Does dealing or leading pay?
@@ -434,7 +469,8 @@ def round_sentence(row):
 
 
 display(Markdown("\n".join([dealer_sentence(r) for _, r in dealer_games.iterrows()]
-                           + [round_sentence(r) for _, r in dealer_rounds.iterrows()])))
+                           + [round_sentence(r) for _, r in dealer_rounds.iterrows()])
+                 + f"\n\n{caution(len(dealer_games) + len(dealer_rounds))}"))
 
 # %% [markdown]
 # ## 6. Standard against publisher scoring
@@ -454,8 +490,8 @@ measures = {
     "P(greedy wins)": lambda df: df["win_0"],
     "greedy's final score": lambda df: df["score_0"],
     "random's final score": lambda df: df["score_1"],
-    "greedy's points per round": lambda df: df["score_0"] / df["rounds"],
-    "random's points per round": lambda df: df["score_1"] / df["rounds"],
+    "greedy's points per round (mean over games)": lambda df: df["score_0"] / df["rounds"],
+    "random's points per round (mean over games)": lambda df: df["score_1"] / df["rounds"],
     "greedy's exact bids per round": lambda df: df["exact_bids_0"] / df["rounds"],
     "random's exact bids per round": lambda df: df["exact_bids_1"] / df["rounds"],
 }
@@ -471,6 +507,12 @@ scoring.round(4)
 # The left panel overlays the game lengths in rounds (mean with its shaded 95% interval, median dotted). The
 # other two show the distribution of the points a player scores in one round, for each scoring: under
 # `standard` a 5-trick round is worth 10 points, under `publisher` only 5, and the bumps move accordingly.
+#
+# Two averages of the points per round appear in this section, and they differ. The table's "points per
+# round (mean over games)" takes each game's score divided by its rounds and averages over the games, so
+# every game counts once and a round of a short game weighs more than a round of a long one (the paired
+# comparison needs one number per game). The legends of the two histograms give the mean over all rounds
+# pooled, where every round counts once. The sentence under the figure gives both, from this run.
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(16, 4))
@@ -480,10 +522,23 @@ axes[0].set_ylabel("share of games")
 for ax, policy in zip(axes[1:], ("greedy", "random")):
     for label, log in [("standard", standard_log), ("publisher", publisher_log)]:
         plots.length_histogram(log[log["policy"] == policy], "points", ax=ax, label=label,
-                               title=f"{policy}'s points per round")
+                               title=f"{policy}'s points in a round (all rounds pooled)")
     ax.set_ylabel("share of rounds")
     ax.set_xlabel("points in the round")
 fig.tight_layout()
+
+per_game = scoring.set_index("measure")
+lines = []
+for policy in ("greedy", "random"):
+    measure = f"{policy}'s points per round (mean over games)"
+    for label, log in (("standard", standard_log), ("publisher", publisher_log)):
+        over_games, pooled = per_game.loc[measure, label], log.loc[log["policy"] == policy, "points"].mean()
+        lines.append(f"- *{policy}*, {label} scoring: {over_games:.2f} points per round as the mean over games, "
+                     f"{pooled:.2f} over all rounds pooled"
+                     + (": the short games have the richer rounds." if round(over_games, 2) > round(pooled, 2) else
+                        ": the long games have the richer rounds." if round(over_games, 2) < round(pooled, 2)
+                        else "."))
+display(Markdown("\n".join(lines)))
 
 # %%
 def scoring_sentence(row):
@@ -495,7 +550,7 @@ def scoring_sentence(row):
     return f"- *{row['measure']}*: no difference can be seen ({interval})."
 
 
-display(Markdown("\n".join(scoring_sentence(r) for _, r in scoring.iterrows())))
+display(Markdown("\n".join(scoring_sentence(r) for _, r in scoring.iterrows()) + f"\n\n{caution(len(scoring))}"))
 
 # %% [markdown]
 # ## 7. Which policy is stronger?

@@ -2,11 +2,11 @@
 # jupyter:
 #   jupytext:
 #     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -118,9 +118,9 @@ pd.concat([pd.DataFrame(turn_words, index=pd.Index(["a turn is"], name="metric")
 # The left plot shows the first-player advantage of each game and policy with its 95% interval: the win
 # rate of whoever moved first minus the fair share (1/2 in the 2-player games, 1/4 in Attila and Walhalla,
 # adjusted for draws and shared wins).
-# The right plot shows the mean game length in turns (log scale, since a greedy Valhalla game lasts a
-# thousand times longer than a Herrlof trick count suggests; the intervals are mostly narrower than the
-# bar edges at this `N`).
+# The right plot shows the mean game length in turns, each in its game's own unit, on a log scale because
+# the games' lengths differ by orders of magnitude (the intervals are mostly narrower than the bar edges at
+# the default `N`).
 
 # %%
 rows = []
@@ -151,26 +151,54 @@ for ax, metric, ylabel in ((left, "lead_changes", "lead changes per game"),
                     ylabel=ylabel, title=f"{metric} (95% CI)")
 fig.tight_layout()
 
+# %%
+def metric(policy, game, name):
+    return design[policy, game].loc[name]
+
+
+def interval(row, digits=3, scale=1.0, unit=""):
+    return (f"{scale * row['value']:.{digits}f}{unit} ({scale * row['ci_low']:.{digits}f} to "
+            f"{scale * row['ci_high']:.{digits}f})")
+
+
+RUNS = list(design)
+incomplete = [f"{g} / {p}" for p, g in RUNS if metric(p, g, "completion")["value"] < 1]
+draws = {(p, g): metric(p, g, "drawishness")["value"] for p, g in RUNS}
+most_draws = max(draws, key=draws.get)
+no_draws = sorted({g for g in GAMES if all(draws[p, g] == 0 for p in ("random", "greedy"))})
+clear = [(p, g) for p, g in RUNS if metric(p, g, "first_player_advantage")["ci_low"] > 0
+         or metric(p, g, "first_player_advantage")["ci_high"] < 0]
+balance = {(p, g): metric(p, g, "balance")["value"] for p, g in RUNS}
+lowest = sorted(balance, key=balance.get)[:2]
+lines = [
+    ("Every game finishes: completion is 1 in all " + f"{len(RUNS)} runs." if not incomplete else
+     f"Completion is below 1 in {', '.join(incomplete)}."),
+    f"Draws and shared wins: at most {draws[most_draws]:.1%} ({most_draws[1]}, {most_draws[0]})"
+    + (f"; none at all in {', '.join(no_draws)}." if no_draws else "."),
+    "**First-player advantage** (win rate of whoever moved first minus the fair share, in points): "
+    + ("intervals clear of 0 in " + "; ".join(
+        f"{g} / {p} {interval(metric(p, g, 'first_player_advantage'), 1, 100)}" for p, g in clear)
+       + "; every other interval holds 0." if clear else "every interval holds 0.")
+    + " Lowest balance: " + ", ".join(f"{g} / {p} ({balance[p, g]:.2f})" for p, g in lowest) + ".",
+    "**Length**, mean turns per game (each game's own turn), random against greedy: " + "; ".join(
+        f"{g} {metric('random', g, 'duration_turns')['value']:,.1f} against "
+        f"{metric('greedy', g, 'duration_turns')['value']:,.1f}" for g in GAMES) + ".",
+    "**Drama**, lead changes per game, random / greedy: " + "; ".join(
+        f"{g} {metric('random', g, 'lead_changes')['value']:.1f} / {metric('greedy', g, 'lead_changes')['value']:.1f}"
+        for g in GAMES) + ". With greedy players the winner leads for good from this share of the game on: "
+    + ", ".join(f"{g} {metric('greedy', g, 'decisiveness')['value']:.0%}"
+                for g in sorted(GAMES, key=lambda g: -metric("greedy", g, "decisiveness")["value"]))
+    + " (lower = decided earlier).",
+]
+display(Markdown(f"**Reading the numbers (N = {N:,}, seed {SEED}).**\n\n" + "\n".join(f"- {line}" for line in lines)
+                 + f"\n\n*{len(RUNS)} first-player intervals are read at once: if no game had an advantage, at "
+                 f"least one would still clear 0 in about {1 - 0.95 ** len(RUNS):.0%} of runs.*"))
+
 # %% [markdown]
-# **Reading the numbers (default run: N = 20,000, seed 2024).** Every game finishes: completion is 1 in all
-# ten runs (no game reached `max_turns`). Draws and shared wins are rare: at most 3.6% (Walhalla, greedy),
-# none at all in Valhalla.
-#
-# - **Who moves first matters in Halali only, and there a lot.** Blue, who always moves first, wins 65.0%
-#   of random games and 59.4% of greedy ones: an advantage of 15.4 points (14.7 to 16.0) and 9.6 points
-#   (8.9 to 10.3), the lowest balance of the five (0.69 and 0.81). Attila's first player has a small edge
-#   among greedy players, 6.1 points (5.4 to 6.7) over the fair share (balance 0.92), and 2.3 points with
-#   random players. Walhalla's first player gains 0.9 points (0.3 to 1.5) with greedy players. Valhalla and
-#   Herrlof show none: every interval holds 0.
-# - **Greedy play changes the length of a game in both directions.** Greedy Valhalla players attack
-#   whenever they can, so their games last 1,634 throw sequences against 380 for random players, and the
-#   lead changes hands 69 times a game. Greedy Attila players avoid starting wars (87 turns against 36);
-#   greedy bidders in Herrlof reach 50 points sooner (65.5 tricks against 87.5), and greedy Halali games end
-#   sooner (73.5 actions against 100).
-# - **Drama.** Apart from Valhalla's race, the lead changes hands less than three times a game (0.5 to
-#   0.9 times in Herrlof and Attila, 1.4 to 1.6 in Halali, 1.9 to 2.9 in Walhalla). With greedy players the
-#   winner takes the lead for good after 87% of a Valhalla game, 76% of an Attila game and 72% of a
-#   Walhalla game, but after about half of a Herrlof or Halali game: those two are decided earliest.
+# What the policies do to these numbers, by their design: greedy Valhalla players attack whenever they can,
+# greedy Attila players avoid starting wars, greedy Herrlof players bid their hand and play to it, and
+# greedy Halali players prefer to reveal. Whoever moves first in Halali is always Blue, so its first-player
+# advantage is also the colour's.
 
 # %% [markdown]
 # ### Skill and luck
@@ -211,22 +239,27 @@ fig.tight_layout()
 skill[["game", "pair", "seats", "games", "win_rate", "ci_low", "ci_high", "fair", "skill_gap", "decided", "luck",
        "luck_low", "luck_high", "skill", "skill_low", "skill_high"]].round(3)
 
+# %%
+def skill_line(row):
+    text = (f"{row['game']}, {row['pair']}: wins {row['win_rate']:.1%} ({row['ci_low']:.1%} to {row['ci_high']:.1%}) "
+            f"of {int(row['games']):,} games against a fair {row['fair']:.2f}, a skill gap of {row['skill_gap']:.2f} "
+            f"({row['skill_gap_low']:.2f} to {row['skill_gap_high']:.2f}) out of {1 - row['fair']:.2f}")
+    if row["seats"] == 2:
+        text += (f"; of the decided games {row['luck']:.0%} went to the same seat in both seatings (luck), "
+                 f"{row['skill']:.0%} to the same policy (skill)")
+    return f"- {text}."
+
+
+display(Markdown(f"**Reading the numbers ({', '.join(f'{g} {N_LOOK[g]:,}' for g in GAMES)} games per seating, "
+                 f"seed {SEED}).**\n\n"
+                 + "\n\n".join(f"*Against `{opponent}`:*\n\n" + "\n".join(
+                     skill_line(row) for _, row in skill[skill["pair"].str.endswith(f" vs {opponent}")].iterrows())
+                     for opponent in ("random", "greedy"))))
+
 # %% [markdown]
-# **Reading the numbers (default run).** Against `random`, play decides nearly everything in all five
-# games: the skilled policy wins 97% of Valhalla and Halali games, 89% of Herrlof games and 99% to 100% of
-# Attila and Walhalla games, and in the 2-player games at most 17% of the decided games (Herrlof) went to
-# the same seat in both seatings. Against `greedy` the games differ:
-#
-# - Valhalla's lookahead wins 72.6% (70.7% to 74.6%), Herrlof's 64.8% (59.9% to 69.3%), Halali's 63.8%
-#   (61.7% to 65.9%): skill gaps of 0.23, 0.15 and 0.14 out of 0.5. In Halali 69% of the decided games went
-#   to the same seat whoever sat there (its first-player advantage), in Herrlof 51% and in Valhalla 41%:
-#   between two sensible players the chance stream, or the seat, decides about half of the games.
-# - Attila's cheap lookahead (2 guesses) wins 49.8% (44.9% to 54.6%) against three greedy players, twice the
-#   fair share; Walhalla's (4 guesses) wins 32.4% (29.2% to 35.7%), a gap of 7 points (4 to 11).
-#
 # With four seats *luck* and *skill* are both strict (the same seat, or the skilled policy, must win all four
-# seatings of a game), so most 4-player games fall in neither share and the two rows are not comparable with
-# the 2-player ones; the skill gap is.
+# seatings of a game), so most 4-player games fall in neither share and the two are not comparable with the
+# 2-player ones; the skill gap is.
 
 # %% [markdown]
 # ## 2. One rule per game, swept
@@ -306,28 +339,40 @@ for column, (game, (base, rule, values, metric)) in enumerate(SWEEPS.items()):
     axes[1, column].axhline(0, color="grey", linestyle="--", linewidth=1)
 fig.tight_layout()
 
+# %%
+def metric_text(row, name):
+    value, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
+    if name in ("first_player_advantage", "drawishness", "decisiveness"):
+        return f"{100 * value:.1f} ({100 * low:.1f} to {100 * high:.1f})"
+    return f"{value:,.2f} ({low:,.2f} to {high:,.2f})" if abs(value) < 100 else f"{value:,.0f}"
+
+
+def sweep_lines(game):
+    base, rule, values, shown = SWEEPS[game]
+    t = sweeps[game].assign(label=value_labels(values))
+    holds = t[(t["first_player_advantage_low"] <= 0) & (t["first_player_advantage_high"] >= 0)]["label"].tolist()
+    clear = [v for v in t["label"] if v not in holds]
+    names = [shown] + [m for m in ("duration_turns", "lead_changes", "drawishness") if m != shown]
+    return (f"- **{game}**, `{rule}` = " + ", ".join(t["label"]) + ": "
+            + "; ".join(f"{name} " + ", ".join(metric_text(r, name) for _, r in t.iterrows()) for name in names)
+            + ". First-player advantage (points): " + ", ".join(metric_text(r, "first_player_advantage")
+                                                                 for _, r in t.iterrows())
+            + ("; its interval holds 0 at every value." if not clear else
+               f"; its interval clears 0 at {', '.join(clear)}" + (f" and holds it at {', '.join(holds)}." if holds
+                                                                   else ".")))
+
+
+display(Markdown(f"**Reading the numbers ({N:,} greedy games per value, seed {SEED}).** Shares (drawishness, "
+                 "decisiveness, first-player advantage) in percent.\n\n"
+                 + "\n".join(sweep_lines(game) for game in SWEEPS)
+                 + f"\n\n*{sum(len(v[2]) for v in SWEEPS.values())} first-player intervals are read at once: if no "
+                 "value made a difference, some would still clear 0 by chance.*"))
+
 # %% [markdown]
-# **Reading the numbers (default run, 20,000 greedy games per value).**
-#
-# - **Valhalla.** The value of a throw with no rune up sets the length of the race: greedy games last
-#   2,294 throw sequences when it is worth 1, 1,634 at the default 5 and 1,364 at 6, and the lead changes
-#   less often (82 times a game at 1, 69 at 5, 59 at 6). It does not create a first-player advantage: every
-#   interval holds 0.
-# - **Herrlof.** The exact-bid bonus sets how fast 50 points are reached: 99 tricks without a bonus, 65.5
-#   at 10, 49.5 at 20. A large bonus also makes games less dramatic: fewer lead changes (0.66 at 5, 0.43
-#   at 20) and a winner who takes the lead for good later (57.9% of the game at 20 against 51.3% at 10):
-#   with a big bonus one round's exact bid can still turn the game late. Draws rise slightly (1.7% to 2.7%).
-# - **Halali.** More end-phase actions shrink Blue's first-player advantage steadily, from 12.9 points (12.2
-#   to 13.6) with one action to 9.6 at the default 5 and 7.7 (7.0 to 8.4) with twelve, and add lead changes
-#   (1.35 to 1.75 a game). A longer end phase helps, but no value tried makes the game fair.
-# - **Attila, 2 players.** The gap rule does what it was made for: with a gap of 0 to 2 the first player's
-#   edge is 0.5 to 0.7 points (intervals holding 0), with no gap rule (or a gap of 3 or more) it is 2.3 to
-#   2.5 points. Shared wins halve with a gap of 0 to 2 (1.4% to 1.7% against 3.0%), and a gap of 1 or 2 gives
-#   the most lead changes (0.70 a game against 0.62).
-# - **Walhalla.** Every extra raid makes the winner lead later (from 90.5% of a 1-raid game to 61.9% of a
-#   5-raid game), adds lead changes (1.2 to 3.7) and cuts the shared wins (10.3% with one raid, 2.4% with
-#   five), but it also grows the first player's edge, from none with one raid to 2.0 points (1.3 to 2.6)
-#   with five.
+# What each rule is about, by the rules: the value of a throw with no rune up sets the pace of Valhalla's
+# race; the exact-bid bonus sets how fast Herrlof's 50 points come and how much one round can swing; Halali's
+# end phase is where the last points are taken, after Blue has moved first; Attila's gap rule exists to fix
+# the 2-player game (`none` is the rule of 3–5 players); and Walhalla's raids are the length of the game.
 
 # %% [markdown]
 # ### The same sweep on a Dask cluster
@@ -364,8 +409,9 @@ else:
 # games per pair (2 players: A in seat 0 against B in seat 1) or per seating (4 players: the tested policy A
 # in each seat in turn against a field of three B). `matrix` pools the seatings: the cell in row A, column B
 # is A's win rate against B with its 95% interval. With two players the diagonal is 0.5 and a cell and its
-# mirror add up to 1 (less the draws); with four the fair share is 0.25, and a cell says how A fares against
-# a table full of B. White is the fair share, blue better, red worse.
+# mirror add up to 1 (less the draws); with four a cell says how A fares against a table full of B, and
+# the fair share is a quarter plus a little, since a shared win counts for every sharer (the diagonal, A
+# against a field of its own kind, shows how much). White is 1 / players, blue better, red worse.
 
 # %%
 comparisons = {}
@@ -402,15 +448,25 @@ display(pd.concat(elo, names=["game"]).round({"elo": 1, "se": 1, "ci_low": 1, "c
 display(Markdown("**OpenSkill** (four players)"))
 pd.concat(openskill, names=["game"]).round(2)
 
-# %% [markdown]
-# **Reading the numbers (default run).** The order is the same in every game: random, then greedy, then
-# lookahead, but the steps differ. `greedy` beats `random` in 88% (Herrlof) to 97% (Halali) of 2-player
-# games and wins 99% to 100% of 4-player games against a random field, so a rule of thumb is worth a lot
-# everywhere. `lookahead` beats `greedy` in 73% of Valhalla games (Elo 1,771 against 1,603) and in 64% to
-# 65% of Herrlof and Halali games (about 95 to 100 Elo points). In Attila the 2-guess lookahead wins half
-# its games against a greedy field (OpenSkill `mu` 74.3 against 71.2, each ± 1.9); in Walhalla the
-# 4-guess lookahead wins 32% against a greedy field, but the OpenSkill ratings of the two (75.4 and 74.9)
-# cannot be told apart at this number of games.
-#
-# *(These paragraphs describe the default run; the tables and plots above always show the run in front of
-# you.)*
+# %%
+def rating_line(game):
+    r = rated[game]
+    grid = tournament.matrix(comparisons[game])["win_rate"]
+    order = " < ".join(reversed(list(r.index)))
+    skilled = LOOKAHEAD[game]
+    if r.attrs["rating"] == "elo":
+        values = "Elo ± se: " + ", ".join(f"{p} {r.loc[p, 'elo']:,.0f} ± {r.loc[p, 'se']:.0f}" for p in r.index)
+    else:
+        values = "OpenSkill: " + ", ".join(f"{p} mu {r.loc[p, 'mu']:.1f}, sigma {r.loc[p, 'sigma']:.1f}"
+                                          for p in r.index)
+    top, second = r.index[0], r.index[1]
+    apart = r.loc[top, "ci_low"] > r.loc[second, "ci_high"]
+    return (f"- *{game}*: {order} ({values}); greedy wins {grid.loc['greedy', 'random']:.0%} against random, "
+            f"{skilled} {grid.loc[skilled, 'greedy']:.0%} against greedy. "
+            + (f"The intervals of {top} and {second} do not overlap." if apart else
+               f"**{top} and {second} cannot be told apart by their ratings**: the intervals overlap (the win "
+               "rate against a field of the other, in the skill table above, is the sharper test)."))
+
+
+display(Markdown(f"**Reading the numbers (seed {SEED}).** Policies from the weakest to the strongest by their "
+                 "rating:\n\n" + "\n".join(rating_line(game) for game in GAMES)))

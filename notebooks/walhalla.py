@@ -2,11 +2,11 @@
 # jupyter:
 #   jupytext:
 #     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -52,9 +52,19 @@
 # - `lookahead` (`lookahead:S`) is `greedy` except for the fjord: it plays the rest of the raid out with
 #   greedy players in S guesses of the hidden cards and dragon order (8 by default) and picks the fjord
 #   with the best VP margin over the best opponent. It is about 30 times slower, so it plays few games.
+#
+# **Which rules are ours.** The seed and the public sources leave parts of Walhalla open, and the spec fills
+# them with stand-ins of our own design (tagged [design] in `docs/rules/walhalla.md`, W-2 to W-11): the
+# contents of the 32-card action deck (how many of each card, printed below) and what each card does,
+# above all the **Axe** and the **Shield** in a fight (the fight cards); the land tiles (which field types
+# share a tile, the wheat values); where each dragon's coloured seat sits; the reinforcement places below
+# the first; the village bonus; where a fight's winner sends his hero; and how a tie for the most Vikings
+# in Walhalla is split. Whatever this notebook finds about fights, cards and fields is a finding about
+# these stand-ins, not about the published game.
 
 # %%
 import os
+from statistics import NormalDist
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -80,6 +90,19 @@ PLAYERS = (3, 4)
 RULES = {n: toolkit.rules("walhalla", num_players=n) for n in PLAYERS}
 VARIABLE = {n: toolkit.rules("walhalla", "variable", num_players=n) for n in PLAYERS}
 print(f"N = {N:,} games per run, {N_LOOK:,} with a lookahead player, {N_PANEL:,} per panel change, seed {SEED}")
+print("action deck of the standard rules ([design]):", ", ".join(f"{count} {card}"
+                                                                for card, count in RULES[4].action_deck.items()))
+
+
+def pct(rate, low=None, high=None, digits=1):
+    """``36.1%``, or ``36.1% (35.8% to 36.4%)`` with its interval."""
+    text = f"{rate:.{digits}%}"
+    return text if low is None else f"{text} ({low:.{digits}%} to {high:.{digits}%})"
+
+
+def bonferroni_z(m):
+    """The z of m intervals that hold all together with 95% (each at 1 - 0.05/m)."""
+    return NormalDist().inv_cdf(1 - 0.025 / m)
 
 # %% [markdown]
 # ## 1. One game on the board
@@ -202,8 +225,15 @@ widgets.VBox([widgets.HBox([play, slider]), board])
 # start passes to the left each raid, so the seat numbers themselves should not matter: the first table
 # checks that they do not. What may matter is the **turn order**: the player who starts raid 1, the one
 # after him, and so on (position = (seat − start player) mod n; `start_player = seat0` would fix it to the
-# seat). A shared win counts for each tied player, so a row can add up to a little more than 1. The fair
-# share is 1/n.
+# seat). A shared win counts for each tied player, so a row can add up to a little more than 1, and the
+# share every position would get if the turn order did not matter is not 1/n but the mean number of
+# winners per game divided by n (1/n plus 1/n of the share of games with two winners, and so on), computed
+# from each run: the row `expected` and the dashed lines. The bars start at zero.
+#
+# Many intervals are read at once here (one per seat or position, 14 in each table), and one 95% interval
+# in twenty misses the truth by chance. So the sentences below call a seat or a position off its expected
+# share only when a **Bonferroni-widened** interval (each at 1 − 0.05/14, so that all 14 hold together with
+# 95%) excludes it.
 
 # %%
 greedy = {n: toolkit.simulate("walhalla", RULES[n], N, seed=SEED, policies="greedy", progress=False)
@@ -258,46 +288,69 @@ order_tables = {name: pd.concat([by_turn_order(runs[n], n) for n in PLAYERS], ig
                 for name, runs in runs_by_name.items()}
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
 for ax, (name, table) in zip(axes, order_tables.items()):
-    plots.means_bar(table, ax=ax, x="players", hue="turn order", value="win_rate", xlabel="",
-                    ylabel="win rate (the axis starts at 0.2)",
+    plots.means_bar(table, ax=ax, x="players", hue="turn order", value="win_rate", xlabel="", ylabel="win rate",
                     title=f"{name} self-play: win rate by turn order, 95% Wilson intervals")
-    for i, n in enumerate(PLAYERS):  # dashed: the expected share (1/n, a little more for shared wins)
+    for i, n in enumerate(PLAYERS):  # dashed: the expected share, mean winners per game / n
         ax.hlines(table[table["n"] == n]["expected"].iloc[0], i - 0.42, i + 0.42, color="grey", linestyle="--",
-                  linewidth=1)
-    ax.set_ylim(0.2, 0.4)
+                  linewidth=1.2, zorder=3)
+    ax.set_ylim(0, 1.25 * table["ci_high"].max())
 fig.tight_layout()
 turn_order_table = pd.concat({name: turn_order_text(table) for name, table in order_tables.items()}, axis=1)
 turn_order_table
 
 
 # %%
+FAMILY = 2 * sum(PLAYERS)  # intervals in each table: the seats (or positions) of both policies and player counts
+Z_FAMILY = bonferroni_z(FAMILY)
+
+
+def off_expected(counts, games, expected, labels):
+    """The labels whose Bonferroni-widened interval lies above / below the expected share."""
+    low, high = toolkit.wilson(np.asarray(counts), games, z=Z_FAMILY)[1:]
+    return ([lab for lab, lo in zip(labels, low) if lo > expected],
+            [lab for lab, hi in zip(labels, high) if hi < expected])
+
+
+def seat_sentence(name, n):
+    df = runs_by_name[name][n]
+    wins = df[[f"win_{s}" for s in range(n)]].sum().to_numpy()
+    expected = df["n_winners"].mean() / n
+    above, below = off_expected(wins, len(df), expected, [f"seat {s}" for s in range(n)])
+    verdict = ("every widened interval holds it" if not above + below else
+               f"**off it**: {', '.join(above)} above, {', '.join(below) or 'none'} below")
+    return (f"- *{name}, {n} players*: the seats win {pct(wins.min() / len(df))} to {pct(wins.max() / len(df))} "
+            f"(expected {pct(expected)}); {verdict}.")
+
+
 def order_sentence(name, n):
     table = order_tables[name][order_tables[name]["n"] == n].reset_index(drop=True)
     best, worst = table.loc[table["win_rate"].idxmax()], table.loc[table["win_rate"].idxmin()]
+    expected = table["expected"].iloc[0]
     rates = ", ".join(f"{r.win_rate:.1%}" for r in table.itertuples())
-    apart = best["ci_low"] > worst["ci_high"]
     shared = (runs_by_name[name][n]["n_winners"] > 1).mean()
-    return (f"- *{name}, {n} players*: {rates} in turn order (expected {table['expected'].iloc[0]:.1%}, with "
-            f"{shared:.1%} shared wins); the {best['turn order']} player wins most, the {worst['turn order']} "
-            f"least, " + ("and their intervals do not overlap." if apart else "but their intervals overlap."))
+    wins = np.round(table["win_rate"] * table["games"]).astype(int)
+    above, below = off_expected(wins, int(table["games"].iloc[0]), expected, list(table["turn order"]))
+    verdict = ("no position is off the expected share once the comparisons are allowed for" if not above + below
+               else "**off the expected share**: " + "; ".join(
+                   part for part in (f"the {', '.join(above)} above" if above else "",
+                                     f"the {', '.join(below)} below" if below else "") if part))
+    return (f"- *{name}, {n} players*: {rates} in turn order (expected {pct(expected)}, with {pct(shared)} "
+            f"shared wins); the {best['turn order']} player wins most, "
+            f"{pct(best['win_rate'], best['ci_low'], best['ci_high'])}, the {worst['turn order']} least, "
+            f"{pct(worst['win_rate'], worst['ci_low'], worst['ci_high'])}: "
+            f"{100 * (best['win_rate'] - worst['win_rate']):.1f} percentage points apart; {verdict}.")
 
 
-display(Markdown("\n".join(order_sentence(name, n) for name in ("greedy", "random") for n in PLAYERS)))
+display(Markdown(f"**Reading the numbers (N = {N:,}, seed {SEED}).** The seat numbers, which should not matter "
+                 f"with a random start player (Bonferroni over the {FAMILY} seats):\n\n"
+                 + "\n".join(seat_sentence(name, n) for name in ("greedy", "random") for n in PLAYERS)
+                 + f"\n\nThe turn order (Bonferroni over the {FAMILY} positions):\n\n"
+                 + "\n".join(order_sentence(name, n) for name in ("greedy", "random") for n in PLAYERS)))
 
 # %% [markdown]
-# **Reading the numbers (N = 100,000, seed 2024, rules version 1).** The seat numbers are fair, as they
-# must be with a random start player: each seat wins 34.0% to 34.4% of the 3-player games and 25.7% to
-# 26.2% of the 4-player games, under both policies. A shared win (2.5% to 3.7% of the games) counts for
-# every tied player, so the share each player would get if the order did not matter is a little above
-# 1/n: 34.2% to 34.3% with three players and 25.8% to 26.0% with four (the dashed lines). The turn order
-# moves the win rate by at most 3 percentage points. In greedy self-play with three players the third
-# player is favoured: 36.1% (35.8% to 36.4%), against 33.8% for the first and 33.1% for the second. With
-# four greedy players the first and the third win 26.5% and 26.7%, the second 25.6% and the fourth 25.0%
-# (24.7% to 25.2%). The start passes to the left after each raid, so the first player starts raid 1, the
-# second raid 2 and the third raid 3, and with four players the fourth never starts a raid. Random
-# players show smaller differences: 33.9%, 34.2% and 34.5% with three players (the intervals of the
-# first and the third touch), and 25.8%, 25.6%, 25.4% and 26.5% with four, where the fourth player is
-# the one a little ahead. These runs measure the effect; they do not show its cause.
+# The start passes to the left after each raid, so the first player starts raid 1, the second raid 2 and the
+# third raid 3, and with four players the fourth never starts a raid. These runs measure the effect of the
+# turn order; they do not show its cause.
 
 # %% [markdown]
 # ## 3. Where do the points come from?
@@ -346,22 +399,59 @@ shares = points[(points["who"] == "per player")].pivot_table(index="source", col
 display(Markdown("**Share of a player's VP by source** (per-player means):"))
 (shares.drop(index="total") / shares.loc["total"]).round(3)
 
+# %%
+TIPS = sum(game[0].inner_tip) + sum(game[0].outer_tip)  # the six tips, whatever their order on the board
+SOURCE_NAMES = {"peninsula": "the majorities", "wheat": "wheat", "forest": "forests", "fields": "the final fields",
+                "walhalla": "the Walhalla majority", "plunder": "Plunder"}
+
+
+def vp(group, source, who="per player"):
+    return points.set_index(["who", "group", "source"]).loc[(who, group, source), "mean"]
+
+
+def source_comparison(n):
+    g, r = f"greedy, {n} players", f"random, {n} players"
+    return ", ".join(f"{SOURCE_NAMES[source]} {vp(g, source):.1f} against {vp(r, source):.1f}"
+                     for source in ("wheat", "forest", "fields"))
+
+
+def share_range(policy, source):
+    values = [shares.loc[source, f"{policy}, {n} players"] / shares.loc["total", f"{policy}, {n} players"]
+              for n in PLAYERS]
+    low, high = min(values), max(values)
+    return f"{low:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%} to {high:.0%}"
+
+
+def winner_margins(n):
+    group = f"greedy, {n} players"
+    margins = {source: vp(group, source, "winner") - vp(group, source) for source in VP_SOURCES}
+    return ", ".join(f"{SOURCE_NAMES[source]} {'±0.0' if round(v, 1) == 0 else f'{v:+.1f}'}"
+                     for source, v in margins.items())
+
+
+held = {name: [vp(f"{name}, {n} players", "fields") * n / RULES[n].final_vp_per_occupied_field for n in PLAYERS]
+        for name in runs_by_name}
+raids = RULES[4].raids
+display(Markdown(
+    f"**Reading the numbers (N = {N:,}, seed {SEED}).** The peninsula majorities are almost a fixed pot: each "
+    f"raid the three peninsulas pay their six tips, {TIPS} VP when every peninsula has a first and a second place "
+    f"(a shared place rounds up, so a little more), which makes {raids * TIPS} VP a game, "
+    + " and ".join(f"{raids * TIPS / n:.0f} per player with {n} players" for n in PLAYERS)
+    + ". Measured: " + " and ".join(f"{vp(f'greedy, {n} players', 'peninsula'):.2f}" for n in PLAYERS)
+    + " per greedy player, " + " and ".join(f"{vp(f'random, {n} players', 'peninsula'):.2f}" for n in PLAYERS)
+    + " per random one (3 and 4 players).\n\n"
+    f"- Greedy against random, VP per player: " + "; ".join(f"{n} players: {source_comparison(n)}" for n in PLAYERS)
+    + ". At the end greedy players hold " + " and ".join(f"{v:.1f}" for v in held["greedy"]) + " fields in all, "
+    "random ones " + " and ".join(f"{v:.1f}" for v in held["random"]) + " (3 and 4 players).\n"
+    "- Share of a player's VP, greedy (random): " + ", ".join(
+        f"{SOURCE_NAMES[source]} {share_range('greedy', source)} ({share_range('random', source)})"
+        for source in VP_SOURCES) + ".\n"
+    "- The winner (games with one winner) against the average greedy player, VP per game by source: "
+    + "; ".join(f"{n} players: {winner_margins(n)}" for n in PLAYERS) + "."))
+
 # %% [markdown]
-# **Reading the numbers (default run).** The peninsula majorities are the biggest source, and almost a
-# fixed pot: each raid the three peninsulas pay their tips, 3 + 4 + 5 + 6 + 7 + 8 = 33 VP when every
-# peninsula has a first and a second place (a shared place rounds up, so a little more), which makes 99
-# VP a game, 33 per player with three and about 25 with four. Measured: 33.96 and 25.60 per greedy
-# player, 33.03 and 25.23 per random one. Greedy players score more than random ones from everything
-# else: wheat 16.2 against 11.0 VP per player with three players (12.2 against 8.6 with four), forests
-# 15.3 against 7.9 (11.6 against 6.4), the final field points 10.0 against 6.1 (7.6 against 4.8: greedy
-# players hold about 30 of the 36 fields at the end, random ones 18 to 19). So the majorities are 42% of
-# a greedy player's VP and 52% to 53% of a random player's; wheat is 20% (18%), forests 19% (13%), the
-# final fields 12% (10%), the Walhalla majority 4% (5%) and Plunder 3% (2%). The winner takes more of the
-# two big sources: in 3-player greedy games 39.2 VP from the majorities (5.3 more than the average
-# player) and 22.4 from wheat (6.2 more), but about the average from forests (15.4) and Plunder (2.7),
-# and less from the Walhalla majority (2.65 against 3.11). In 4-player greedy games the winner's margin
-# is 5.8 VP from the majorities and 6.4 from wheat. Wheat pays in every raid's scoring and a Viking on a
-# wheat field stays there between raids, so an early wheat field pays up to three times.
+# Wheat pays in every raid's scoring and a Viking on a wheat field stays there between raids, so an early
+# wheat field pays once per raid, up to three times.
 
 # %% [markdown]
 # ## 4. Fights: how many, and who decides them
@@ -410,20 +500,51 @@ plots.means_bar(pd.DataFrame(raid_rows), ax=ax, x="raid", hue="group", xlabel=""
 fig.tight_layout()
 fights.round(3)
 
+# %%
+RAID_FIGHTS = pd.DataFrame(raid_rows).set_index(["group", "raid"])["mean"]
+
+
+def per_raid(name, n):
+    return [RAID_FIGHTS[(f"{name}, {n} players", f"raid {k + 1}")] for k in range(RULES[n].raids)]
+
+
+def fight_lines(name):
+    rows = fights.loc[name]
+    lines = [f"- *{name}*: " + "; ".join(
+        f"{n} players: {r['combats per game']:.2f} ± {r['± combats']:.2f} fights a game "
+        f"({', '.join(f'{v:.2f}' for v in per_raid(name, n))} in raids 1 to 3), "
+        f"{int(round(r['games without a fight'] * N)):,} of {N:,} games without a fight"
+        for n, r in rows.iterrows()) + "."]
+    for n, r in rows.iterrows():
+        low, high = (float(v) for v in r["(95% CI)"].strip("[]").split(", "))
+        by_axe = 1 - r["DP-7 share of fights"]
+        lines.append(
+            f"  - {n} players: {r['Axes per game']:.1f} Axes and {r['Shields per game']:.2f} Shields played per game; "
+            f"an uncancelled Axe decides {pct(by_axe)} of the fights, the defender chooses in the other "
+            f"{pct(r['DP-7 share of fights'])} and keeps his field in {pct(r['defender chooses to win'], low, high)} "
+            f"of those choices; the attacker wins {pct(r['attacker wins'])} of the fights, "
+            f"{pct(by_axe / r['attacker wins'], digits=0)} of those wins by an Axe.")
+    return lines
+
+
+def uniform_check(n):
+    r = fights.loc[("random", n)]
+    low, high = (float(v) for v in r["(95% CI)"].strip("[]").split(", "))
+    holds = low <= 0.5 <= high
+    return (f"{n} players: {pct(r['defender chooses to win'], low, high)}, "
+            + ("0.5 inside the interval" if holds else "**0.5 outside the interval**"))
+
+
+display(Markdown(
+    f"**Reading the numbers (N = {N:,}, seed {SEED}).**\n\n" + "\n".join(fight_lines("greedy") + fight_lines("random"))
+    + "\n\nA random defender should choose to win half of the time: " + "; ".join(uniform_check(n) for n in PLAYERS)
+    + ". (Two intervals are read here; with 95% each, one of them misses the truth in about one run of ten.)"))
+
 # %% [markdown]
-# **Reading the numbers (default run).** A greedy game has 7.68 fights with three players and 8.71 with
-# four (each ±0.01), a random game 7.14 and 9.24; one 3-player greedy game in 100,000 has no fight. Fights grow
-# over the raids (greedy, three players: 2.28, 2.67 and 2.73 per raid; random: 1.38, 2.57 and 3.20); in
-# raids 2 and 3 the wheat fields kept from the earlier raids are occupied from the first turn. Greedy
-# players play 5.2 to 5.3 Axes and 1.7 to 1.9 Shields per game (random ones 1.5 and 0.25 to 0.35), so an
-# uncancelled Axe decides 41% to 43% of the greedy fights, and the defender chooses in the other 57.0%
-# (three players) and 58.8% (four). Given the choice, a greedy defender keeps his field 86.8% (86.7% to
-# 86.9%) of the time with three players and 85.4% (85.3% to 85.4%) with four: it defends whenever the
-# field is worth at least 2 VP to it, and winning costs it one of its Vikings in Walhalla (moved to
-# Asgard). The attacker wins 50.6% and 49.8% of greedy fights, about 85% of those wins by an Axe. A random
-# defender chooses to win 50.1% of the time, as a uniform choice should (three players: 49.9% to 50.2%;
-# four players: 50.0% to 50.2%, an interval that just misses 0.5 at this seed, about what one run in
-# forty shows by chance); random attackers win 58.1% and 56.4% of their fights.
+# Two things built into the rules and the policies help to read these lines. A greedy defender defends
+# whenever the field is worth at least 2 VP to it, and winning costs it one of its Vikings in Walhalla
+# (moved to Asgard). And the wheat fields kept from the earlier raids are occupied from the first turn of
+# raids 2 and 3, so a later raid can start with fields to fight over.
 
 # %% [markdown]
 # ## 5. Variable peninsula lengths
@@ -491,26 +612,58 @@ variable_order = pd.concat([by_turn_order(variable[n], n) for n in PLAYERS], ign
 display(Markdown("**Win rate by turn order, variable lengths, greedy self-play** (95% Wilson intervals):"))
 turn_order_text(variable_order)
 
+# %%
+LENGTHS = length_table.set_index(["players", "rules", "quantity"])
+
+
+def compared(n, quantity, a, b, digits=2):
+    """``a`` against ``b`` for one quantity, and whether their 95% intervals overlap."""
+    x, y = LENGTHS.loc[(n, a, quantity)], LENGTHS.loc[(n, b, quantity)]
+    overlap = x["ci_low"] <= y["ci_high"] and y["ci_low"] <= x["ci_high"]
+    fmt = (lambda v: f"{v:.1%}") if quantity in ("first player wins", "shared win") else (lambda v: f"{v:.{digits}f}")
+    return f"{fmt(x['mean'])} against {fmt(y['mean'])}", overlap
+
+
+def apart(quantities, n, a, b):
+    """The quantities whose intervals do not overlap."""
+    return [q for q in quantities if not compared(n, q, a, b)[1]]
+
+
+QUANTITIES = list(dict.fromkeys(length_table["quantity"]))
+lines = []
+for n in PLAYERS:
+    differ = apart(QUANTITIES, n, "variable (all)", "standard 6,6,6")
+    lines.append(f"- *{n} players, variable against standard*: " + "; ".join(
+        f"{q} {compared(n, q, 'variable (all)', 'standard 6,6,6')[0]}" for q in QUANTITIES) + ". "
+        + ("Every pair of intervals overlaps." if not differ else
+           f"The intervals do not overlap for {', '.join(differ)}."))
+    order = variable_order[variable_order["n"] == n]
+    lines.append(f"  - turn order, variable lengths: {', '.join(f'{r:.1%}' for r in order['win_rate'])} "
+                 f"(expected {pct(order['expected'].iloc[0])}).")
+    lines.append(f"  - wheat VP per player on the {{5,5,8}} boards against the {{6,6,6}} third: "
+                 f"{compared(n, 'wheat VP per player', 'variable 5,5,8', 'variable 6,6,6')[0]}"
+                 + ("" if compared(n, 'wheat VP per player', 'variable 5,5,8', 'variable 6,6,6')[1]
+                    else " (the intervals do not overlap)") + ".")
+    check = apart(QUANTITIES, n, "variable 6,6,6", "standard 6,6,6")
+    lines.append(f"  - the {{6,6,6}} third of the variable games against the standard run (they must agree): "
+                 + ("every pair of intervals overlaps." if not check else
+                    f"**the intervals do not overlap for {', '.join(check)}** (of {len(QUANTITIES)} compared)."))
+display(Markdown(f"**Reading the numbers (N = {N:,}, seed {SEED}).** Each line compares {len(QUANTITIES)} "
+                 "quantities, so one pair of 95% intervals that fails to overlap may be chance.\n\n"
+                 + "\n".join(lines)))
+
 # %% [markdown]
-# **Reading the numbers (default run).** For greedy players the variable lengths change almost nothing
-# that these runs can see. The first player wins 34.0% (variable) against 33.8% (standard) with three
-# players and 26.2% against 26.5% with four, with overlapping intervals, and the turn order keeps the same
-# pattern (three players: 34.0%, 33.3%, 35.6%; four: 26.2%, 25.0%, 26.9%, 25.8%). Shared wins stay at
-# 2.9% and 3.7% to 3.8%, the winner's margin over the second at 12.0 and 9.8 to 9.9 VP. What does move is
-# small: about 0.1 more fights per game (7.74 against 7.68 with three players, 8.81 against 8.71 with
-# four), 0.1 to 0.2 VP less for the winner, and a little less wheat on the {5,5,8} boards (16.11 against
-# 16.23 VP per player in the {6,6,6} games with three players, 12.09 against 12.19 with four), perhaps
-# because the far fields of an 8-tile peninsula (positions 13 to 16) are reached only by the fifth and
-# sixth dragons of a fjord. The {6,6,6} third of the variable games agrees with the standard runs within
-# the noise (for example 7.67 against 7.68 fights and 75.04 against 75.03 VP for the 4-player winner), as
-# it must.
+# One reason the longer peninsulas could change the wheat and the fights: the far fields of an 8-tile
+# peninsula (positions 13 to 16) are reached only by the fifth and sixth dragons of a fjord (a dragon moored
+# behind s others lies at positions 3s+1 to 3s+3).
 
 # %% [markdown]
 # ## 6. How strong are the policies?
 #
 # Seat 0 plays each policy against three `greedy` players (4 players; the start player is random, so
-# seat 0 starts raid 1 in a quarter of the games). The fair share is 25%. The lookahead runs are short
-# (`N_LOOK` games).
+# seat 0 starts raid 1 in a quarter of the games). The dashed line is the share a greedy player wins among
+# greedy players when a shared win counts for every sharer: the mean number of winners per game of greedy
+# self-play divided by 4, a little over 25%. The lookahead runs are short (`N_LOOK` games).
 
 # %%
 policy_rows = []
@@ -524,23 +677,43 @@ for policy, n_games in (("random", N), ("greedy", N), ("lookahead:4", N_LOOK), (
     policy_rows.append({"seat 0 plays": policy, "games": len(df), "win_rate": rate, "ci_low": low, "ci_high": high,
                         "seat 0 VP": vp, "± VP": stats.Z95 * vp_se, "others' mean VP": others})
 policy_table = pd.DataFrame(policy_rows)
+FAIR_4 = greedy[4]["n_winners"].mean() / 4  # a greedy player's expected share among greedy players
 fig, ax = plt.subplots(figsize=(8, 3.4))
 plots.interval_plot(policy_table.rename(columns={"seat 0 plays": "label"}), ax=ax, value="win_rate",
-                    reference=0.25, digits=3, xlabel="seat 0's win rate against three greedy players (95% CI)",
-                    ylabel="seat 0 plays", title="policy strength, 4 players")
+                    reference=FAIR_4, digits=3, xlabel="seat 0's win rate against three greedy players (95% CI; "
+                    f"dashed: {FAIR_4:.3f}, the expected share)", ylabel="seat 0 plays",
+                    title="policy strength, 4 players")
 fig.tight_layout()
 policy_table.round(3)
 
+# %%
+POLICY = policy_table.set_index("seat 0 plays")
+
+
+def strength_sentence(policy):
+    r = POLICY.loc[policy]
+    wins = int(round(r["win_rate"] * r["games"]))
+    rate = pct(r["win_rate"], r["ci_low"], r["ci_high"], digits=3 if r["win_rate"] < 0.01 else 1)
+    place = ("above" if r["ci_low"] > FAIR_4 else "below" if r["ci_high"] < FAIR_4 else "not apart from")
+    others = r["others' mean VP"]
+    return (f"- *{policy}* wins {wins:,} of its {int(r['games']):,} games, {rate}: {place} the expected share "
+            f"{pct(FAIR_4)}. It scores {r['seat 0 VP']:.1f} VP (± {r['± VP']:.1f}); its three greedy opponents "
+            f"{others:.1f} on average.")
+
+
+look = POLICY.loc[["lookahead:4", "lookahead"]]
+look_overlap = look["ci_low"].max() <= look["ci_high"].min()
+display(Markdown(
+    f"**Reading the numbers (N = {N:,}, seed {SEED}).**\n\n" + "\n".join(strength_sentence(p) for p in POLICY.index)
+    + "\n\nThe two lookahead sample counts (4 and 8) are "
+    + ("not apart: their intervals overlap." if look_overlap else "apart: their intervals do not overlap.")
+    + " Lookahead's win rate minus greedy's own: " + " and ".join(
+        f"{100 * (look.loc[p, 'win_rate'] - POLICY.loc['greedy', 'win_rate']):+.1f}" for p in look.index)
+    + " percentage points (4 and 8 samples)."))
+
 # %% [markdown]
-# **Reading the numbers (default run).** A random player never beat three greedy ones in 100,000 games
-# (the 95% interval reaches 0.004%): it scores 27.4 VP on average against their 69.2. Greedy against
-# greedy wins 25.8% (25.6% to 26.1%), the expected share with shared wins. Lookahead wins 31.7% (28.9% to
-# 34.6%) of its 1,000 games with 4 samples and 35.5% (32.6% to 38.5%) with 8, clearly above the expected
-# 26%; the two sample counts are not clearly apart (their intervals overlap). It scores 1 to 2 VP more
-# than greedy (62.9 and 64.0 against 61.7) and leaves its opponents slightly fewer (61.0 and 60.6 against
-# 61.7): choosing the fjord by playing the raid out is worth about 6 to 10 percentage points of win rate
-# against greedy players. Only the fjord choice differs from greedy, so better boarding, landing and card
-# rules might be worth more.
+# Only the fjord choice differs between `lookahead` and `greedy`, so what lookahead gains is the worth of
+# choosing the fjord by playing the raid out; better boarding, landing and card rules might be worth more.
 
 # %% [markdown]
 # ## 7. The setup and the fjords: exact odds
