@@ -6,7 +6,7 @@ GAME    ?= valhalla
 # Jupyter refuses to start as root unless told to (CI and these VMs run as root)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: run test lab app bench clean chromium
+.PHONY: run test lab app bench clean browser-deps
 
 $(STAMP): pyproject.toml
 	python3 -m venv .venv
@@ -17,17 +17,24 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	.venv/bin/toolkit report --html data/results/html
 
-# the browser tests (tests/browser) drive Debian's chromium, never a downloaded browser
-chromium:
+# the browser tests (tests/browser) drive Debian's chromium, never a downloaded browser:
+# as root, make test installs the package when it is missing
+browser-deps:
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
 	    { apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; }; }
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium as root): the browser tests will fail"
 
-test: $(STAMP) chromium
+test: $(STAMP) browser-deps
 	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
 
+# git tracks only the notebooks' jupytext sources (notebooks/*.py); each .ipynb is git-ignored and
+# made here from its .py when missing or older (--update keeps its outputs; a newer .ipynb is left
+# alone). Saving in JupyterLab writes the outputs to the .ipynb and the same text to the paired .py.
 lab: $(STAMP)
+	@stale=$$(for py in notebooks/*.py; do nb="$${py%.py}.ipynb"; \
+	  if [ ! -e "$$nb" ] || [ "$$py" -nt "$$nb" ]; then echo "$$py"; fi; done); \
+	  [ -z "$$stale" ] || .venv/bin/jupytext --quiet --update --to ipynb $$stale
 	.venv/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 # the rule-tweaking dashboard in the browser: make app [GAME=halali]

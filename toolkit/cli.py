@@ -500,6 +500,8 @@ def cmd_report(args) -> int:
 
 
 APP_PORT = 8866
+APP_KERNEL = "toolkit-app"  # the kernel spec toolkit app writes: this interpreter, whatever else is registered
+APP_MAX_GAMES = 100_000_000  # the games box's maximum (toolkit.viz.widgets)
 
 
 def app_notebook(game: str, n_games: int | None = None, threads: int | None = None) -> "nbformat.NotebookNode":
@@ -509,20 +511,54 @@ def app_notebook(game: str, n_games: int | None = None, threads: int | None = No
     options = "".join(f", {k}={v!r}" for k, v in (("n_games", n_games), ("threads", threads)) if v is not None)
     source = f"from toolkit.viz.dashboard import dashboard\n\ndashboard({game!r}{options})"
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["kernelspec"] = {"name": APP_KERNEL, "display_name": "toolkit", "language": "python"}
+    return notebook
+
+
+def _check_port_free(port: int) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            raise ValueError(f"--port {port} is not allowed: it is in use (another toolkit app?) or reserved "
+                             f"({error.strerror}); choose another, e.g. --port {port + 1 if port < 65535 else 8866}"
+                             ) from None
+
+
+def _write_app_files(folder: Path, spec, args) -> Path:
+    """The notebook and its kernel spec (``APP_KERNEL``: ``sys.executable``) in ``folder``."""
+    import json
+
+    import nbformat
+
+    kernel = folder / "kernels" / APP_KERNEL
+    kernel.mkdir(parents=True)
+    (kernel / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "toolkit", "language": "python"}))
+    notebook = folder / f"{spec.name}.ipynb"  # Voila shows the file name as the page title
+    nbformat.write(app_notebook(spec.name, args.n_games, args.threads), notebook)
     return notebook
 
 
 def cmd_app(args) -> int:
+    """Serve the dashboard with Voila until Ctrl-C (exit 0), SIGTERM or SIGHUP; Voila stops with it."""
+    import os
+    import secrets
     import shutil
+    import signal
     import subprocess
     import tempfile
 
     from toolkit.core.runner import get_spec
 
     spec = get_spec(args.game)
-    if args.n_games is not None and args.n_games < 1:
-        raise ValueError(f"-n {args.n_games} is not allowed: the games per run must be at least 1")
+    if args.n_games is not None and not 1 <= args.n_games <= APP_MAX_GAMES:
+        raise ValueError(f"-n {args.n_games} is not allowed: the games per run are 1..{APP_MAX_GAMES:,}")
+    if args.threads is not None and args.threads < 1:
+        raise ValueError(f"--threads {args.threads} is not allowed: at least 1")
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port {args.port} is not allowed: a port is 1..65535")
     try:
@@ -530,22 +566,41 @@ def cmd_app(args) -> int:
         import voila  # noqa: F401
     except ImportError:
         raise ValueError("toolkit app needs Voila: pip install 'toolkit[app]' (make app installs it)") from None
+    _check_port_free(args.port)
+    token = secrets.token_urlsafe(16)  # other local users and other sites' pages cannot drive the kernel
     folder = Path(tempfile.mkdtemp(prefix="toolkit-app-"))
-    try:
-        import nbformat
+    voila = None
 
-        notebook = folder / f"{spec.name}.ipynb"  # Voila shows the file name as the page title
-        nbformat.write(app_notebook(spec.name, args.n_games, args.threads), notebook)
+    def stop(signum, frame):  # SIGTERM/SIGHUP would end Python without `finally`: leave Voila and the folder
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        notebook = _write_app_files(folder, spec, args)
         argv = [sys.executable, "-m", "voila", str(notebook), f"--port={args.port}", "--Voila.ip=127.0.0.1",
-                "--Voila.port_retries=0", "--strip_sources=True", "--theme=light"]
+                "--Voila.port_retries=0", f"--Voila.token={token}", "--strip_sources=True", "--theme=light"]
         if args.no_browser:
             argv.append("--no-browser")
-        print(f"{PROG} app: {spec.title} at http://127.0.0.1:{args.port}/ (Ctrl-C stops it)", flush=True)
-        try:
-            return subprocess.call(argv, cwd=folder)
-        except KeyboardInterrupt:
-            return 0
+        env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(folder),
+                                                                          os.environ.get("JUPYTER_PATH")]))}
+        print(f"{PROG} app: {spec.title} at http://127.0.0.1:{args.port}/?token={token} (Ctrl-C stops it)",
+              flush=True)
+        voila = subprocess.Popen(argv, cwd=folder, env=env)
+        return voila.wait()
+    except KeyboardInterrupt:
+        return 0
     finally:
+        for sig in previous:  # a second SIGTERM must not cut the clean-up short
+            signal.signal(sig, signal.SIG_IGN)
+        if voila is not None and voila.poll() is None:
+            voila.terminate()  # Voila stops its loop and shuts its kernels down on SIGTERM
+            try:
+                voila.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                voila.kill()
+                voila.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         shutil.rmtree(folder, ignore_errors=True)
 
 

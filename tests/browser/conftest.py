@@ -9,25 +9,18 @@ reported, never asserted: this VM's speed drifts).
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from browser_support import (BROKEN_PAGE_TEXTS, TIMINGS, free_port, page_problems, start_server,  # noqa: F401
+                             stop_server, wait_for_port)
+
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage"]
-# what a page must never show: widgets that did not render, a Python traceback, a widget's repr
-BROKEN_PAGE_TEXTS = ("Loading widget", "Error displaying widget", "Click to show javascript error",
-                     "HBox(children", "VBox(children", "Traceback (most recent call last)")
-
-TIMINGS: dict[str, float] = {}
 
 
 def pytest_collection_modifyitems(items):
@@ -59,53 +52,6 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited with code {process.returncode}:\n{log.read_text()[-3000:]}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    pytest.fail(f"nothing listened on port {port} after {timeout:.0f} s:\n{log.read_text()[-3000:]}")
-
-
-def start_server(argv: list[str], log: Path, port: int, cwd=None, env=None) -> subprocess.Popen:
-    """``argv`` in its own process group (its kernels go with it), output to ``log``; waits for ``port``."""
-    out = log.open("w")
-    process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd, start_new_session=True,
-                               env={**os.environ, **(env or {})})
-    wait_for_port(port, process, log)
-    return process
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-def page_problems(page) -> list[str]:
-    """The broken-page texts found on ``page``, and any stderr output area."""
-    text = page.inner_text("body")
-    found = [t for t in BROKEN_PAGE_TEXTS if t in text]
-    stderr = page.locator("[data-mime-type='application/vnd.jupyter.stderr']")
-    if stderr.count():
-        found.append("stderr output: " + " | ".join(stderr.all_inner_texts())[:500])
-    return found
 
 
 @pytest.fixture(scope="module")

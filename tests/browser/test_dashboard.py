@@ -8,12 +8,17 @@ the plot it starts from.
 from __future__ import annotations
 
 import base64
+import json
+import urllib.error
+import urllib.request
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import TIMINGS, free_port, page_problems, start_server, stop_server
+from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server, url_in_log
 
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
 REDRAW_TIMEOUT_MS = 120_000
@@ -23,10 +28,15 @@ REDRAW_TIMEOUT_MS = 120_000
 def app_url(toolkit_command, tmp_path_factory):
     folder = tmp_path_factory.mktemp("app")
     port = free_port()
-    process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser"],
-                           folder / "server.log", port)
-    yield f"http://127.0.0.1:{port}/"
-    stop_server(process)
+    log = folder / "server.log"
+    before = set(Path(tempfile.gettempdir()).glob("toolkit-app-*"))
+    process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser"], log, port)
+    url = url_in_log(log, f"http://127.0.0.1:{port}/?token=")
+    assert len(set(Path(tempfile.gettempdir()).glob("toolkit-app-*")) - before) == 1  # the notebook's folder
+    yield url
+    stop_server(process)  # SIGTERM: toolkit app stops Voila (which shuts its kernel down) and removes its folder
+    assert set(Path(tempfile.gettempdir()).glob("toolkit-app-*")) - before == set()
+    assert "Kernel shutdown" in log.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -109,21 +119,46 @@ def test_invalid_text_shows_the_message_and_keeps_the_plots(page):
     assert "25" in message.inner_text()
     assert plot_source(page) == old  # the last good plots stay
     page.screenshot(path=page.shots / "invalid_value.png", full_page=True)
-    box.fill("25,35")  # back to the last good rules: the message goes, the same seed draws the same plots
+    page.evaluate("selector => { window.lastPlot = document.querySelector(selector); }", PLOT)
+    box.fill("25,35")  # back to the last good rules: a new run, and the same seed draws the same plots
     box.press("Enter")
-    page.locator("span[style*='b00020']").wait_for(state="detached", timeout=REDRAW_TIMEOUT_MS)
+    page.wait_for_function("selector => { const i = document.querySelector(selector);"
+                           " return i !== null && i !== window.lastPlot; }", arg=PLOT, timeout=REDRAW_TIMEOUT_MS)
+    assert page.locator("span[style*='b00020']").count() == 0
     assert plot_source(page) == old
 
 
-def test_csv_download_holds_every_game_of_the_run(page):
+def test_csv_download_holds_every_game_of_the_run_and_its_rules(page, tmp_path):
     page.get_by_role("button", name="prepare the CSV of this run").click()
-    link = page.locator("a[download]")
+    link = page.locator("a[download$='.csv']")
     link.wait_for(timeout=60_000)
-    href = link.get_attribute("href")
-    assert href.startswith("data:text/csv;base64,")
-    lines = base64.b64decode(href.split(",", 1)[1]).decode().splitlines()
+    with page.expect_download() as download:  # what a user does: click the link
+        link.click()
+    download.value.save_as(tmp_path / "run.csv")
+    lines = (tmp_path / "run.csv").read_text().splitlines()
     assert lines[0].startswith('"game_index","winner"')
     assert len(lines) == 1 + 100_000
+    sidecar = page.locator("a[download$='.json']").get_attribute("href")
+    rules = json.loads(base64.b64decode(sidecar.split(",", 1)[1]))
+    assert rules["n_games"] == 100_000 and rules["rules"]["blockade_zone"] == [25, 35]
+    assert rules["rules"]["ships_per_player"] == 5 and rules["rules"]["throw_mode"] == "simplified"
+
+
+def test_the_page_needs_its_token(app_url):
+    bare = app_url.split("?", 1)[0]
+    with urllib.request.urlopen(app_url) as response:
+        assert response.status == 200
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        status = opener.open(bare).status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    assert status in (302, 403)  # to the login page, or refused: never the dashboard
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def test_switching_game_rebuilds_panel_and_seats(page):

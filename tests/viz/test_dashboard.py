@@ -85,12 +85,41 @@ def test_tournament_plays_every_policy_pair_on_the_panels_rules(board):
     expected = toolkit.compare("valhalla", list(get_spec("valhalla").policies), 20, seed=0,
                                rules=board.panel.rules(), threads=1, progress=False)
     pd.testing.assert_frame_equal(table, expected)
+    shown = [o["data"]["text/html"] for o in board.tournament_output.outputs]
+    assert len(shown) == 1 and shown[0].startswith('<img src="data:image/png;base64,') and "lookahead" in shown[0]
 
 
 def test_tournament_with_a_bad_value_shows_the_message_and_plays_nothing(board):
     board.panel.widgets["ships_per_player"].value = 5
     board.panel.widgets["setup"].value = "alternating_blocks"
     assert board.run_tournament() is None
+    shown = [o["data"].get("text/html", "") for o in board.tournament_output.outputs]
+    assert len(shown) == 1 and "ships_per_player" in shown[0] and "b00020" in shown[0]
+
+
+def test_the_command_shown_for_a_big_run_writes_the_same_file(monkeypatch, tmp_path):
+    import shlex
+
+    import toolkit.viz.dashboard as dashboard_module
+
+    board = Dashboard("halali", n_games=60, threads=1)
+    board.panel.widgets["match_games"].value = 2
+    board.seat_policies[0].value = "greedy"
+    monkeypatch.setattr(dashboard_module, "CSV_LINK_LIMIT", 1000)  # this run's CSV is "too big" for a link
+    data = board.prepare_csv()
+    assert "<a " not in board.csv_link.value and "toolkit simulate halali" in board.csv_link.value
+    argv = shlex.split(board.command(str(tmp_path / "out.csv")))
+    assert argv[:2] == ["toolkit", "simulate"]
+    assert main(argv[1:] + ["--threads", "1", "--no-progress"]) == 0
+    assert (tmp_path / "out.csv").read_bytes() == data
+
+
+def test_a_new_game_gets_its_own_seat_controls(board):
+    old = board.seat_policies
+    board.seat_policies[0].value = "greedy"
+    board.game.value = "attila"
+    assert len(board.seat_policies) == 4 and all(d.value == "random" for d in board.seat_policies)
+    assert all(d.comm is None for d in old)  # the replaced controls are closed
 
 
 def test_simulated_odds_of_valhalla_agree_with_the_exact_ones():
@@ -111,7 +140,11 @@ def test_simulated_odds_measures_what_the_records_say():
     frame = pd.DataFrame({"start_seat": [0, 1, 1, 1], "start_throws": [0, 2, 3, 7],
                           "throws_0": [5, 5, 5, 5], "throws_1": [5, 5, 5, 5], "turns": [8, 8, 8, 8]})
     found = valhalla_odds.simulated(frame, get_spec("valhalla").Rules(), ("random", "random"))
-    assert found == {"P(seat 0 starts)": 0.25, "P(natural one)": 4 / 16, "throws per turn (random policy)": 40 / 32}
+    # the opening turn (one throw: the natural one) is left out: (40 - 4) throws over (32 - 4) turns
+    assert found == {"P(seat 0 starts)": 0.25, "P(natural one)": 4 / 16, "throws per turn (random policy)": 36 / 28}
+    blocks = get_spec("valhalla").Rules(setup="alternating_blocks", start_player_rule="random")
+    found = valhalla_odds.simulated(frame, blocks, ("random", "random"))  # an opening turn without a throw
+    assert found == {"P(seat 0 starts)": 0.25, "throws per turn (random policy)": 40 / 28}
     assert "throws per turn (random policy)" not in valhalla_odds.simulated(
         frame, get_spec("valhalla").Rules(), ("greedy", "random"))
 
@@ -132,6 +165,8 @@ def test_app_notebook_opens_the_dashboard_of_the_game():
     (["app", "nosuchgame"], "nosuchgame"),
     (["app", "valhalla", "--port", "70000"], "--port 70000 is not allowed"),
     (["app", "valhalla", "-n", "0"], "-n 0 is not allowed"),
+    (["app", "valhalla", "-n", "100000001"], "-n 100000001 is not allowed"),
+    (["app", "valhalla", "--threads", "0"], "--threads 0 is not allowed"),
 ])
 def test_app_refuses_bad_input_in_one_line(argv, message, capsys):
     assert main(argv) == 2
@@ -143,3 +178,15 @@ def test_app_without_voila_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setitem(__import__("sys").modules, "voila", None)  # import voila -> ImportError
     assert main(["app", "valhalla", "--no-browser"]) == 2
     assert "pip install 'toolkit[app]'" in capsys.readouterr().err
+
+
+def test_app_refuses_a_busy_port(capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["app", "valhalla", "--port", str(port), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert f"--port {port} is not allowed: it is in use" in err and err.count("\n") == 1

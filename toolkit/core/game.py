@@ -32,6 +32,10 @@ class GameSpec:
     columns_for: Callable | None = None  # rules -> the columns a frame shows (seats beyond the player count dropped)
     # (column getter) -> array of the seat that moved first in each game; turns then follow seat order
     first_mover: Callable | None = None
+    # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` that a run's records also
+    # measure, shown beside the exact ones by the dashboard
+    simulated_odds: Callable | None = None
+    panel_games: int = 20_000  # games per run of the dashboard: about a second on two cores
 
     def result_columns(self, rules) -> tuple:
         """The columns of a result frame for these rules: ``columns``, less those of absent seats."""

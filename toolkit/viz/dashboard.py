@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import base64
 import html
-import importlib
 import tempfile
 from pathlib import Path
 
@@ -33,21 +32,26 @@ import pandas as pd
 
 from toolkit.core.runner import get_spec
 
-#: games per run when the page opens: about a second of simulation on two cores
-DEFAULT_GAMES = {"valhalla": 100_000, "herrlof": 50_000, "halali": 20_000, "attila": 20_000, "walhalla": 20_000}
 TOURNAMENT_GAMES = 2_000  # per ordered pair (two seats) or per seating, as toolkit compare's -n
+CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
 
 _NOTE_STYLE = "color:#555"
+
+
+def _close_tree(widget) -> None:
+    """Close ``widget`` and every widget inside it (ipywidgets' ``close`` leaves the children open)."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    widget.close()
 
 
 def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
     """``spec.odds(rules)`` with a ``simulated`` column where the run's records give the same quantity.
 
-    A game's odds module may define ``simulated(frame, rules, policies) -> {quantity: value}``
-    (keys as in the exact table); other rows show no simulated value."""
+    A game declares those quantities with ``GameSpec.simulated_odds`` (keys as in the exact
+    table); other rows show no simulated value."""
     table = spec.odds(rules).copy()
-    module = importlib.import_module(spec.odds.__module__)
-    found = module.simulated(frame, rules, policies) if callable(getattr(module, "simulated", None)) else {}
+    found = spec.simulated_odds(frame, rules, policies) if spec.simulated_odds is not None else {}
     table["simulated"] = [found.get(q, float("nan")) for q in table["quantity"]]
     return table
 
@@ -111,23 +115,28 @@ class Dashboard:
         self.spec = get_spec(game)
         self.frame = None
         self.csv_link.value = ""
-        self.tournament_output.clear_output()
-        n = self.n_games or DEFAULT_GAMES.get(self.spec.name, 20_000)
+        self.tournament_output.outputs = ()
+        n = self.n_games or self.spec.panel_games
+        old_panel = getattr(self, "panel", None)
+        if old_panel is not None:
+            _close_tree(old_panel.box)  # else every game switch leaves its widgets alive in kernel and page
         self.panel = rules_panel(self.spec, self._run, n_games=n, refresh=False, title=f"{self.spec.title} rules")
-        self._seat_controls(self.panel.rules())
+        self._seat_controls(self.panel.rules(), keep=False)  # a new game: its own seats and policies
         self.panel_box.children = [self.policy_box, self.panel.box]
         if refresh:
             self.panel.refresh()
 
-    def _seat_controls(self, rules) -> None:
-        """One policy dropdown per seat of ``rules``, keeping the choices of the seats that stay."""
+    def _seat_controls(self, rules, *, keep: bool = True) -> None:
+        """One policy dropdown per seat of ``rules``; ``keep``: the seats that stay keep their choice."""
         import ipywidgets as w
 
         seats = self.spec.seats(rules)
-        if len(self.seat_policies) == seats:
+        if keep and len(self.seat_policies) == seats:
             return
         defaults = self.spec.check_policies(None, rules)  # random, as simulate and the notebook panels
-        old = [d.value for d in self.seat_policies]
+        old = [d.value for d in self.seat_policies] if keep else []
+        for dropdown in self.seat_policies:
+            dropdown.close()
         self.seat_policies = []
         for k in range(seats):
             dropdown = w.Dropdown(options=list(self.spec.policies), value=old[k] if k < len(old) else defaults[k],
@@ -178,37 +187,43 @@ class Dashboard:
     # -- on demand ------------------------------------------------------------------
 
     def run_tournament(self):
-        """Every policy against every other on the current rules; shows the matrix and the ratings."""
-        import matplotlib.pyplot as plt
-        from IPython.display import HTML, display
+        """Every policy against every other on the current rules; shows the matrix and the ratings.
 
+        Returns the :func:`~toolkit.analysis.tournament.compare` table, or ``None`` (bad rules)."""
         from toolkit.analysis import ratings, tournament
-        from toolkit.viz import plots
+        from toolkit.viz import plots, report_html
 
-        self.tournament_output.clear_output()
-        with self.tournament_output:
-            try:
-                rules = self.panel.rules()
-            except ValueError as error:
-                display(HTML(f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>'))
-                return None
-            table = tournament.compare(self.spec, list(self.spec.policies), int(self.tournament_games.value),
-                                       seed=self.seed, rules=rules, threads=self.threads, progress=False)
-            seats = self.spec.seats(rules)
-            names = list(self.spec.policies)
-            figure, ax = plt.subplots(figsize=(1.9 * len(names) + 2.2, 1.5 * len(names) + 1.3))
-            plots.comparison_matrix(tournament.matrix(table), ax=ax,
-                                    xlabel="opponent (column)" if seats == 2 else "field policy (column)",
-                                    ylabel="policy (row)" if seats == 2 else "tested policy (row)",
-                                    title="row policy's win rate" + ("" if seats == 2 else f" (fair share 1/{seats})"))
-            figure.tight_layout()
-            display(figure)
-            plt.close(figure)
-            display(HTML(ratings.ratings(table).to_html(escape=True, border=0, float_format="{:.1f}".format)))
+        try:
+            rules = self.panel.rules()
+        except ValueError as error:
+            self._show_tournament(f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
+            return None
+        games = int(self.tournament_games.value)
+        names = list(self.spec.policies)
+        self._show_tournament(f'<span style="{_NOTE_STYLE}">playing every pairing of {", ".join(names)}, '
+                              f"{games:,} games each …</span>")
+        table = tournament.compare(self.spec, names, games, seed=self.seed, rules=rules, threads=self.threads,
+                                   progress=False)
+        seats = self.spec.seats(rules)
+        ax = plots.comparison_matrix(tournament.matrix(table), centre=0.5 if seats == 2 else 1 / seats,
+                                     xlabel="opponent (column)" if seats == 2 else "field policy (column)",
+                                     ylabel="policy (row)" if seats == 2 else "tested policy (row)",
+                                     title="row policy's win rate" + ("" if seats == 2 else f" (fair share 1/{seats})"))
+        image = report_html.figure_uri(ax.figure)
+        self._show_tournament(f'<img src="{image}" alt="tournament: row policy\'s win rate" style="max-width:100%">'
+                              + ratings.ratings(table).to_html(escape=True, border=0, float_format="{:.1f}".format))
         return table
 
+    def _show_tournament(self, text: str) -> None:
+        """Replace what the tournament area shows: set the Output's state itself, which works the same
+        in a kernel and outside one (where ``clear_output`` would not clear it)."""
+        self.tournament_output.outputs = ({"output_type": "display_data", "data": {"text/html": text},
+                                           "metadata": {}},)
+
     def prepare_csv(self) -> bytes | None:
-        """The current run as CSV (``toolkit.save``'s format), offered as a download link."""
+        """The current run as CSV (``toolkit.save``'s format) with its JSON sidecar (game, rules, seed,
+        policies, version), offered as two download links; a run bigger than ``CSV_LINK_LIMIT``
+        is offered as the ``toolkit simulate`` command that writes the same file."""
         from toolkit.core import results
 
         if self.frame is None:
@@ -217,12 +232,35 @@ class Dashboard:
         name = f"{self.spec.name}_{len(self.frame)}_games.csv"
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / name
-            results.save(self.frame, path)
+            written = results.save(self.frame, path)
             data = path.read_bytes()
-        uri = "data:text/csv;base64," + base64.b64encode(data).decode("ascii")
-        self.csv_link.value = (f'<a download="{name}" href="{uri}">download {name}</a> '
+            sidecar = next(p for p in written if p.suffix == ".json")
+            sidecar_name, sidecar_data = sidecar.name, sidecar.read_bytes()
+        if len(data) > CSV_LINK_LIMIT:
+            self.csv_link.value = (f'<span style="{_NOTE_STYLE}">{len(data) / 1e6:,.0f} MB is too big for a link in '
+                                   f"the page; this writes the same file: <code>{html.escape(self.command(name))}</code>"
+                                   "</span>")
+            return data
+        links = [f'<a download="{n}" href="data:{kind};base64,{base64.b64encode(d).decode("ascii")}">{n}</a>'
+                 for n, kind, d in ((name, "text/csv", data), (sidecar_name, "application/json", sidecar_data))]
+        self.csv_link.value = (f"download {links[0]} and its rules {links[1]} "
                                f'<span style="{_NOTE_STYLE}">({len(self.frame):,} rows, {len(data) / 1e6:.1f} MB)</span>')
         return data
+
+    def command(self, output: str) -> str:
+        """The ``toolkit simulate`` command that writes the current run to ``output``."""
+        import shlex
+
+        from toolkit.core.params import params_of
+
+        fields = params_of(self.spec.Rules)
+        names = list(self.rules.changed())
+        if hasattr(self.rules, "num_players"):
+            names = ["num_players"] + [n for n in names if n != "num_players"]
+        settings = "".join(f" --set {shlex.quote(f'{n}={fields[n].kind.format(getattr(self.rules, n))}')}"
+                           for n in names)
+        return (f"toolkit simulate {self.spec.name} -n {len(self.frame)} --seed {self.seed} "
+                f"--policies {','.join(self.policies)}{settings} -o {shlex.quote(output)}")
 
     def _ipython_display_(self):
         from IPython.display import display

@@ -36,4 +36,6 @@ SPEC = GameSpec(
     histogram_columns=("turns", "plies", "start_seat"),
     turn_word="one player's throw sequence",
     first_mover=lambda column: column("start_seat"),
+    simulated_odds=odds.simulated,
+    panel_games=100_000,
 )

@@ -98,7 +98,8 @@ P_VENTRY, P_GATE, P_UNENTERED, P_EXTRA, P_EXTRA_MASK, P_EXTRA_OPTIONAL = 13, 14,
 P_MAX_TURNS, P_SAFE_MASK, P_RUN_MASK, P_ZONE_MASK, P_ZONE_WIDTH = 19, 20, 21, 22, 23
 P_VALUE_MASK = 24  # bit v + 1 set iff throw value v is in the range of the throw mode (§3, for §7.8)
 P_HOME_MONOTONE = 25  # 1 if §7.6 applies: squares 1..5 safe and no throw above 5
-P_GUIDE = 26  # ip[P_GUIDE + j]: the first outcome k with cdf[k] > j / 64 (where a throw's search starts)
+P_GUIDE = 26  # ip[P_GUIDE + j]: bits 0-3 the first outcome k with cdf[k] > j / 64 (where a throw's search
+# starts), bit 4 (GUIDE_CERTAIN) set when every draw of the bin ends there
 GUIDE_BITS = 6
 GUIDE_CERTAIN = 16  # flag in a guide entry: the bin lies inside one outcome
 P_RUN_TABLE = P_GUIDE + (1 << GUIDE_BITS)  # ip[P_RUN_TABLE + pattern]: protected squares of a zone occupancy pattern
@@ -209,8 +210,9 @@ def to_kernel(rules):
         start = 0
         while start < 15 and cdf[start] <= j / (1 << GUIDE_BITS):
             start += 1
-        # every u of the bin [j/64, (j+1)/64) stops the search at ``start``: no comparison needed
-        certain = start == 15 or cdf[start] >= (j + 1) / (1 << GUIDE_BITS)
+        # every u of the bin stops the search at ``start``: no comparison needed.  A draw is
+        # u = m * 2**-53 (m < 2**53), so the bin's largest u is (j+1)/64 - 2**-53 (an exact double)
+        certain = start == 15 or cdf[start] > (j + 1) / (1 << GUIDE_BITS) - 2.0 ** -53
         ip[P_GUIDE + j] = start | (GUIDE_CERTAIN if certain else 0)
     # the lookahead's throw distribution is a policy parameter: the same list as the reference policy's
     groups = throw_groups(rules)

@@ -178,9 +178,11 @@ def simulated(frame: pd.DataFrame, rules, policies) -> dict[str, float]:
       throws are independent throws that stop at the first natural one, so the
       share is games / (games + the throws before it, ``start_throws``);
     - ``throws per turn (random policy)``, when every seat plays ``random``:
-      all throws over all turns (the exact value ignores the game's end, which
-      can cut a turn's extra throws short, so the two differ slightly when
-      extra throws are on).
+      throws over turns, leaving out the automatic opening turn when there is
+      one (V-3: the natural one that chose the start player, or the alternating
+      blocks' fixed first move, which throws nothing).  The exact value ignores
+      the game's end, which can cut a turn's extra throws short, so the two
+      differ slightly when extra throws are on.
     """
     games = len(frame)
     if games == 0:
@@ -189,6 +191,8 @@ def simulated(frame: pd.DataFrame, rules, policies) -> dict[str, float]:
     if rules.start_player_rule == "first_natural_one":
         found["P(natural one)"] = games / (games + float(frame["start_throws"].sum()))
     if all(p == "random" for p in policies):
-        throws = float(frame["throws_0"].sum() + frame["throws_1"].sum())
-        found["throws per turn (random policy)"] = throws / float(frame["turns"].sum())
+        natural_start = rules.start_player_rule == "first_natural_one"
+        opening = natural_start or rules.setup == "alternating_blocks"  # turn 1 is automatic
+        throws = float(frame["throws_0"].sum() + frame["throws_1"].sum()) - games * natural_start
+        found["throws per turn (random policy)"] = throws / (float(frame["turns"].sum()) - games * opening)
     return found
