@@ -58,7 +58,6 @@ import os
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.colors import TwoSlopeNorm
 import pandas as pd
 from IPython.display import Markdown, display
 
@@ -415,22 +414,15 @@ else:
 
 # %%
 comparisons = {}
-fig, axes = plt.subplots(2, 3, figsize=(19, 10))
-for ax, game in zip(axes.flat, GAMES):
+for game in GAMES:  # one figure per game, sized by comparison_matrix so that its numbers stay legible
     comparisons[game] = toolkit.compare(game, ["random", "greedy", LOOKAHEAD[game]], N_LOOK[game], seed=SEED,
                                         progress=False)
     seats = toolkit.GAMES[game].seats(toolkit.rules(game))
-    plots.comparison_matrix(tournament.matrix(comparisons[game]), ax=ax, xlabel="opponent (B)",
-                            ylabel="policy (A)",
+    plots.comparison_matrix(tournament.matrix(comparisons[game]), xlabel="opponent (B)", ylabel="policy (A)",
+                            centre=1 / seats,  # white at the fair share: 1/2, or 1/4 with four players
                             title=f"{game}, {seats} players: A's win rate (95% CI)\n{N_LOOK[game]:,} games per "
                                   + ("pair and seating" if seats == 2 else "seating"))
-    # comparison_matrix centres its colours on 0.5; with four players white should be the fair share 1/4
-    norm = TwoSlopeNorm(vcenter=1 / seats, vmin=0.0, vmax=1.0)
-    ax.images[0].set_norm(norm)
-    for text in ax.texts:  # and the written values stay legible on the recentred colours
-        text.set_color("white" if abs(norm(float(text.get_text().split()[0])) - 0.5) > 0.3 else "black")
-axes.flat[-1].axis("off")
-fig.tight_layout()
+    plt.show()
 
 # %% [markdown]
 # **Ratings.** `ratings` turns each tournament into one number per policy. With two players it fits Elo
