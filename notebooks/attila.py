@@ -62,7 +62,6 @@
 
 # %%
 import os
-from statistics import NormalDist
 
 import matplotlib.container
 import matplotlib.pyplot as plt
@@ -72,10 +71,12 @@ from IPython.display import Markdown, display
 
 import toolkit
 from toolkit.core import stats
+from toolkit.core.stats import bonferroni_z
 from toolkit.games.attila import odds
 from toolkit.games.attila.rules import TILES, TRIBES
 from toolkit.viz import plots
 from toolkit.viz.attila_map import TRIBE_COLOURS, draw_map, war_frequencies, war_heatmap, war_log, war_logs
+from toolkit.viz.prose import pct
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -88,16 +89,6 @@ RULES = {n: toolkit.rules("attila", num_players=n) for n in PLAYERS}
 print(f"N = {N:,} games per run, {N_WARS:,} reference games for the war maps, {N_LOOK:,} with a lookahead "
       f"player, {N_PANEL:,} per panel change, seed {SEED}")
 
-
-def pct(rate, low=None, high=None, digits=1):
-    """``36.1%``, or ``36.1% (35.8% to 36.4%)`` with its interval."""
-    text = f"{rate:.{digits}%}"
-    return text if low is None else f"{text} ({low:.{digits}%} to {high:.{digits}%})"
-
-
-def bonferroni_z(m):
-    """The z of m intervals that hold all together with 95% (each at 1 - 0.05/m)."""
-    return NormalDist().inv_cdf(1 - 0.025 / m)
 
 # %% [markdown]
 # ## 1. One game on the map

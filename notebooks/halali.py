@@ -57,6 +57,7 @@ from toolkit.games.halali.replay import positions
 from toolkit.games.halali.rules import KINDS
 from toolkit.viz import plots
 from toolkit.viz.board import capture_heatmap, draw_board
+from toolkit.viz.prose import caution, pct
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -71,18 +72,6 @@ STANDARD = toolkit.rules("halali", "standard")
 print(f"N = {N:,} games per run, {N_LOOK:,} lookahead self-play games, {N_POLICY:,} per policy pair, "
       f"seed {SEED}")
 
-
-def pct(rate, low=None, high=None, digits=1):
-    """``36.1%``, or ``36.1% (35.8% to 36.4%)`` with its interval."""
-    text = f"{rate:.{digits}%}"
-    return text if low is None else f"{text} ({low:.{digits}%} to {high:.{digits}%})"
-
-
-def caution(k):
-    """What reading k 95% intervals at once means (counted as if they were independent)."""
-    return (f"*{k} intervals are read at once: if none of these differences were real, at least one interval "
-            f"would still exclude zero (or 50%) in about {1 - 0.95 ** k:.0%} of runs, so a lone interval that "
-            "just clears it is weak evidence.*")
 
 # %% [markdown]
 # ## 1. One game, move by move

@@ -51,6 +51,7 @@ from toolkit.analysis import tournament
 from toolkit.core import stats
 from toolkit.games.herrlof import odds, policies, round_log
 from toolkit.viz import plots
+from toolkit.viz.prose import caution
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -64,12 +65,6 @@ STANDARD = toolkit.rules("herrlof", "standard")
 PUBLISHER = toolkit.rules("herrlof", "publisher")
 print(f"N = {N:,} games per run, {N_LOOK:,} with a lookahead player, {N_POLICY:,} per policy pair, seed {SEED}")
 
-
-def caution(k):
-    """What reading k 95% intervals at once means (counted as if they were independent)."""
-    return (f"*{k} intervals are read at once: if none of these differences were real, at least one interval "
-            f"would still exclude zero (or 50%) in about {1 - 0.95 ** k:.0%} of runs, so a lone interval that "
-            "just clears it is weak evidence.*")
 
 # %% [markdown]
 # Every run below uses the same seed, so game *g* of every run starts from the same shuffle (common random

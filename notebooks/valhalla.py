@@ -49,6 +49,7 @@ from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.valhalla import odds
 from toolkit.games.valhalla.reference import Sticks
 from toolkit.viz import plots
+from toolkit.viz.prose import caution
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -60,12 +61,6 @@ STANDARD = toolkit.rules("valhalla", "standard")
 ALTERNATIVE = toolkit.rules("valhalla", "alternative")
 print(f"N = {N:,} games per run, {THROWS:,} throws, {N_POLICY:,} games per policy pair, seed {SEED}")
 
-
-def caution(k):
-    """What reading k 95% intervals at once means (counted as if they were independent)."""
-    return (f"*{k} intervals are read at once: if none of these differences were real, at least one interval "
-            f"would still exclude zero (or 50%) in about {1 - 0.95 ** k:.0%} of runs, so a lone interval that "
-            "just clears it is weak evidence.*")
 
 # %% [markdown]
 # ## 1. The fate sticks: exact odds beside simulated throws

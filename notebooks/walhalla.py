@@ -64,7 +64,6 @@
 
 # %%
 import os
-from statistics import NormalDist
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -74,10 +73,12 @@ from IPython.display import Markdown, display
 
 import toolkit
 from toolkit.core import stats
+from toolkit.core.stats import bonferroni_z
 from toolkit.games.walhalla import odds
 from toolkit.games.walhalla.data import COLOURS, VILLAGE, WHEAT
 from toolkit.games.walhalla.reference import VP_SOURCES
 from toolkit.viz import plots
+from toolkit.viz.prose import pct
 from toolkit.viz.walhalla_board import draw_board, replay
 from toolkit.viz.widgets import rules_panel
 
@@ -93,16 +94,6 @@ print(f"N = {N:,} games per run, {N_LOOK:,} with a lookahead player, {N_PANEL:,}
 print("action deck of the standard rules ([design]):", ", ".join(f"{count} {card}"
                                                                 for card, count in RULES[4].action_deck.items()))
 
-
-def pct(rate, low=None, high=None, digits=1):
-    """``36.1%``, or ``36.1% (35.8% to 36.4%)`` with its interval."""
-    text = f"{rate:.{digits}%}"
-    return text if low is None else f"{text} ({low:.{digits}%} to {high:.{digits}%})"
-
-
-def bonferroni_z(m):
-    """The z of m intervals that hold all together with 95% (each at 1 - 0.05/m)."""
-    return NormalDist().inv_cdf(1 - 0.025 / m)
 
 # %% [markdown]
 # ## 1. One game on the board

@@ -16,6 +16,21 @@ import pandas as pd
 Z95 = 1.959963984540054
 
 
+def bonferroni_z(m: int) -> float:
+    """The z of ``m`` intervals that hold all together with 95% (each at 1 - 0.05/m, two-sided).
+
+    Examples
+    --------
+    >>> round(bonferroni_z(1), 4), round(bonferroni_z(48), 3)
+    (1.96, 3.279)
+    """
+    from statistics import NormalDist
+
+    if m < 1:
+        raise ValueError(f"m={m} is not allowed: the number of intervals is at least 1")
+    return NormalDist().inv_cdf(1 - 0.025 / m)
+
+
 def wilson(successes, n, z: float = Z95):
     """Rate and Wilson score interval ``(rate, low, high)``.
 
