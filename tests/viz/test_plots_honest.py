@@ -236,10 +236,9 @@ def _designer_data(game: str) -> report_html.DesignerData:
                                      odds=None, provenance={}, files=[])
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_report_titles_lie_inside_their_figures(game, monkeypatch):
-    """Each figure is checked as it is handed to ``savefig``: drawn as it will be saved, every title's
-    extent lies inside the figure's."""
+def titles_checked_on_save(monkeypatch) -> list:
+    """Wrap ``Figure.savefig``: each figure is drawn as it will be saved and every Axes title is noted
+    as ``(title, lies inside the figure)`` in the list returned."""
     saved = []
     original = matplotlib.figure.Figure.savefig
 
@@ -254,6 +253,14 @@ def test_report_titles_lie_inside_their_figures(game, monkeypatch):
         return original(fig, *args, **kwargs)
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", check_then_save)
+    return saved
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_report_titles_lie_inside_their_figures(game, monkeypatch):
+    """Each figure is checked as it is handed to ``savefig``: drawn as it will be saved, every title's
+    extent lies inside the figure's."""
+    saved = titles_checked_on_save(monkeypatch)
     uris = report_html._plots(_designer_data(game))
     assert sorted(uris) == ["length", "matrix", "scores", "seats"]
     assert len(saved) == 4, saved  # one title per figure
@@ -268,24 +275,12 @@ def test_plain_report_titles_lie_inside_their_figures(game, policies, monkeypatc
     a plain ``tight_layout`` cuts the length plot's one-line title)."""
     from toolkit import report
 
-    saved = []
-    original = matplotlib.figure.Figure.savefig
-
-    def check_then_save(fig, *args, **kwargs):
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-        for ax in fig.axes:
-            if ax.get_title():
-                extent, figure = ax.title.get_window_extent(renderer), fig.bbox
-                saved.append(extent.x0 >= figure.x0 and extent.x1 <= figure.x1)
-        return original(fig, *args, **kwargs)
-
-    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", check_then_save)
+    saved = titles_checked_on_save(monkeypatch)
     frame = toolkit.simulate(game, n_games=40, policies="greedy", progress=False)
     frame = pd.concat([frame] * 5000, ignore_index=True)  # 200,000 rows: titles as long as a real run's
     frame.attrs["policies"] = policies
     written = report._plots(frame, GAMES[game], tmp_path)
-    assert len(written) == 2 and saved == [True, True]
+    assert len(written) == 2 and [inside for _, inside in saved] == [True, True]
 
 
 def test_fit_titles_wraps_a_long_title_and_keeps_a_short_one():
