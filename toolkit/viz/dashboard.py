@@ -171,7 +171,7 @@ class Dashboard:
         figure.suptitle(title)
         image = report_html.figure_uri(figure)  # the plots first, then the tables, in one output
 
-        table = report_html.metrics_table(metrics.design_metrics(frame))
+        table = report_html.metrics_table(metrics.design_metrics(frame)).drop(columns="run")  # one run here
         odds = simulated_odds(self.spec, rules, frame, policies)
         odds_shown = pd.DataFrame({"quantity": odds["quantity"], "exact": odds["exact"],
                                    "value": odds["value"].map("{:.4f}".format),
