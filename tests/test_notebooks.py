@@ -1,43 +1,102 @@
-"""The notebooks run from top to bottom with a small N, and their .py and .ipynb agree.
+"""The notebooks run from top to bottom with a small N, and running and saving one leaves git clean.
 
-``notebooks/*.py`` (jupytext percent format) is the reviewed source; the
-paired ``.ipynb`` is generated from it and committed without outputs.
+``notebooks/<name>.py`` (jupytext percent format) is the reviewed source and the
+only tracked form.  ``make lab`` makes the git-ignored ``notebooks/<name>.ipynb``
+from it; the two are paired (``formats: ipynb,py:percent``), so a save in
+JupyterLab writes the outputs to the ``.ipynb`` and rewrites the ``.py``.  That
+rewrite must give the same bytes, whatever jupytext version is installed: the
+header leaves out ``jupytext_version`` (``notebook_metadata_filter``).  The
+browser test ``tests/browser/test_notebooks_lab.py`` does the real
+open-run-save in JupyterLab.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = REPO / "notebooks"
 NAMES = ["valhalla", "herrlof", "halali", "attila", "walhalla", "overview"]
 SMALL_N = "2000"
+NO_VERSION = "-jupytext.text_representation.jupytext_version"
 
 nbformat = pytest.importorskip("nbformat")
 jupytext = pytest.importorskip("jupytext")
 
 
-def _cells(notebook):
-    return [(c.cell_type, c.source.strip()) for c in notebook.cells]
+@pytest.fixture(autouse=True)
+def warm_kernels():
+    """Overrides the session fixture of ``conftest.py``: only the execution test needs a game kernel,
+    and it runs in a Jupyter kernel of its own."""
+    yield
+
+
+def test_every_notebook_is_listed():
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.py")) == sorted(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_ipynb_and_py_have_the_same_cells(name):
-    py = jupytext.read(NOTEBOOKS / f"{name}.py")
-    ipynb = jupytext.read(NOTEBOOKS / f"{name}.ipynb")
-    assert _cells(py) == _cells(ipynb), f"run: jupytext --sync notebooks/{name}.py"
-    assert ipynb.metadata.get("jupytext", {}).get("formats") == "ipynb,py:percent"
+def test_py_header_pairs_the_ipynb_without_a_version(name):
+    notebook = jupytext.read(NOTEBOOKS / f"{name}.py")
+    settings = notebook.metadata["jupytext"]
+    assert settings["formats"] == "ipynb,py:percent"
+    assert settings.get("notebook_metadata_filter") == NO_VERSION
+    header = (NOTEBOOKS / f"{name}.py").read_text().split("# ---\n")[1]
+    assert "jupytext_version:" not in header  # a save by another jupytext version writes the same header
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_ipynb_is_committed_without_outputs(name):
-    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
-    for cell in notebook.cells:
+def _as_saved_by_jupyterlab(notebook):
+    """``notebook`` after a run and a save in JupyterLab: outputs, execution counts, the kernel's
+    ``language_info``, widget state, the cell metadata JupyterLab adds; the ``.ipynb`` on the way."""
+    saved = nbformat.from_dict(nbformat.reads(nbformat.writes(notebook), as_version=4))
+    saved.metadata["jupytext"].pop("text_representation", None)  # the .ipynb does not keep it
+    saved.metadata["language_info"] = {"name": "python", "version": "3.99.0", "file_extension": ".py",
+                                       "codemirror_mode": {"name": "ipython", "version": 3}}
+    saved.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    count = 0
+    for cell in saved.cells:
+        cell.metadata.update({"trusted": True, "scrolled": True, "collapsed": False,
+                              "execution": {"iopub.status.idle": "2000-01-01T00:00:00Z"}})
         if cell.cell_type == "code":
-            assert not cell.outputs and cell.execution_count is None
+            count += 1
+            cell.execution_count = count
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="output\n"),
+                            nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="})]
+    return saved
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_save_rewrites_the_py_byte_for_byte(name, monkeypatch):
+    text = (NOTEBOOKS / f"{name}.py").read_text()
+    saved = _as_saved_by_jupyterlab(jupytext.reads(text, fmt="py:percent"))
+    assert jupytext.writes(saved, fmt="py:percent") == text, (
+        f"a save in JupyterLab would change notebooks/{name}.py: run jupytext --sync notebooks/{name}.py")
+    # the same under another jupytext version: the header holds none
+    monkeypatch.setattr("jupytext.header.__version__", "0.0.0-another")
+    assert jupytext.writes(saved, fmt="py:percent") == text
+
+
+def _git(*args):
+    try:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    except OSError:
+        pytest.skip("git is not installed")
+
+
+def test_only_the_py_sources_are_tracked():
+    listed = _git("ls-files", "notebooks")
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    tracked = set(listed.stdout.split())
+    assert {f"notebooks/{name}.py" for name in NAMES} <= tracked
+    assert not [p for p in tracked if p.endswith(".ipynb")], "git rm --cached the .ipynb files"
+    for name in NAMES:  # ignored, so a run and a save in JupyterLab leave `git status` clean
+        assert _git("check-ignore", "-q", "--no-index", f"notebooks/{name}.ipynb").returncode == 0
 
 
 @pytest.mark.notebook
@@ -60,8 +119,8 @@ def test_notebook_runs_without_errors(name, monkeypatch, tmp_path):
         km.kernel_spec.argv[0] = sys.executable
     monkeypatch.setenv("TOOLKIT_NOTEBOOK_N", SMALL_N)
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    monkeypatch.setenv("NUMBA_CACHE_DIR", os.environ.get("NUMBA_CACHE_DIR", str(NOTEBOOKS.parent / ".numba_cache")))
-    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", os.environ.get("NUMBA_CACHE_DIR", str(REPO / ".numba_cache")))
+    notebook = jupytext.read(NOTEBOOKS / f"{name}.py")  # the source itself, never a stale .ipynb
     client = nbclient.NotebookClient(notebook, km=km, timeout=300,
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()  # raises CellExecutionError on the first failing cell

@@ -1,0 +1,461 @@
+"""The notebooks in JupyterLab in Chromium: ``make lab``, Run All, the panels redraw, a save leaves git clean.
+
+One JupyterLab for the module, started by ``make lab`` itself (as root it
+passes ``--allow-root``) in a temporary git repository holding what the
+repository tracks of the notebooks: ``notebooks/*.py`` and ``.gitignore``.
+``make lab`` makes the ``.ipynb`` files; the server's port and empty token
+come from a temporary ``JUPYTER_CONFIG_DIR``, and ``TOOLKIT_NOTEBOOK_N``
+gives every notebook its test size.
+
+Each notebook gets its own page: Run → Run All Cells, then the page is
+checked (every code cell ran, no broken widget, traceback or stderr), its
+rules panel is driven (a dropdown, a checkbox and a slider each redraw the
+plot; a bad value shows the red message and keeps the plot), a replay slider
+moves its board, and finally the notebook is saved: the ``.ipynb`` holds the
+outputs, the paired ``.py`` was rewritten, and ``git status`` is clean.  The
+last test is the negative control: the old setup (tracked ``.ipynb``, a
+``jupytext_version`` in the header) goes dirty under the same run and save.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server
+
+jupytext = pytest.importorskip("jupytext")
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ["valhalla", "herrlof", "halali", "attila", "walhalla", "overview"]
+SMALL_N = "2000"  # as tests/test_notebooks.py
+RUN_ALL_TIMEOUT_MS = 300_000
+OPEN_TIMEOUT_MS = 120_000
+REDRAW_TIMEOUT_MS = 60_000
+CURRENT = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook shown in the main area
+ERROR_STYLE = "span[style*='b00020']"  # the rules panel's message for a value that is not allowed
+
+
+@dataclass(frozen=True)
+class PanelCase:
+    """What to change in a notebook's rules panel: one of each kind of control, then a bad value."""
+
+    dropdown: tuple[str, str]  # label, option to choose
+    checkbox: str
+    slider: tuple[str, str]  # label, key that moves it one step
+    bad: tuple[str, str, str]  # CSS of the input, text typed into it, the name the message must give
+
+
+def _text_input(label: str) -> str:
+    return f".widget-text:has(> .widget-label:text-is('{label}')) input"
+
+
+def _grid_cell(grid: str, cell: str) -> str:
+    """A number box of a grid control (a mapping): the cell ``cell`` under the heading ``grid``."""
+    return f".widget-vbox:has(> .widget-label:text-is('{grid}')) {_text_input(cell)}"
+
+
+# each change must change what the plot shows: Attila's support_any_tribe and Walhalla's landing_mandatory,
+# for two, change no winner and no game length in greedy self-play (measured), so their plot stays the same
+PANELS = {
+    "valhalla": PanelCase(("throw_mode", "simplified"), "extra_throw_enabled", ("ships_per_player", "ArrowLeft"),
+                          (_text_input("blockade_zone"), "25,99", "blockade_zone")),
+    "herrlof": PanelCase(("first_dealer", "seat0"), "trump_anytime", ("suits", "ArrowLeft"),
+                         (".jupyter-widget-tagsinput", "99", "consolation_range")),
+    "halali": PanelCase(("neutral_lock", "reveal_only"), "forced_capture", ("end_phase_moves", "ArrowLeft"),
+                        (_grid_cell("tile_counts", "bear"), "3", "tile_counts")),
+    "attila": PanelCase(("tie_rounding", "up"), "war_tie_removes_all_weakest", ("hand_size", "ArrowLeft"),
+                        (_text_input("peace_tiles_per_century"), "1,2,x", "peace_tiles_per_century")),
+    "walhalla": PanelCase(("tie_rounding", "down"), "winner_loses_hero", ("raids", "ArrowLeft"),
+                          (_text_input("walhalla_final_vp"), "6,x", "walhalla_final_vp")),
+}
+REPLAYS = ["halali", "walhalla"]  # the notebooks whose game replays with a slider
+
+# JupyterLab as `make lab` starts it, told by a config file what a test needs: a free port, no token,
+# no browser, and nothing fetched from the network (news, update checks)
+SERVER_CONFIG = {"ServerApp": {"ip": "127.0.0.1", "open_browser": False, "port_retries": 0},
+                 "IdentityProvider": {"token": ""},
+                 "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate"}}
+LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"}}
+
+
+# ------------------------------------------------------------------ the repositories and servers
+
+
+def _git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid",
+                           "-c", "commit.gpgsign=false", *args], cwd=folder, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def git_status(folder: Path) -> str:
+    return _git(folder, "status", "--porcelain", "--untracked-files=all")
+
+
+def jupyter_config(folder: Path, port: int) -> Path:
+    folder.mkdir()
+    (folder / "jupyter_server_config.json").write_text(
+        json.dumps({**SERVER_CONFIG, "ServerApp": {**SERVER_CONFIG["ServerApp"], "port": port}}))
+    for name, settings in LAB_SETTINGS.items():
+        path = folder / "lab" / "user-settings" / name
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(settings))
+    return folder
+
+
+def tracked_copy(folder: Path) -> Path:
+    """``folder`` as a git repository holding the tracked notebook files of this one, committed."""
+    (folder / "notebooks").mkdir(parents=True)
+    for py in sorted((REPO / "notebooks").glob("*.py")):
+        shutil.copy2(py, folder / "notebooks" / py.name)
+    shutil.copy2(REPO / ".gitignore", folder / ".gitignore")
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-q", "-m", "the tracked notebook files")
+    return folder
+
+
+@dataclass
+class Lab:
+    url: str
+    repo: Path  # the temporary git repository; JupyterLab's root is its notebooks/
+    shots: Path
+    py_mtimes: dict  # notebook -> mtime of its .py before JupyterLab saved anything
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lab")
+    repo = tracked_copy(folder / "repo")
+    # `make lab` runs .venv/bin/jupyter: the venv running these tests, linked in (and git-excluded)
+    (repo / ".venv").symlink_to(Path(sys.prefix))
+    with (repo / ".git" / "info" / "exclude").open("a") as exclude:
+        exclude.write("/.venv\n")
+    port = free_port()
+    config = jupyter_config(folder / "jupyter", port)
+    py_mtimes = {name: (repo / "notebooks" / f"{name}.py").stat().st_mtime_ns for name in NOTEBOOKS}
+    start = time.monotonic()
+    # -o: the venv is taken as installed (make must not reinstall it because pyproject.toml is newer)
+    process = start_server(["make", "--no-print-directory", "-f", str(REPO / "Makefile"), "-C", str(repo),
+                            "-o", ".venv/.installed", "lab"],
+                           folder / "server.log", port,
+                           env={"JUPYTER_CONFIG_DIR": str(config), "TOOLKIT_NOTEBOOK_N": SMALL_N})
+    TIMINGS["make lab: the .ipynb files made and JupyterLab listening"] = time.monotonic() - start
+    shots = folder / "screenshots"
+    shots.mkdir()
+    yield Lab(f"http://127.0.0.1:{port}/", repo, shots, py_mtimes)
+    stop_server(process)
+
+
+# ------------------------------------------------------------------ driving JupyterLab
+
+
+def code_cell_count(py: Path) -> int:
+    return sum(cell.cell_type == "code" for cell in jupytext.read(py).cells)
+
+
+def open_notebook(browser, url: str, name: str, n_code_cells: int):
+    """A page showing ``name``.ipynb alone (``?reset``: no tab of an earlier page restored), its kernel idle."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    start = time.monotonic()
+    page.goto(f"{url}lab/tree/{name}.ipynb?reset", timeout=OPEN_TIMEOUT_MS)
+    page.wait_for_function("([current, n]) => document.querySelectorAll(`${current} .jp-CodeCell`).length === n",
+                           arg=[CURRENT, n_code_cells], timeout=OPEN_TIMEOUT_MS)
+    page.locator(f"{CURRENT} .jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(
+        timeout=OPEN_TIMEOUT_MS)
+    TIMINGS[f"JupyterLab: {name}.ipynb opened, kernel idle"] = time.monotonic() - start
+    return page
+
+
+def prompts(page) -> list[str]:
+    # text content: a cell out of view is not laid out (content-visibility), so it has no inner text
+    return [p.strip() for p in page.locator(f"{CURRENT} .jp-CodeCell .jp-InputPrompt").all_text_contents()]
+
+
+def run_all(page, name: str) -> None:
+    """Run → Run All Cells, and wait until the run is over (every cell done, or stopped by an error)."""
+    start = time.monotonic()
+    page.locator(".lm-MenuBar-itemLabel").get_by_text("Run", exact=True).click()
+    page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
+    page.wait_for_function(
+        "current => { const p = [...document.querySelectorAll(current + ' .jp-CodeCell .jp-InputPrompt')]"
+        "  .map(e => e.textContent.trim());"
+        "  return /^\\[\\d+\\]:$/.test(p[0]) && !p.some(t => t.includes('*')); }",
+        arg=CURRENT, timeout=RUN_ALL_TIMEOUT_MS, polling=250)
+    TIMINGS[f"JupyterLab: {name}.ipynb Run All Cells (N={SMALL_N})"] = time.monotonic() - start
+
+
+def save(page) -> None:
+    page.locator(f"{CURRENT} .jp-InputPrompt").first.click()  # the notebook has the focus, in command mode
+    page.keyboard.press("Control+s")
+
+
+def shut_down_kernels(page) -> None:
+    """Every session of the server ends (its kernel with it), through the API as JupyterLab calls it."""
+    page.evaluate("""async () => {
+        const xsrf = (document.cookie.match(/_xsrf=([^;]+)/) || [])[1] || '';
+        const sessions = await (await fetch('/api/sessions')).json();
+        for (const s of sessions) {
+            await fetch('/api/sessions/' + s.id, {method: 'DELETE', headers: {'X-XSRFToken': xsrf}});
+        }
+    }""")
+
+
+def code_cells_with(page, marker: str):
+    return page.locator(f"{CURRENT} .jp-CodeCell").filter(has=page.locator(".jp-InputArea", has_text=marker))
+
+
+def code_cell(page, marker: str):
+    """The code cell whose source contains ``marker``."""
+    found = code_cells_with(page, marker)
+    assert found.count() == 1, f"{found.count()} code cells contain {marker!r}"
+    return found
+
+
+def control(area, kind: str, label: str):
+    """The ipywidgets control of class ``widget-<kind>`` inside ``area`` labelled exactly ``label``."""
+    name = area.page.locator(".widget-label, .widget-label-basic").get_by_text(label, exact=True)
+    found = area.locator(f".widget-{kind}").filter(has=name)
+    assert found.count() == 1, f"{found.count()} {kind} controls labelled {label!r}"
+    return found
+
+
+def image_source(area) -> str:
+    image = area.locator(".widget-output img")
+    assert image.count() == 1, f"{image.count()} images in the output widget"
+    return image.get_attribute("src")
+
+
+def wait_for_new_image(area, old: str, what: str) -> str:
+    """Until the output widget in ``area`` shows one image other than ``old``; its time goes to TIMINGS."""
+    start = time.monotonic()
+    image = area.locator(".widget-output img")
+    while time.monotonic() - start < REDRAW_TIMEOUT_MS / 1000:
+        if image.count() == 1 and (new := image.get_attribute("src")) != old:
+            TIMINGS[what] = time.monotonic() - start
+            return new
+        time.sleep(0.25)
+    area.scroll_into_view_if_needed()
+    area.page.screenshot(path=area.page.shots / ("timeout_" + re.sub(r"\W+", "_", what) + ".png"))
+    texts = area.locator(".widget-html").all_text_contents()  # a rules panel's status is its last
+    pytest.fail(f"no new image after {REDRAW_TIMEOUT_MS / 1000:.0f} s ({what})"
+                + (f"; status: {texts[-1]!r}" if texts else ""))
+
+
+def saved_execution_counts(path: Path) -> list:
+    notebook = json.loads(path.read_text())
+    return [cell.get("execution_count") for cell in notebook["cells"] if cell["cell_type"] == "code"]
+
+
+def wait_for_saved_run(path: Path, n_code_cells: int, timeout: float = 60.0) -> None:
+    """Until ``path`` on disk holds a run of every code cell (the save is done)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            counts = saved_execution_counts(path)
+        except (OSError, ValueError):  # not there, or written right now
+            counts = []
+        if len(counts) == n_code_cells and all(counts):
+            return
+        time.sleep(0.2)
+    pytest.fail(f"{path.name} was not saved with a run of its {n_code_cells} code cells in {timeout:.0f} s")
+
+
+# ------------------------------------------------------------------ one notebook at a time
+
+
+@dataclass
+class Notebook:
+    name: str
+    page: object
+    n_code_cells: int
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS)
+def notebook(request, browser, lab):
+    """``request.param`` opened in its own page and run once; its tests then run in file order."""
+    name = request.param
+    n_code_cells = code_cell_count(lab.repo / "notebooks" / f"{name}.py")
+    page = open_notebook(browser, lab.url, name, n_code_cells)
+    page.shots = lab.shots  # where its screenshots go
+    run_all(page, name)
+    yield Notebook(name, page, n_code_cells)
+    shut_down_kernels(page)
+    page.close()
+
+
+def page_shot(notebook, step: str) -> Path:
+    return notebook.page.shots / f"{notebook.name}_{step}.png"
+
+
+def panel_of(notebook):
+    """The output of the cell that makes the rules panel, and what to change in it; None without a panel."""
+    if notebook.name not in PANELS:  # a notebook given a panel must say here what to change in it
+        assert code_cells_with(notebook.page, "rules_panel(").count() == 0, f"add {notebook.name} to PANELS"
+        return None, None
+    return code_cell(notebook.page, "rules_panel(").locator(".jp-Cell-outputArea"), PANELS[notebook.name]
+
+
+def test_make_lab_makes_each_ipynb_and_git_stays_clean(lab):
+    for name in NOTEBOOKS:
+        assert (lab.repo / "notebooks" / f"{name}.ipynb").is_file()
+    assert git_status(lab.repo) == ""  # the .ipynb files are ignored
+
+
+def test_every_cell_runs_and_the_page_shows_no_problem(notebook):
+    page = notebook.page
+    assert all(re.fullmatch(r"\[\d+\]:", p) for p in prompts(page)), prompts(page)
+    assert len(prompts(page)) == notebook.n_code_cells
+    assert page_problems(page) == []
+    if notebook.name in PANELS:
+        panel = code_cell(page, "rules_panel(").locator(".jp-Cell-outputArea")
+        panel.scroll_into_view_if_needed()
+        assert panel.locator("select").count() >= 2  # the preset and at least one rule
+        assert panel.locator("input[type=checkbox]").count() >= 1
+        assert panel.locator(".noUi-handle").count() >= 1
+        image_source(panel)  # the plot is there
+    page.screenshot(path=page_shot(notebook, "run"))
+
+
+def test_panel_dropdown_redraws(notebook):
+    panel, case = panel_of(notebook)
+    if panel is None:
+        return
+    label, option = case.dropdown
+    old = image_source(panel)
+    control(panel, "dropdown", label).locator("select").select_option(option)
+    wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after a dropdown ({label})")
+    expect(panel).to_contain_text(f"{label}={option}")  # the panel's status names the change (just after)
+
+
+def test_panel_checkbox_redraws(notebook):
+    panel, case = panel_of(notebook)
+    if panel is None:
+        return
+    old = image_source(panel)
+    box = control(panel, "checkbox", case.checkbox).locator("input[type=checkbox]")
+    was = box.is_checked()
+    box.click()
+    what = f"JupyterLab: {notebook.name} panel redraw after a checkbox ({case.checkbox})"
+    wait_for_new_image(panel, old, what)
+    expect(panel).to_contain_text(f"{case.checkbox}={not was}")
+
+
+def test_panel_slider_redraws(notebook):
+    panel, case = panel_of(notebook)
+    if panel is None:
+        return
+    label, key = case.slider
+    old = image_source(panel)
+    slider = control(panel, "hslider", label)
+    before = int(slider.locator(".widget-readout").text_content())
+    slider.locator(".noUi-handle").focus()
+    notebook.page.keyboard.press(key)
+    wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after a slider ({label})")
+    after = int(slider.locator(".widget-readout").text_content())
+    assert abs(after - before) == 1
+    expect(panel).to_contain_text(f"{label}={after}")
+
+
+def test_panel_bad_value_shows_the_message_and_keeps_the_plot(notebook):
+    panel, case = panel_of(notebook)
+    if panel is None:
+        return
+    selector, text, name = case.bad
+    old = image_source(panel)
+    box = panel.locator(selector)
+    assert box.count() == 1, f"{box.count()} inputs match {selector}"
+    if "jupyter-widget-tagsinput" in (box.get_attribute("class") or ""):  # tags: the text box shows once clicked
+        box.dispatch_event("click")  # on the box itself: a click on a tag could remove it
+        box.locator("input").fill(text)
+        # Enter adds no tag in JupyterLab (measured: the typed text stays); leaving the box adds it
+        panel.locator(".widget-html").first.click()
+    else:
+        box.fill(text)
+        box.press("Enter")
+    message = panel.locator(ERROR_STYLE, has_text=name)
+    message.wait_for(timeout=REDRAW_TIMEOUT_MS)
+    assert "not allowed" in message.inner_text()
+    assert image_source(panel) == old  # the last good plot stays
+    message.scroll_into_view_if_needed()
+    notebook.page.screenshot(path=page_shot(notebook, "bad_value"))
+
+
+def test_replay_slider_moves_the_board(notebook):
+    if notebook.name not in REPLAYS:
+        replays = code_cells_with(notebook.page, "widgets.IntSlider(").count()
+        assert replays == 0, f"add {notebook.name} to REPLAYS"
+        return
+    replay = code_cell(notebook.page, "widgets.IntSlider(").locator(".jp-Cell-outputArea")
+    replay.scroll_into_view_if_needed()
+    slider = control(replay, "hslider", "position")
+    before = int(slider.locator(".widget-readout").text_content())
+    old = image_source(replay)
+    slider.locator(".noUi-handle").focus()
+    notebook.page.keyboard.press("ArrowRight")
+    wait_for_new_image(replay, old, f"JupyterLab: {notebook.name} replay board after one step")
+    assert int(slider.locator(".widget-readout").text_content()) == before + 1
+    notebook.page.screenshot(path=page_shot(notebook, "replay"))
+
+
+def test_save_writes_the_outputs_and_leaves_git_clean(notebook, lab):
+    ipynb = lab.repo / "notebooks" / f"{notebook.name}.ipynb"
+    py = lab.repo / "notebooks" / f"{notebook.name}.py"
+    save(notebook.page)
+    wait_for_saved_run(ipynb, notebook.n_code_cells)
+    assert py.stat().st_mtime_ns > lab.py_mtimes[notebook.name]  # jupytext rewrote the paired .py ...
+    assert git_status(lab.repo) == ""  # ... with the same text, and the .ipynb is ignored
+
+
+# ------------------------------------------------------------------ the negative control
+
+
+def old_setup(folder: Path) -> Path:
+    """The setup before: a tracked .ipynb without outputs, and a .py header naming the jupytext version
+    that wrote it (here another one than installed, as after an upgrade or on a colleague's machine)."""
+    (folder / "notebooks").mkdir(parents=True)
+    other = "1.16.0" if jupytext.__version__ != "1.16.0" else "1.17.0"
+    text = (REPO / "notebooks" / "valhalla.py").read_text()
+    text = text.replace("#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version\n", "")
+    version = "#       format_version: '1.3'\n"
+    text = text.replace(version, f"{version}#       jupytext_version: {other}\n")
+    assert f"jupytext_version: {other}" in text
+    (folder / "notebooks" / "valhalla.py").write_text(text)
+    subprocess.run([sys.executable, "-m", "jupytext", "--quiet", "--to", "ipynb", "notebooks/valhalla.py"],
+                   cwd=folder, check=True)
+    ignored = (REPO / ".gitignore").read_text().replace("notebooks/*.ipynb\n", "")  # the .gitignore before
+    (folder / ".gitignore").write_text(ignored)
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-q", "-m", "the old setup")
+    return folder
+
+
+def test_old_setup_goes_dirty_under_the_same_run_and_save(browser, tmp_path):
+    repo = old_setup(tmp_path / "repo")
+    port = free_port()
+    process = start_server([sys.executable, "-m", "jupyter", "lab", "--allow-root",
+                            f"--ServerApp.root_dir={repo / 'notebooks'}"],
+                           tmp_path / "server.log", port,
+                           env={"JUPYTER_CONFIG_DIR": str(jupyter_config(tmp_path / "jupyter", port)),
+                                "TOOLKIT_NOTEBOOK_N": SMALL_N})
+    try:
+        n_code_cells = code_cell_count(repo / "notebooks" / "valhalla.py")
+        page = open_notebook(browser, f"http://127.0.0.1:{port}/", "valhalla", n_code_cells)
+        run_all(page, "valhalla (old setup)")
+        save(page)
+        wait_for_saved_run(repo / "notebooks" / "valhalla.ipynb", n_code_cells)
+        shut_down_kernels(page)
+        page.close()
+    finally:
+        stop_server(process)
+    assert git_status(repo).splitlines() == [" M notebooks/valhalla.ipynb", " M notebooks/valhalla.py"]
