@@ -1,6 +1,6 @@
 """The dashboard (toolkit.viz.dashboard) without a browser, and the ``toolkit app`` command's checks.
 
-The browser side is tests/browser/test_dashboard.py."""
+The browser side is tests/browser/test_app_browser.py."""
 
 from __future__ import annotations
 
