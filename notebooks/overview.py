@@ -393,7 +393,8 @@ if distributed is None:
     print('distributed is not installed: pip install "toolkit[dask]" to run this cell')
 else:
     base, rule, values, _ = SWEEPS["valhalla"]
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    # dashboard_address=":0": any free port (with None it still tries 8787 and warns when that is taken)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as cluster, distributed.Client(cluster) as client:
         on_dask = sweep("valhalla", {rule: values}, n_games=N, seed=SEED, rules=base, policies="greedy",
                         task_games=TASK_GAMES, backend="dask", client=client, progress=False)
