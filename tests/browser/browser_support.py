@@ -84,11 +84,11 @@ def url_in_log(log: Path, prefix: str, timeout: float = 60.0) -> str:
 
 
 def page_problems(page) -> list[str]:
-    """The broken-page texts found on ``page``, and every stderr output area that shows any text.
+    """The broken-page texts found on ``page``, and every stderr output area that holds any text.
 
-    A stderr area holding only whitespace is not counted: it shows the reader nothing.  (One CI run
-    under load got such a blank area in the overview notebook, whose cells all pass ``progress=False``;
-    its source, probably a Dask worker process writing to the kernel's stderr, was not found.)"""
+    The areas are read with ``textContent``: ``innerText`` came back empty for a warning JupyterLab
+    had not laid out yet (the overview notebook's Dask port warning, which CI caught this way).  An
+    area holding only whitespace is not counted: it shows the reader nothing."""
     text = page.inner_text("body")
     found = [t for t in BROKEN_PAGE_TEXTS if t in text]
     stderr = page.locator("[data-mime-type='application/vnd.jupyter.stderr']")
