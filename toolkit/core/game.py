@@ -33,7 +33,7 @@ class GameSpec:
     # (column getter) -> array of the seat that moved first in each game; turns then follow seat order
     first_mover: Callable | None = None
     # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` that a run's records also
-    # measure, shown beside the exact ones by the dashboard
+    # measure, or a replay of its deals (``toolkit.core.deals``), shown beside the exact ones by the dashboard
     simulated_odds: Callable | None = None
     panel_games: int = 20_000  # games per run of the dashboard: about a second on two cores
 

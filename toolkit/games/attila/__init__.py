@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec
-from toolkit.games.attila import kernel
+from toolkit.games.attila import kernel, odds
 from toolkit.games.attila.policies import POLICIES, parse_policy
 from toolkit.games.attila.rules import Rules
 
@@ -19,12 +19,6 @@ def _play_reference(rules, seed, game_index, policies):
     return {c: row[c] for c in kernel.COLUMNS}
 
 
-def _odds(rules):
-    from toolkit.games.attila import odds
-
-    return odds.summary(rules)
-
-
 SPEC = GameSpec(
     name="attila",
     title="Attila",
@@ -37,11 +31,12 @@ SPEC = GameSpec(
     prepare=_prepare,
     play_many=kernel.play_many,
     play_reference=_play_reference,
-    odds=_odds,
+    odds=odds.summary,
     categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "wars", "century_scorings", "n_winners"),
     turn_word="one player's turn",
     first_mover=lambda column: column("start_player"),
     policy_parser=parse_policy,
     columns_for=lambda rules: kernel.columns_for(rules.num_players),
+    simulated_odds=odds.simulated,
 )

@@ -64,14 +64,33 @@ import itertools
 from fractions import Fraction
 from math import comb
 
+import numpy as np
 import pandas as pd
 
+from toolkit.core.deals import replayed_games, sample_means
 from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 
 from toolkit.games.attila.rules import TRIBES
 
 N_TRIBES = len(TRIBES)
 PLACES = ("first", "second", "none", "ineligible")
+GIVEN_TRIBES = (0, 1)  # "a given tribe" is tribe 0; "two given tribes" are tribes 0 and 1
+# Games replayed for the simulated odds, fewer than toolkit.core.deals.SAMPLE_DEALS: the reference
+# Game's set-up (start player, shuffle, deal, its board and tallies) takes about 0.06 ms, so 10,000
+# took 0.55-0.7 s (measured) and 8,000 take about 0.5 s
+DEALS_REPLAYED = 8_000
+
+# The rows of summary; simulated builds its keys from the same templates
+AT_LEAST = "P(at least {k} card{s} of a given tribe in a hand)"
+MEAN_TRIBE = "expected cards of a given tribe in a hand"
+TRIBE_CARDS = "P(cards of a given tribe in a hand = {k})"
+DISTINCT = "P(distinct tribes in a hand = {j})"
+MEAN_DISTINCT = "expected distinct tribes in a hand"
+TWO_TRIBES = "P(a hand holds two given tribes)"
+
+
+def _at_least(k: int) -> str:
+    return AT_LEAST.format(k=k, s="s" if k > 1 else "")
 
 
 # ---------------------------------------------------------------------- helpers
@@ -453,14 +472,62 @@ def summary(rules) -> pd.DataFrame:
     >>> df.loc[0, "quantity"], df.loc[0, "exact"], round(float(df.loc[0, "value"]), 4)
     ('P(at least 1 card of a given tribe in a hand)', '168401/245973', 0.6846)
     """
-    rows = [(f"P(at least {k} card{'s' if k > 1 else ''} of a given tribe in a hand)", p_at_least(rules, k))
-            for k in (1, 2, 3)]
-    rows.append(("expected cards of a given tribe in a hand", expected_tribe_cards(rules)))
-    rows += [(f"P(cards of a given tribe in a hand = {k})", p)
-             for k, p in tribe_count_distribution(rules).items() if p > 0]
+    rows = [(_at_least(k), p_at_least(rules, k)) for k in (1, 2, 3)]
+    rows.append((MEAN_TRIBE, expected_tribe_cards(rules)))
+    rows += [(TRIBE_CARDS.format(k=k), p) for k, p in tribe_count_distribution(rules).items() if p > 0]
     distinct = distinct_tribes_distribution(rules)
-    rows += [(f"P(distinct tribes in a hand = {j})", p) for j, p in distinct.items() if p > 0]
-    rows.append(("expected distinct tribes in a hand", _mean(distinct)))
-    rows.append(("P(a hand holds two given tribes)", p_has_all(rules, (0, 1))))
+    rows += [(DISTINCT.format(j=j), p) for j, p in distinct.items() if p > 0]
+    rows.append((MEAN_DISTINCT, _mean(distinct)))
+    rows.append((TWO_TRIBES, p_has_all(rules, GIVEN_TRIBES)))
     return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
                          "value": [float(r[1]) for r in rows]})
+
+
+# ---------------------------------------------------------------------- the run's deals, replayed
+
+
+def deals(frame, rules, policies, limit: int = DEALS_REPLAYED):
+    """The reference ``Game`` of each of the run's first ``limit`` games, set up (A-1) and not played.
+
+    ``Game(rules, seed, g, policies)`` is where ``play_game`` starts: on the
+    game's chance stream it draws the start player, shuffles and deals
+    (``toolkit.core.deals``), so its hands are the run's own.
+    """
+    from toolkit.games.attila.reference import Game
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    for g in games:
+        yield Game(rules, seed, int(g), policies)
+
+
+def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
+    """One value per replayed game for each row of :func:`summary`: an indicator for a probability,
+    the count for a mean.
+
+    "A hand" is seat 0's hand as dealt (A-1.3: it is dealt first, always in
+    full); "a given tribe" is tribe 0 and "two given tribes" tribes 0 and 1
+    (:data:`GIVEN_TRIBES`).
+    """
+    hands = np.array([game.hands[0] for game in deals(frame, rules, policies, limit)], np.int64).reshape(-1, N_TRIBES)
+    tribe = hands[:, GIVEN_TRIBES[0]]
+    distinct = (hands > 0).sum(axis=1)
+    out = {_at_least(k): tribe >= k for k in (1, 2, 3)}
+    out[MEAN_TRIBE] = tribe
+    out |= {TRIBE_CARDS.format(k=k): tribe == k for k in range(rules.hand_size + 1)}
+    out |= {DISTINCT.format(j=j): distinct == j for j in range(N_TRIBES + 1)}
+    out[MEAN_DISTINCT] = distinct
+    out[TWO_TRIBES] = (hands[:, list(GIVEN_TRIBES)] > 0).all(axis=1)
+    return out
+
+
+def simulated(frame, rules, policies) -> dict[str, float]:
+    """Every row of :func:`summary`, measured on the run's own deals (the dashboard shows them side by side).
+
+    The set-ups of the frame's first :data:`DEALS_REPLAYED` games (8,000, not
+    ``SAMPLE_DEALS``: the reference ``Game`` sets up more than the deal) are
+    replayed through the reference's ``Game`` on their chance streams
+    (:func:`deals`), so the hands are those the run's games were dealt; each
+    row is the share (probability rows) or the mean of its quantity over
+    seat 0's hands (:func:`samples`).
+    """
+    return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec
-from toolkit.games.halali import kernel
+from toolkit.games.halali import kernel, odds
 from toolkit.games.halali.policies import POLICIES
 from toolkit.games.halali.rules import Rules
 
@@ -19,12 +19,6 @@ def _play_reference(rules, seed, game_index, policies):
     return {c: row[c] for c in kernel.COLUMNS}
 
 
-def _odds(rules):
-    from toolkit.games.halali import odds
-
-    return odds.summary(rules)
-
-
 SPEC = GameSpec(
     name="halali",
     title="Halali",
@@ -37,9 +31,10 @@ SPEC = GameSpec(
     prepare=_prepare,
     play_many=kernel.play_many,
     play_reference=_play_reference,
-    odds=_odds,
+    odds=odds.summary,
     categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
     turn_word="one action",
     first_mover=lambda column: column("first_player"),  # the first mover of the match's first game
+    simulated_odds=odds.simulated,
 )

@@ -86,12 +86,29 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
+from toolkit.core.deals import replayed_games, sample_means
+from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.halali.rules import COLOUR_OF_KIND, DIRECTIONS, HUNTER, KINDS
 
 FACE_DOWN = "?"  # the View's marker for a face-down square (reference.FACE_DOWN)
 _STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # N, E, S, W as (dx, dy), as in the reference
+
+# The rows of summary; simulated builds its keys from the same templates
+FIRST_REVEAL = "P(first reveal is {what})"  # "a bear", ..., or an owner group's label
+OWNER_GROUPS = (("Blue's own (bear, fox)", 0), ("Brown's own (lumberjack, hunter)", 1),
+                ("neutral (pheasant, duck)", -1), ("a tree (nobody's)", -2))  # label, COLOUR_OF_KIND
+HUNTER_FACES = "P(a revealed hunter faces {d})"
+FIRST_REVEAL_FACING = "P(first reveal is a hunter facing {d})"
+POINTS_FACE_DOWN = "points face down at the start ({kinds})"  # a kind, or "all kinds"
+FIRST_REVEAL_POINTS = "expected points of the first reveal"
+
+# Games replayed for the simulated odds, fewer than toolkit.core.deals.SAMPLE_DEALS: the reference
+# set-up (H-1: 48 Tile objects, a shuffle, the guns) takes about 0.06 ms, so 10,000 took 0.55-0.65 s
+# (measured) and 8,000 take about 0.5 s
+DEALS_REPLAYED = 8_000
 
 
 # ---------------------------------------------------------------------- helpers
@@ -560,17 +577,97 @@ def summary(rules) -> pd.DataFrame:
     ('P(first reveal is a bear)', '1/24', 0.0417)
     """
     dist = reveal_distribution(rules)
-    rows = [(f"P(first reveal is a {kind})", p) for kind, p in dist.items()]
-    groups = (("Blue's own (bear, fox)", 0), ("Brown's own (lumberjack, hunter)", 1),
-              ("neutral (pheasant, duck)", -1), ("a tree (nobody's)", -2))
-    for label, owner in groups:
-        rows.append((f"P(first reveal is {label})",
+    rows = [(FIRST_REVEAL.format(what=f"a {kind}"), p) for kind, p in dist.items()]
+    for label, owner in OWNER_GROUPS:
+        rows.append((FIRST_REVEAL.format(what=label),
                      sum((dist[kind] for k, kind in enumerate(KINDS) if COLOUR_OF_KIND[k] == owner), Fraction(0))))
-    rows += [(f"P(a revealed hunter faces {d})", p) for d, p in hunter_direction().items()]
-    rows += [(f"P(first reveal is a hunter facing {d})", p) for d, p in hunter_direction(rules).items()]
+    rows += [(HUNTER_FACES.format(d=d), p) for d, p in hunter_direction().items()]
+    rows += [(FIRST_REVEAL_FACING.format(d=d), p) for d, p in hunter_direction(rules).items()]
     points = points_face_down(rules)
-    rows += [(f"points face down at the start ({kind})", Fraction(v)) for kind, v in points.items()]
-    rows.append(("points face down at the start (all kinds)", Fraction(sum(points.values()))))
-    rows.append(("expected points of the first reveal", expected_reveal_points(rules)))
+    rows += [(POINTS_FACE_DOWN.format(kinds=kind), Fraction(v)) for kind, v in points.items()]
+    rows.append((POINTS_FACE_DOWN.format(kinds="all kinds"), Fraction(sum(points.values()))))
+    rows.append((FIRST_REVEAL_POINTS, expected_reveal_points(rules)))
     return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
                          "value": [float(r[1]) for r in rows]})
+
+
+# ---------------------------------------------------------------------- the run's deals, replayed
+
+
+def deals(frame, rules, policies, limit: int = DEALS_REPLAYED):
+    """The set-up of game 1 of each of the run's first ``limit`` games, replayed, and its first action.
+
+    Yields ``(state, action)``: the reference's state after ``setup`` (H-1) on
+    the game's chance stream (``toolkit.core.deals``) and the action its first
+    player's policy chooses there, from that seat's decision stream as in
+    ``play_game``.  At the start every tile is face down, so the only legal
+    actions are the 48 reveals, and the view and options are the same in
+    every game but for the seat: they are built once per seat.  A policy that
+    draws nothing from its stream for that choice (``greedy``, ``lookahead``)
+    chooses the same in every game, so it is asked once per seat.
+    """
+    from toolkit.games.halali import reference as ref
+    from toolkit.games.halali.policies import make_policy
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    start, fixed = {}, {}  # seat -> (view, options) at the start; seat -> a policy's choice that drew nothing
+    for g in games:
+        st = ref.setup(rules, Stream(seed, int(g), CHANCE))
+        seat = st.to_move
+        if seat in fixed:
+            yield st, fixed[seat]
+            continue
+        if seat not in start:
+            start[seat] = (ref.observe(st, seat), ref.legal_actions(st, seat))
+        stream = Stream(seed, int(g), 1 + seat)
+        unused = stream.state
+        action = make_policy(policies[seat], rules, stream).choose(*start[seat])
+        if stream.state == unused:
+            fixed[seat] = action
+        yield st, action
+
+
+def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
+    """One value per replayed game for each row of :func:`summary`: an indicator for a probability,
+    the points for a mean.
+
+    "The first reveal" is the tile the first action of the match's first game
+    turns over (:func:`deals`: the policies' own choice, exact for any policy
+    of ``policies``).  "A revealed hunter" is that tile when it is a hunter,
+    so that row's sample is the games whose first reveal is a hunter.  The
+    points face down at the start are counted on the 48 tiles the set-up laid.
+    """
+    points = [rules.points[kind] for kind in KINDS]
+    per_game = []
+    for st, action in deals(frame, rules, policies, limit):
+        tile = st.grid[action[1]]  # the first action is a reveal: no tile is face up yet
+        laid = [0] * len(KINDS)
+        for t in st.grid:
+            if t is not None:
+                laid[t.kind] += 1
+        per_game.append((tile.kind, tile.dir, *laid))
+    table = np.array(per_game, np.int64).reshape(-1, 2 + len(KINDS))
+    kind, gun, laid = table[:, 0], table[:, 1], table[:, 2:]
+    owner = np.array(COLOUR_OF_KIND)[kind]
+    out = {FIRST_REVEAL.format(what=f"a {name}"): kind == k for k, name in enumerate(KINDS)}
+    out |= {FIRST_REVEAL.format(what=label): owner == o for label, o in OWNER_GROUPS}
+    out |= {HUNTER_FACES.format(d=d): gun[kind == HUNTER] == i for i, d in enumerate(DIRECTIONS)}
+    out |= {FIRST_REVEAL_FACING.format(d=d): (kind == HUNTER) & (gun == i) for i, d in enumerate(DIRECTIONS)}
+    out |= {POINTS_FACE_DOWN.format(kinds=name): laid[:, k] * points[k] for k, name in enumerate(KINDS)}
+    out[POINTS_FACE_DOWN.format(kinds="all kinds")] = laid @ np.array(points, np.int64)
+    out[FIRST_REVEAL_POINTS] = np.array(points, np.int64)[kind]
+    return out
+
+
+def simulated(frame, rules, policies) -> dict[str, float]:
+    """Every row of :func:`summary`, measured on the run's own games (the dashboard shows them side by side).
+
+    The set-ups of the frame's first :data:`DEALS_REPLAYED` games (8,000, not
+    ``SAMPLE_DEALS``: the reference set-up is slower than a deal of cards)
+    are replayed on their chance streams, with the first player's first
+    choice replayed from its decision stream (:func:`deals`), so they are the
+    run's own first reveals; each row is the share (probability rows) or the
+    mean of its quantity over them (:func:`samples`).  The rows about a
+    revealed hunter are left out when no first reveal is a hunter.
+    """
+    return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])

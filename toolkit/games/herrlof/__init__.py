@@ -71,5 +71,6 @@ SPEC = GameSpec(
     turn_word="one trick",
     first_mover=lambda column: 1 - column("first_dealer"),  # the non-dealer bids and leads first
     policy_parser=parse_policy,
+    simulated_odds=odds.simulated,
     panel_games=50_000,
 )

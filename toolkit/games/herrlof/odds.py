@@ -69,12 +69,32 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
+from toolkit.core.deals import SAMPLE_DEALS, replayed_games, sample_means
 from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
+from toolkit.core.rng import CHANCE, Stream
 
 EFFECT_RANKS = (1, 3, 6, 9)  # the ranks with powers (R-4)
 SPECIAL_KINDS = ("both", "V", "N")
+SPECIAL_LABELS = (("both", "V or N"), ("V", "V"), ("N", "N"))  # kind, its word in the rows
+
+# The rows of summary; simulated builds its keys from the same templates
+NO_TRUMP = "P(no trump)"
+SPECIAL_INDICATOR = "P(first indicator is V or N)"
+MEAN_TRUMPS = "mean trumps in a hand"
+TRUMPS = "P(trumps in a hand = {k})"
+TRUMPS_AT_LEAST = "P(trumps in a hand >= {k})"
+MEAN_SPECIALS = "mean {label} cards in a hand"
+SOME_SPECIAL = "P(at least one {label} card in a hand)"
+SPECIALS = "P(V or N cards in a hand = {k})"
+MEAN_EFFECT = "mean effect cards ({ranks}) in a hand"
+ONE_RANK = "P(cards of one rank, e.g. 1s, in a hand = {k})"
+
+# Deals replayed for the simulated odds: a reference shuffle and deal takes about 0.045 ms, so the
+# full toolkit.core.deals.SAMPLE_DEALS take about 0.45 s (measured)
+DEALS_REPLAYED = SAMPLE_DEALS
 
 
 # ---------------------------------------------------------------------- helpers
@@ -90,6 +110,11 @@ def specials(rules) -> int:
     6
     """
     return rules.valknut_count + rules.hagalaz_count
+
+
+def _effect_ranks(rules) -> list:
+    """The ranks with powers that the deck has (R-4)."""
+    return [r for r in EFFECT_RANKS if r <= rules.max_rank]
 
 
 # ---------------------------------------------------------------------- trump (R-2.2)
@@ -349,23 +374,91 @@ def summary(rules) -> pd.DataFrame:
     h = rules.hand_size
     trumps = trump_count_distribution(rules)
     rows = [
-        ("P(no trump)", p_no_trump(rules)),
-        ("P(first indicator is V or N)", p_special_indicator(rules)),
-        ("mean trumps in a hand", _mean(trumps)),
+        (NO_TRUMP, p_no_trump(rules)),
+        (SPECIAL_INDICATOR, p_special_indicator(rules)),
+        (MEAN_TRUMPS, _mean(trumps)),
     ]
-    rows += [(f"P(trumps in a hand = {k})", p) for k, p in trumps.items() if p > 0]
-    rows += [(f"P(trumps in a hand >= {k})", _tail(trumps, k)) for k in range(1, h + 1)
-             if _tail(trumps, k) > 0]
-    for kind, label in (("both", "V or N"), ("V", "V"), ("N", "N")):
+    rows += [(TRUMPS.format(k=k), p) for k, p in trumps.items() if p > 0]
+    rows += [(TRUMPS_AT_LEAST.format(k=k), _tail(trumps, k)) for k in range(1, h + 1) if _tail(trumps, k) > 0]
+    for kind, label in SPECIAL_LABELS:
         dist = special_count_distribution(rules, kind)
-        rows.append((f"mean {label} cards in a hand", _mean(dist)))
-        rows.append((f"P(at least one {label} card in a hand)", 1 - dist[0]))
-    rows += [(f"P(V or N cards in a hand = {k})", p) for k, p in special_count_distribution(rules).items() if p > 0]
+        rows.append((MEAN_SPECIALS.format(label=label), _mean(dist)))
+        rows.append((SOME_SPECIAL.format(label=label), 1 - dist[0]))
+    rows += [(SPECIALS.format(k=k), p) for k, p in special_count_distribution(rules).items() if p > 0]
     # every rank has the same law (one card per suit), so one table serves the 1, 3, 6 and 9
-    effect = [r for r in EFFECT_RANKS if r <= rules.max_rank]
-    rows.append((f"mean effect cards ({', '.join(map(str, effect))}) in a hand",
+    effect = _effect_ranks(rules)
+    rows.append((MEAN_EFFECT.format(ranks=", ".join(map(str, effect))),
                  Fraction(h * len(effect) * rules.suits, rules.deck_size)))
     dist = rank_count_distribution(rules, 1)
-    rows += [(f"P(cards of one rank, e.g. 1s, in a hand = {k})", p) for k, p in dist.items() if p > 0]
+    rows += [(ONE_RANK.format(k=k), p) for k, p in dist.items() if p > 0]
     return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
                          "value": [float(r[1]) for r in rows]})
+
+
+# ---------------------------------------------------------------------- the run's deals, replayed
+
+
+def deals(frame, rules, policies=None, limit: int = DEALS_REPLAYED):
+    """The first-round deal of each of the run's first ``limit`` games, replayed (``toolkit.core.deals``).
+
+    Yields ``(deck, state)``: the shuffled deck (top first, card ``2 * hand_size``
+    is the first indicator turned) and the reference's state at the start of
+    round 1.  The draws are ``play_game``'s: the first dealer (R-1.1), then the
+    shuffle (R-2.1).  ``policies`` play no part (they are only checked against
+    the frame's).
+    """
+    from toolkit.games.herrlof.reference import new_round_state, shuffled_deck
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    for g in games:
+        chance = Stream(seed, int(g), CHANCE)
+        if rules.first_dealer == "random":  # R-1.1, as play_game draws it
+            dealer = chance.below(2)
+        else:
+            dealer = 0 if rules.first_dealer == "seat0" else 1
+        deck = shuffled_deck(rules, chance)
+        yield deck, new_round_state(rules, deck, dealer)
+
+
+def samples(frame, rules, policies=None, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
+    """One value per replayed deal for each row of :func:`summary`: an indicator for a probability,
+    the count for a mean.
+
+    Every row is about the first round (R-2: the trump and the first indicator)
+    and "a given seat's hand" is seat 0's first hand; rows for every ``k`` are
+    made, :func:`simulated` keeps the summary's.
+    """
+    h = rules.hand_size
+    effect = _effect_ranks(rules)
+    per_deal = []
+    for deck, st in deals(frame, rules, policies, limit):
+        c, hand = st.cards, st.hands[0]
+        trumps = sum(1 for f in hand if st.trump >= 0 and c.suit(f) == st.trump)
+        per_deal.append((st.trump < 0, deck[2 * h] >= c.suited, trumps, hand.count(c.V), hand.count(c.N),
+                         sum(1 for f in hand if f < c.suited and c.rank(f) in effect),
+                         sum(1 for f in hand if f < c.suited and c.rank(f) == 1)))
+    no_trump, special, trumps, valknuts, hagalaz, effects, ones = np.array(per_deal, np.int64).reshape(-1, 7).T
+    out = {NO_TRUMP: no_trump, SPECIAL_INDICATOR: special, MEAN_TRUMPS: trumps}
+    out |= {TRUMPS.format(k=k): trumps == k for k in range(h + 1)}
+    out |= {TRUMPS_AT_LEAST.format(k=k): trumps >= k for k in range(1, h + 1)}
+    counts = {"both": valknuts + hagalaz, "V": valknuts, "N": hagalaz}
+    for kind, label in SPECIAL_LABELS:
+        out[MEAN_SPECIALS.format(label=label)] = counts[kind]
+        out[SOME_SPECIAL.format(label=label)] = counts[kind] >= 1
+    out |= {SPECIALS.format(k=k): counts["both"] == k for k in range(h + 1)}
+    out[MEAN_EFFECT.format(ranks=", ".join(map(str, effect)))] = effects
+    out |= {ONE_RANK.format(k=k): ones == k for k in range(h + 1)}
+    return out
+
+
+def simulated(frame, rules, policies=None) -> dict[str, float]:
+    """Every row of :func:`summary`, measured on the run's own deals (the dashboard shows them side by side).
+
+    The first-round deals of the frame's first :data:`DEALS_REPLAYED` games
+    (``SAMPLE_DEALS``) are replayed through the reference's shuffle and deal
+    on each game's chance stream (:func:`deals`), so they are the deals the
+    run's games were played from; each row is the share (probability rows) or
+    the mean over them of its quantity, with "a hand" seat 0's first hand
+    (:func:`samples`).
+    """
+    return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])

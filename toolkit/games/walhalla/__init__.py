@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec
-from toolkit.games.walhalla import kernel
+from toolkit.games.walhalla import kernel, odds
 from toolkit.games.walhalla.policies import POLICIES, parse_policy
 from toolkit.games.walhalla.rules import Rules
 
@@ -19,12 +19,6 @@ def _play_reference(rules, seed, game_index, policies):
     return {c: row[c] for c in kernel.COLUMNS}
 
 
-def _odds(rules):
-    from toolkit.games.walhalla import odds
-
-    return odds.summary(rules)
-
-
 SPEC = GameSpec(
     name="walhalla",
     title="Walhalla",
@@ -37,11 +31,12 @@ SPEC = GameSpec(
     prepare=_prepare,
     play_many=kernel.play_many,
     play_reference=_play_reference,
-    odds=_odds,
+    odds=odds.summary,
     categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "combats", "n_winners"),
     turn_word="one dragon drawn",
     first_mover=lambda column: column("start_player"),  # the start player of raid 1
     policy_parser=parse_policy,
     columns_for=kernel.columns_for,
+    simulated_odds=odds.simulated,
 )

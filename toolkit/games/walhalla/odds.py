@@ -102,10 +102,12 @@ from fractions import Fraction
 from math import comb
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
+from toolkit.core.deals import replayed_games, sample_means
 from toolkit.core.exact import mean as _mean
-from toolkit.games.walhalla.data import FIELD_TYPES, WHEAT, load_tiles
+from toolkit.games.walhalla.data import FIELD_TYPES, VILLAGE, WHEAT, load_tiles
 from toolkit.games.walhalla.reference import majority_gains
 from toolkit.games.walhalla.rules import DRAW_18, DRAW_18_COMBINATIONS
 
@@ -114,6 +116,25 @@ N_FJORDS = 4
 PLACES = ("first", "second", "none", "ineligible")
 FIELD_KEYS = ("villages", "forests", "cults", "wheat")  # Composition fields, in FIELD_TYPES order
 K_MAX = 12  # dragons per raid (§2.2)
+# Set-ups replayed for the simulated odds, fewer than toolkit.core.deals.SAMPLE_DEALS: a reference
+# set-up (tiles, tips, action deck, dragons) takes about 0.09 ms, so 10,000 took 0.9-1.0 s (measured)
+# and 5,000 take about 0.5 s, the budget of the other games' replays
+DEALS_REPLAYED = 5_000
+
+# The rows of summary; simulated builds its keys from the same templates
+LENGTHS = "P(peninsula lengths = {lengths})"
+PENINSULA_TILES = "P(a given peninsula has {n} tiles)"
+GIVEN_PENINSULA, PENINSULA = "a given peninsula", "P{k}"  # the {where} of the per-peninsula rows
+VILLAGES = "expected villages on {where}"
+NO_WHEAT = "P(no wheat field on {where})"
+WHEAT_VALUE = "expected total wheat value on {where}"
+NO_WHEAT_ON_6 = "P(no wheat field on a 6-tile peninsula)"
+SOME_NO_WHEAT = "P(some peninsula has no wheat field)"
+TIPS_TOTAL = "P(a given peninsula's tips total {t})"
+
+
+def _lengths_label(lengths) -> str:
+    return LENGTHS.format(lengths=",".join(map(str, lengths)))
 
 
 class Composition(NamedTuple):
@@ -739,8 +760,8 @@ def _per_peninsula(rules, label: str, fn) -> list:
     """One row if the three peninsulas agree (``a given peninsula``), else one per peninsula."""
     values = [fn(k) for k in range(N_PENINSULAS)]
     if values[0] == values[1] == values[2]:
-        return [(label.format(where="a given peninsula"), values[0])]
-    return [(label.format(where=f"P{k}"), values[k]) for k in range(N_PENINSULAS)]
+        return [(label.format(where=GIVEN_PENINSULA), values[0])]
+    return [(label.format(where=PENINSULA.format(k=k)), values[k]) for k in range(N_PENINSULAS)]
 
 
 def summary(rules) -> pd.DataFrame:
@@ -764,17 +785,15 @@ def summary(rules) -> pd.DataFrame:
     >>> df.loc[0, "quantity"], df.loc[0, "exact"]
     ('P(peninsula lengths = 6,6,6)', '1')
     """
-    rows = [(f"P(peninsula lengths = {','.join(map(str, a))})", p) for a, p in lengths_distribution(rules).items()]
+    rows = [(_lengths_label(a), p) for a, p in lengths_distribution(rules).items()]
     if rules.peninsula_tiles == DRAW_18:
-        rows += [(f"P(a given peninsula has {n} tiles)", p)
-                 for n, p in peninsula_length_distribution(rules, 0).items()]
-    rows += _per_peninsula(rules, "expected villages on {where}", lambda k: expected_fields(rules, k, "village"))
-    rows += _per_peninsula(rules, "P(no wheat field on {where})", lambda k: p_no_wheat(rules, k))
-    rows += _per_peninsula(rules, "expected total wheat value on {where}",
-                           lambda k: _mean(wheat_value_distribution(rules, k)))
-    rows.append(("P(no wheat field on a 6-tile peninsula)", p_no_wheat(tiles=6)))
-    rows.append(("P(some peninsula has no wheat field)", p_some_peninsula_without_wheat(rules)))
-    rows += [(f"P(a given peninsula's tips total {t})", p) for t, p in tip_total_distribution().items()]
+        rows += [(PENINSULA_TILES.format(n=n), p) for n, p in peninsula_length_distribution(rules, 0).items()]
+    rows += _per_peninsula(rules, VILLAGES, lambda k: expected_fields(rules, k, "village"))
+    rows += _per_peninsula(rules, NO_WHEAT, lambda k: p_no_wheat(rules, k))
+    rows += _per_peninsula(rules, WHEAT_VALUE, lambda k: _mean(wheat_value_distribution(rules, k)))
+    rows.append((NO_WHEAT_ON_6, p_no_wheat(tiles=6)))
+    rows.append((SOME_NO_WHEAT, p_some_peninsula_without_wheat(rules)))
+    rows += [(TIPS_TOTAL.format(t=t), p) for t, p in tip_total_distribution().items()]
     for k in (6, 9, 12):
         rows += [(f"P(fjord F{f} still legal after {k} dragons, random)", p_fjord_open(rules, f, k))
                  for f in range(N_FJORDS)]
@@ -787,3 +806,68 @@ def summary(rules) -> pd.DataFrame:
     rows.append(("Walhalla majority: counts 2,2,2,1, VP of each tied first", Fraction(int(t.vp[0]))))
     return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
                          "value": [float(r[1]) for r in rows]})
+
+
+# ---------------------------------------------------------------------- the run's set-ups, replayed
+
+
+def deals(frame, rules, policies, limit: int = DEALS_REPLAYED):
+    """The reference ``Game`` of each of the run's first ``limit`` games, set up (W-2) and not played.
+
+    ``Game(rules, seed, g, policies)`` is where ``play_game`` starts: on the
+    game's chance stream it draws the lengths, lays and turns the tiles,
+    deals the tips, the action cards and the dragons and draws the start
+    player (``toolkit.core.deals``), so its peninsulas are the run's own.
+    """
+    from toolkit.games.walhalla.reference import Game
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    for g in games:
+        yield Game(rules, seed, int(g), policies)
+
+
+def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
+    """One value per replayed set-up for each set-up row of :func:`summary`: an indicator for a
+    probability, the count or value for a mean.
+
+    "A given peninsula" is P0 (as in :func:`summary`); the per-peninsula rows
+    are made both ways and :func:`simulated` keeps the summary's.  "A 6-tile
+    peninsula" is the first of P0..P2 with 6 tiles, so that row's sample is
+    the set-ups that have one (the lengths are drawn before the tiles are
+    shuffled, so its tiles are a uniform 6 of the 18).
+    """
+    per_game = []
+    for game in deals(frame, rules, policies, limit):
+        types, values = game.field_type, game.field_value
+        first_six = next((k for k in range(N_PENINSULAS) if game.lengths[k] == 6), -1)
+        per_game.append((*game.lengths, *(t.count(VILLAGE) for t in types), *(WHEAT not in t for t in types),
+                         *(sum(v) for v in values), first_six, game.inner_tip[0] + game.outer_tip[0]))
+    table = np.array(per_game, np.int64).reshape(-1, 4 * N_PENINSULAS + 2)
+    lengths, villages, no_wheat, wheat_value = np.split(table[:, :-2], 4, axis=1)
+    first_six, tips = table[:, -2], table[:, -1]
+    out = {_lengths_label(a): (lengths == a).all(axis=1) for a in lengths_distribution(rules)}
+    out |= {PENINSULA_TILES.format(n=n): lengths[:, 0] == n for n in range(5, 9)}  # the lengths W-2.1 allows
+    for label, per in ((VILLAGES, villages), (NO_WHEAT, no_wheat), (WHEAT_VALUE, wheat_value)):
+        out[label.format(where=GIVEN_PENINSULA)] = per[:, 0]
+        out |= {label.format(where=PENINSULA.format(k=k)): per[:, k] for k in range(N_PENINSULAS)}
+    six = first_six >= 0
+    out[NO_WHEAT_ON_6] = no_wheat[six, first_six[six]]
+    out[SOME_NO_WHEAT] = no_wheat.any(axis=1)
+    out |= {TIPS_TOTAL.format(t=t): tips == t for t in tip_total_distribution()}
+    return out
+
+
+def simulated(frame, rules, policies) -> dict[str, float]:
+    """The set-up rows of :func:`summary`, measured on the run's own set-ups (shown beside the exact ones).
+
+    The set-ups of the frame's first :data:`DEALS_REPLAYED` games (5,000, not
+    ``SAMPLE_DEALS``: a whole reference set-up takes twice as long as the
+    other games' deals) are replayed through the reference's ``Game`` on
+    their chance streams (:func:`deals`), so they are the run's own
+    peninsulas; each row is the share (probability rows) or the mean of its
+    quantity over them (:func:`samples`).  Left out:
+    the fjord rows, which are about the dragons of a raid as the ``random``
+    policy moors them (play, not set-up, and not in the records), and the
+    majority examples, fixed positions that no game measures.
+    """
+    return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])
