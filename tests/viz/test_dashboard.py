@@ -5,6 +5,7 @@ The browser side is tests/browser/test_app_browser.py."""
 from __future__ import annotations
 
 import base64
+import html
 import dataclasses
 import io
 
@@ -155,6 +156,26 @@ def test_games_without_simulated_odds_show_exact_ones_only():
     rules = spec.Rules()
     table = simulated_odds(spec, rules, toolkit.simulate("halali", rules, 20, progress=False), ("random", "random"))
     assert table["simulated"].isna().all() and len(table) == len(spec.odds(rules))
+
+
+@pytest.mark.parametrize("game", sorted(toolkit.GAMES))
+def test_every_games_page_shows_simulated_odds_beside_the_exact_ones(game):
+    """The page's odds table has a measured value in the rows the game measures (and "–" in the others),
+    each one the game's ``simulated_odds`` of the run shown."""
+    board = Dashboard(game, n_games=300, threads=1)
+    shown = board.panel.last_result.data
+    measured = board.spec.simulated_odds(board.frame, board.rules, board.policies)
+    table = board.spec.odds(board.rules)
+    assert measured and set(measured) <= set(table["quantity"])
+    assert "Exact odds and simulated ones" in shown and "replaying the deals of up to its first 300 games" in shown \
+        or game == "valhalla"  # Valhalla's rows come from the records alone
+    for quantity, exact in zip(table["quantity"], table["value"]):
+        row = shown[shown.index(f"<td>{html.escape(quantity, quote=False)}</td>"):]
+        row = row[:row.index("</tr>")]
+        cells = row.split("<td>")[1:]
+        assert cells[2].startswith(f"{exact:.4f}")
+        expected = f"{measured[quantity]:.4f}" if quantity in measured else "–"
+        assert cells[3].startswith(expected + "</td>"), (quantity, cells)
 
 
 def test_app_notebook_opens_the_dashboard_of_the_game():

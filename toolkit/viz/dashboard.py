@@ -13,7 +13,8 @@ On the page, top to bottom:
   per seat (the seats follow the player count);
 - the run: win rate per seat and by place in the turn order with 95%
   intervals, the length and score distributions, the design metrics, and the
-  exact odds beside the simulated ones where the games' records hold them;
+  exact odds beside the simulated ones (measured on the run's records, or on
+  a replay of its first deals, ``toolkit.core.deals``);
 - on demand: a policy tournament on the current rules, and a CSV of the
   current run (one row per game, as ``toolkit simulate -o`` writes it).
 
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from toolkit.core.deals import SAMPLE_DEALS
 from toolkit.core.runner import get_spec
 
 TOURNAMENT_GAMES = 2_000  # per ordered pair (two seats) or per seating, as toolkit compare's -n
@@ -176,12 +178,15 @@ class Dashboard:
         odds_shown = pd.DataFrame({"quantity": odds["quantity"], "exact": odds["exact"],
                                    "value": odds["value"].map("{:.4f}".format),
                                    "simulated": odds["simulated"].map(lambda v: "–" if pd.isna(v) else f"{v:.4f}")})
-        note = ("" if odds["simulated"].notna().any() else
-                f'<p style="{_NOTE_STYLE}">The game records hold none of these quantities, so only the exact '
-                "values are shown.</p>")
+        note = (f'<p style="{_NOTE_STYLE}">"simulated" measures the same quantity on this run: from its '
+                f"records, or, for a quantity of the deal or set-up, by replaying the deals of up to its first "
+                f"{min(len(frame), SAMPLE_DEALS):,} games; – where neither measures it.</p>" if odds["simulated"].notna().any() else
+                f'<p style="{_NOTE_STYLE}">Neither the game records nor a replay of the deals measure these '
+                "quantities, so only the exact values are shown.</p>")
         text = (f'<img src="{image}" alt="{html.escape(title)}" style="max-width:100%">'
                 + "<h3>Design metrics</h3>" + table.to_html(index=False, escape=True, border=0)
-                + "<h3>Exact odds</h3>" + odds_shown.to_html(index=False, escape=True, border=0) + note)
+                + "<h3>Exact odds and simulated ones</h3>" + odds_shown.to_html(index=False, escape=True, border=0)
+                + note)
         return HTML(text)
 
     # -- on demand ------------------------------------------------------------------
