@@ -6,7 +6,7 @@ GAME    ?= valhalla
 # Jupyter refuses to start as root unless told to (CI and these VMs run as root)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: run test lab app bench clean browser-deps
+.PHONY: run test lab app bench golden clean browser-deps
 
 $(STAMP): pyproject.toml
 	python3 -m venv .venv
@@ -40,6 +40,12 @@ lab: $(STAMP)
 # the rule-tweaking dashboard in the browser: make app [GAME=halali]
 app: $(STAMP)
 	.venv/bin/toolkit app $(GAME)
+
+# The golden playthroughs (tests/golden): every trace and whole-run digest, the slow ones included
+# (about 15 minutes); make test checks the quick part.  Rewrite them only on purpose:
+# $(PY) tests/golden/golden_record.py
+golden: $(STAMP)
+	$(PY) tests/golden/golden_record.py --check
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

@@ -1,0 +1,357 @@
+"""Golden playthroughs: readable traces of seeded games and digests of many games' result rows.
+
+They pin today's behaviour before the games are refactored onto one decision-point protocol
+(issue 15): the refactored code must reproduce every file here byte for byte.
+
+- **Traces** (``<game>/<config>.txt``): a few games of the pure-Python reference, one line per
+  event in the order it happens: every draw from the chance stream (``chance``) and from a
+  seat's decision stream (``seat S draws``), every decision point (``seat S DP-k``, the options
+  in the spec's canonical order, ``->`` the choice; forced ones included), and the final record
+  row.  Decision kinds are the spec's §5 numbers (``DP-1`` ...).
+- **Digests** (``digests.json``): per configuration, the SHA-256 of every result column of the
+  kernel's first ``N`` games (values as Python ``repr``, one per line), for two prefixes: the
+  few hundred games the test suite replays, and the whole recorded run.  A digest per column lets
+  a deliberate rename be mapped explicitly instead of invalidating everything.
+
+Configurations: every game, preset and player count, with the line-ups all-``random``,
+all-``greedy`` and all-``lookahead``.
+
+Run ``python tests/golden/golden_record.py`` to (re)write them (only on purpose: a change of result must be
+a reviewed decision), ``--check`` to compare without writing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SEED = 20261201
+LINEUPS = ("random", "greedy", "lookahead")
+TRACE_GAMES = {"random": 2, "greedy": 2, "lookahead": 1}  # seeded games per trace file
+DIGEST_GAMES = 10_000
+QUICK_GAMES = 200  # the prefix whose digests the test suite checks every run
+# The card games' lookahead is slow (Herrlof's kernel plays about 20 games a second, Attila's 5-player
+# about 4; their reference about 15-190 s a game): their digests cover fewer games, and their traces are
+# checked by ``make golden`` (this script with --check), not by every ``make test``.
+SLOW_DIGEST_GAMES, SLOW_QUICK_GAMES = 500, 20
+
+
+def slow(name, lineup) -> bool:
+    return lineup == "lookahead" and name in ("herrlof", "attila", "walhalla")
+
+
+def configs():
+    """``(game, preset, players or None, lineup)`` for every golden configuration."""
+    import toolkit
+    from toolkit.games import GAMES
+
+    out = []
+    for name, spec in GAMES.items():
+        for preset in spec.Rules.PRESETS:
+            rules = toolkit.rules(name, preset)
+            field = type(rules).__dataclass_fields__.get("num_players")
+            counts = [None]
+            if field is not None:
+                kind = field.metadata["param"].kind
+                counts = list(range(kind.low, kind.high + 1))
+            for players in counts:
+                for lineup in LINEUPS:
+                    out.append((name, preset, players, lineup))
+    return out
+
+
+def label(name, preset, players, lineup) -> str:
+    return f"{preset}{'' if players is None else f'-{players}p'}-{lineup}"
+
+
+def make_rules(name, preset, players):
+    import toolkit
+
+    return toolkit.rules(name, preset) if players is None else toolkit.rules(name, preset, num_players=players)
+
+
+def digest_games(name, lineup) -> tuple:
+    """(games in the quick prefix, games in the whole recorded run)."""
+    return (SLOW_QUICK_GAMES, SLOW_DIGEST_GAMES) if slow(name, lineup) else (QUICK_GAMES, DIGEST_GAMES)
+
+
+# ----------------------------------------------------------------------------- traces
+
+
+def _text(value) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        inner = ", ".join(_text(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+    return repr(value)
+
+
+RUN = 6  # this many or more consecutive draws from one decision stream are summarised on one line
+
+
+class Trace(list):
+    """The lines of a trace.  Draws from a seat's decision stream are held back: a run of ``RUN`` or
+    more of them (a lookahead sampling its worlds) becomes one line with their count and digest."""
+
+    def __init__(self):
+        super().__init__()
+        self.run: list = []  # (who, text) of the pending decision-stream draws
+
+    def draw(self, who: str, text: str) -> None:
+        if who == "chance":
+            self.append(f"chance {text}")
+            return
+        if self.run and self.run[0][0] != who:
+            self.flush()
+        self.run.append((who, text))
+
+    def append(self, line: str) -> None:
+        self.flush()
+        super().append(line)
+
+    def flush(self) -> None:
+        run, self.run = self.run, []
+        if len(run) >= RUN:
+            values = hashlib.sha256("\n".join(text for _, text in run).encode()).hexdigest()[:16]
+            super().append(f"{run[0][0]} {len(run)} values (sha256 {values})")
+        else:
+            super().extend(f"{who} {text}" for who, text in run)
+
+
+@contextlib.contextmanager
+def recording(module, lines: Trace):
+    """Within the block, every ``Stream(seed, game, stream)`` that ``module`` creates logs its draws.
+
+    Streams built from a raw state (a policy's private copies) and copies of a recorded stream
+    do not log: only the game's own draws are part of the trace."""
+    from toolkit.core.rng import CHANCE, Stream
+
+    class Recorded(Stream):
+        __slots__ = ("who",)
+
+        def __init__(self, seed=0, game=0, stream=CHANCE, *, state=None):
+            super().__init__(seed, game, stream, state=state)
+            self.who = None if state is not None else ("chance" if stream == CHANCE else f"seat {stream - 1} draws")
+
+        def below(self, n):
+            value = super().below(n)
+            if self.who is not None:
+                lines.draw(self.who, f"below({n}) = {value}")
+            return value
+
+        def uniform(self):
+            value = super().uniform()
+            if self.who is not None:
+                lines.draw(self.who, f"uniform = {value!r}")
+            return value
+
+        def __copy__(self):
+            return Stream(state=self.state)
+
+        def __deepcopy__(self, memo):
+            return Stream(state=self.state)
+
+    original = module.Stream
+    module.Stream = Recorded
+    try:
+        yield
+    finally:
+        module.Stream = original
+
+
+def _decision(lines, seat, kind, options, choice, info=None, text=_text):
+    extra = "" if info is None or info == -1 else f" ({info if isinstance(info, str) else _text(info)})"
+    lines.append(f"seat {seat} DP-{kind}{extra} [{', '.join(map(text, options))}] -> {text(choice)}")
+
+
+def _move(move) -> str:
+    """A Valhalla move as ``origin->target`` with its kind (``attack``, ``backward``)."""
+    kinds = "".join(f" {k}" for k in ("attack", "backward") if getattr(move, k))
+    return f"{move.origin}->{move.target}{kinds}"
+
+
+@contextlib.contextmanager
+def _valhalla_hooks(reference, policies_module, lines):
+    """Valhalla's reference has no decision observer: its ``legal_moves``/``apply_move`` (DP-1) and
+    the policies' ``choose_extra_throw`` (DP-2) are wrapped for the block."""
+    legal_moves, apply_move, make_policy = reference.legal_moves, reference.apply_move, policies_module.make_policy
+    pending = {}
+
+    def legal(rules, state, seat, throw):
+        moves = legal_moves(rules, state, seat, throw)
+        pending["moves"] = (seat, throw, moves)
+        return moves
+
+    def apply(rules, state, seat, move):
+        if "moves" in pending:
+            s, throw, moves = pending.pop("moves")
+            assert s == seat and move in moves
+            _decision(lines, seat, 1, moves, move, f"throw {throw.klass}, value {throw.value}", _move)
+        else:
+            lines.append(f"seat {seat} opening {_move(move)}")
+        return apply_move(rules, state, seat, move)
+
+    class Logged:
+        def __init__(self, policy):
+            self.policy = policy
+
+        def choose_move(self, game, seat, throw, moves):
+            return self.policy.choose_move(game, seat, throw, moves)
+
+        def choose_extra_throw(self, game, seat):
+            again = self.policy.choose_extra_throw(game, seat)
+            _decision(lines, seat, 2, ["throw_again", "decline"], "throw_again" if again else "decline", text=str)
+            return again
+
+    reference.legal_moves, reference.apply_move = legal, apply
+    policies_module.make_policy = lambda name, rules, stream: Logged(make_policy(name, rules, stream))
+    try:
+        yield
+    finally:
+        reference.legal_moves, reference.apply_move = legal_moves, apply_move
+        policies_module.make_policy = make_policy
+
+
+def trace_game(name, rules, policies, seed, game_index) -> list:
+    """The trace lines of one reference game (see the module docstring)."""
+    import importlib
+
+    from toolkit.games import GAMES
+
+    reference = importlib.import_module(f"toolkit.games.{name}.reference")
+    lines = Trace()
+    with recording(reference, lines), contextlib.ExitStack() as stack:
+        if name == "valhalla":
+            policies_module = importlib.import_module("toolkit.games.valhalla.policies")
+            stack.enter_context(_valhalla_hooks(reference, policies_module, lines))
+            reference.play_game(rules, seed, game_index, policies)
+        elif name == "halali":
+            def observer(state, seat, options, action):
+                if options is None:
+                    lines.append(f"seat {seat} passes (no legal action)")
+                else:
+                    _decision(lines, seat, 1, options, action)
+            reference.play_game(rules, seed, game_index, policies, observer=observer)
+        elif name == "herrlof":
+            def observer(state, d, option):
+                if d is None:
+                    lines.append(f"round scored: scores {_text(list(state.scores))}")
+                else:
+                    _decision(lines, d.seat, d.kind, d.options, option)
+            reference.play_game(rules, seed, game_index, policies, observer=observer)
+        else:  # attila, walhalla: observer(game, decision, choice)
+            def observer(game, d, choice):
+                _decision(lines, d.seat, d.kind, d.options, choice, d.info)
+            reference.play_game(rules, seed, game_index, policies, observer=observer)
+    row = GAMES[name].play_reference(rules, seed, game_index, policies)  # the record, untraced
+    for column, value in row.items():
+        lines.append(f"record {column} = {_text(value)}")
+    return list(lines)
+
+
+def trace_text(name, preset, players, lineup) -> str:
+    from toolkit.games import GAMES
+
+    rules = make_rules(name, preset, players)
+    policies = (lineup,) * GAMES[name].seats(rules)
+    out = [f"# {name}, preset {preset}" + ("" if players is None else f", {players} players")
+           + f", policies {','.join(policies)}, seed {SEED}"]
+    for game_index in range(TRACE_GAMES[lineup]):
+        out.append(f"## game {game_index}")
+        out.extend(trace_game(name, rules, policies, SEED, game_index))
+    return "\n".join(out) + "\n"
+
+
+def trace_path(name, preset, players, lineup) -> Path:
+    return HERE / name / f"{label(name, preset, players, lineup)}.txt"
+
+
+# ----------------------------------------------------------------------------- digests
+
+
+def column_digests(frame) -> dict:
+    """SHA-256 of each column's values (``repr`` per value, one per line)."""
+    out = {}
+    for column in frame.columns:
+        values = frame[column].astype(object).tolist()
+        out[column] = hashlib.sha256("\n".join(map(repr, values)).encode()).hexdigest()
+    return out
+
+
+def run_frame(name, preset, players, lineup, n_games):
+    import toolkit
+
+    rules = make_rules(name, preset, players)
+    return toolkit.simulate(name, n_games=n_games, seed=SEED, rules=rules, policies=lineup, progress=False)
+
+
+def digest_entry(name, preset, players, lineup, quick_only: bool = False) -> dict:
+    """The digests of a configuration (``quick_only``: the prefix alone, which is all a test run plays)."""
+    quick, full = digest_games(name, lineup)
+    frame = run_frame(name, preset, players, lineup, quick if quick_only else full)
+    entry = {"columns": list(frame.columns),
+             "quick": {"games": quick, "sha256": column_digests(frame.iloc[:quick])}}
+    if not quick_only:
+        entry["full"] = {"games": full, "sha256": column_digests(frame)}
+    return entry
+
+
+def digest_key(name, preset, players, lineup) -> str:
+    return f"{name}/{label(name, preset, players, lineup)}"
+
+
+DIGESTS = HERE / "digests.json"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the files instead of writing them")
+    parser.add_argument("--only", default="", help="comma-separated games")
+    parser.add_argument("--skip-traces", action="store_true")
+    parser.add_argument("--skip-digests", action="store_true")
+    args = parser.parse_args(argv)
+    only = {g for g in args.only.split(",") if g}
+    digests = json.loads(DIGESTS.read_text()) if DIGESTS.exists() else {}
+    differ = []
+    for config in configs():
+        name = config[0]
+        if only and name not in only:
+            continue
+        start = time.monotonic()
+        if not args.skip_traces:
+            text, path = trace_text(*config), trace_path(*config)
+            if args.check:
+                if not path.exists() or path.read_text() != text:
+                    differ.append(str(path.relative_to(ROOT)))
+            else:
+                path.parent.mkdir(exist_ok=True)
+                path.write_text(text)
+        if not args.skip_digests:
+            entry, key = digest_entry(*config), digest_key(*config)
+            if args.check:
+                if digests.get(key) != entry:
+                    differ.append(f"digest {key}")
+            else:
+                digests[key] = entry
+        print(f"{digest_key(*config)}: {time.monotonic() - start:.1f} s", flush=True)
+    if not args.check and not args.skip_digests:
+        DIGESTS.write_text(json.dumps(dict(sorted(digests.items())), indent=1) + "\n")
+    if differ:
+        print("differ:", *differ, sep="\n  ")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
