@@ -25,8 +25,9 @@ browser-deps:
 	    { apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; }; }
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium as root): the browser tests will fail"
 
+# a skipped test fails make test (tests/no_skips.py): here the whole suite must really run
 test: $(STAMP) browser-deps
-	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
+	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest --durations=20 $(PYTEST_ARGS)
 
 # git tracks only the notebooks' jupytext sources (notebooks/*.py); each .ipynb is git-ignored and
 # made here from its .py when missing or older (--update keeps its outputs; a newer .ipynb is left

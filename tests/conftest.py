@@ -22,6 +22,8 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
 
 import pytest  # noqa: E402
 
+from no_skips import pytest_sessionfinish  # noqa: E402,F401  TOOLKIT_NO_SKIPS=1 (make test): a skip fails the run
+
 
 def pytest_collection_finish(session):
     """Start the background jobs of the selected tests now (see the module docstring)."""
