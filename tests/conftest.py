@@ -10,6 +10,7 @@
   such as building and installing the wheel) has its ``start_background()``
   called as soon as the tests are collected, so the job runs on the second
   core while the rest of the suite runs; its tests wait for it.
+- The browser tests run last, after the background jobs (their timings are measured).
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
 import pytest  # noqa: E402
 
 from no_skips import pytest_sessionfinish  # noqa: E402,F401  TOOLKIT_NO_SKIPS=1 (make test): a skip fails the run
+
+
+def pytest_collection_modifyitems(config, items):
+    """The browser tests run last (in their own order): by then the background jobs are done, so the
+    redraw times they measure are the dashboard's, not those of a wheel build on the other core."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable
 
 
 def pytest_collection_finish(session):

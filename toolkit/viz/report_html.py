@@ -122,14 +122,20 @@ def _table(frame: pd.DataFrame, index: bool = False) -> str:
     return frame.to_html(index=index, escape=True, border=0, na_rep="–")
 
 
-def _lay_out(fig) -> None:
-    """``tight_layout``, unless the figure has a layout engine of its own (``comparison_matrix``'s
-    constrained layout), which runs at every draw."""
+def _constrained(fig) -> bool:
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-    if not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+    return isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+
+
+def _lay_out(fig) -> None:
+    """``tight_layout``, unless the figure has a layout engine of its own (``comparison_matrix``'s
+    constrained layout), which runs only at a draw.  Without a draw a title's extent is still right
+    across: its x is its Axes' centre (only its height waits for the draw)."""
+    if _constrained(fig):
+        fig.draw_without_rendering()
+    else:
         fig.tight_layout()
-    fig.draw_without_rendering()
 
 
 def fit_titles(fig, pad: float = 0.05) -> None:
@@ -185,7 +191,11 @@ def figure_uri(fig) -> str:
 
     buffer = io.BytesIO()
     fit_titles(fig)
-    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight", pad_inches=0.1)
+    if _constrained(fig):
+        fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight", pad_inches=0.1)
+    else:  # the same box as "tight", but without the extra draw savefig makes to measure it
+        box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)
+        fig.savefig(buffer, format="png", dpi=100, bbox_inches=box)
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
