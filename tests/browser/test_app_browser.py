@@ -119,6 +119,8 @@ def test_invalid_text_shows_the_message_and_keeps_the_plots(page):
     assert "25" in message.inner_text()
     assert plot_source(page) == old  # the last good plots stay
     page.screenshot(path=page.shots / "invalid_value.png", full_page=True)
+    message.scroll_into_view_if_needed()  # Voila scrolls inside its own box: the message is below the fold
+    page.screenshot(path=page.shots / "invalid_value_message.png")
     page.evaluate("selector => { window.lastPlot = document.querySelector(selector); }", PLOT)
     box.fill("25,35")  # back to the last good rules: a new run, and the same seed draws the same plots
     box.press("Enter")
