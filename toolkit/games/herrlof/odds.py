@@ -407,15 +407,12 @@ def deals(frame, rules, policies=None, limit: int = DEALS_REPLAYED):
     shuffle (R-2.1).  ``policies`` play no part (they are only checked against
     the frame's).
     """
-    from toolkit.games.herrlof.reference import new_round_state, shuffled_deck
+    from toolkit.games.herrlof.reference import draw_first_dealer, new_round_state, shuffled_deck
 
     seed, games = replayed_games(frame, rules, policies, limit)
     for g in games:
         chance = Stream(seed, int(g), CHANCE)
-        if rules.first_dealer == "random":  # R-1.1, as play_game draws it
-            dealer = chance.below(2)
-        else:
-            dealer = 0 if rules.first_dealer == "seat0" else 1
+        dealer = draw_first_dealer(rules, chance)
         deck = shuffled_deck(rules, chance)
         yield deck, new_round_state(rules, deck, dealer)
 

@@ -256,6 +256,13 @@ def new_round_state(rules, deck_order, dealer, previous: State | None = None) ->
     return st
 
 
+def draw_first_dealer(rules, chance: Stream) -> int:
+    """R-1.1: the first round's dealer (one ``below(2)`` from the chance stream when it is random)."""
+    if rules.first_dealer == "random":
+        return chance.below(2)
+    return 0 if rules.first_dealer == "seat0" else 1
+
+
 def shuffled_deck(rules, chance: Stream) -> list:
     """R-2.1: a uniform shuffle of the canonical deck (Fisher-Yates, top first)."""
     deck = Cards(rules).deck()
@@ -687,10 +694,7 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
 
     chance = Stream(seed, game_index, CHANCE)
     players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
-    if rules.first_dealer == "random":  # R-1.1
-        dealer = chance.below(2)
-    else:
-        dealer = 0 if rules.first_dealer == "seat0" else 1
+    dealer = draw_first_dealer(rules, chance)
     st, log = None, []
     decisions = options = 0
     lead = LeadTracker()
