@@ -10,7 +10,8 @@
   such as building and installing the wheel) has its ``start_background()``
   called as soon as the tests are collected, so the job runs on the second
   core while the rest of the suite runs; its tests wait for it.
-- The browser tests run last, after the background jobs (their timings are measured).
+- The browser tests run last, after the background jobs (their timings are measured); ``make test``
+  runs them in a pass of their own, after the rest has run on two pytest-xdist workers.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_collection_finish(session):
-    """Start the background jobs of the selected tests now (see the module docstring)."""
+    """Start the background jobs of the selected tests now (see the module docstring).  Not on a
+    pytest-xdist worker (``make test`` runs two): every worker collects every test, and the job's
+    own tests start it where they run (``--dist loadscope`` keeps a module on one worker)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     modules = {item.module for item in session.items if item.get_closest_marker("background")}
     for module in sorted(modules, key=lambda m: m.__name__):
         module.start_background()
@@ -41,10 +46,15 @@ def pytest_collection_finish(session):
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
-    """Compile (or load from the cache) every game's kernel once per session."""
+    """Compile (or load from the cache) every game's kernel once per session.  The second
+    pytest-xdist worker goes through the games in the opposite order, so from a cold cache the two
+    compile different games at once and each then loads the other's from the shared cache."""
     import toolkit
 
-    for name in toolkit.GAMES:
+    names = list(toolkit.GAMES)
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
+        names.reverse()
+    for name in names:
         toolkit.simulate(name, n_games=4, progress=False)
     yield
 
