@@ -74,8 +74,8 @@ from toolkit.core import stats
 from toolkit.core.stats import bonferroni_z
 from toolkit.games.attila import odds
 from toolkit.games.attila.rules import TILES, TRIBES
+from toolkit.games.attila.viz import TRIBE_COLOURS, draw_map, war_frequencies, war_heatmap, war_log, war_logs
 from toolkit.viz import plots
-from toolkit.viz.attila_map import TRIBE_COLOURS, draw_map, war_frequencies, war_heatmap, war_log, war_logs
 from toolkit.viz.prose import pct
 from toolkit.viz.widgets import rules_panel
 

@@ -55,8 +55,8 @@ from toolkit.games.halali import kernel, odds
 from toolkit.games.halali.reference import FACE_DOWN
 from toolkit.games.halali.replay import positions
 from toolkit.games.halali.rules import KINDS
+from toolkit.games.halali.viz import capture_heatmap, draw_board
 from toolkit.viz import plots
-from toolkit.viz.board import capture_heatmap, draw_board
 from toolkit.viz.prose import caution, pct
 from toolkit.viz.widgets import rules_panel
 

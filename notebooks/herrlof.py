@@ -49,7 +49,7 @@ from IPython.display import Markdown, display
 import toolkit
 from toolkit.analysis import tournament
 from toolkit.core import stats
-from toolkit.games.herrlof import odds, policies, round_log
+from toolkit.games.herrlof import odds, policies, round_log, viz
 from toolkit.viz import plots
 from toolkit.viz.prose import caution
 from toolkit.viz.widgets import rules_panel
@@ -183,8 +183,8 @@ heatmaps = [("random", logs["random"]), ("greedy", logs["greedy vs random"]),
 fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
 for ax, (policy, log) in zip(axes, heatmaps):
     rows = log[log["policy"] == policy]
-    plots.bid_tricks_heatmap(rows, ax=ax, hand_size=STANDARD.hand_size,
-                             title=f"{policy} (vs random), {rows['game'].nunique():,} games")
+    viz.bid_tricks_heatmap(rows, ax=ax, hand_size=STANDARD.hand_size,
+                           title=f"{policy} (vs random), {rows['game'].nunique():,} games")
 fig.tight_layout()
 
 lines = []
@@ -227,18 +227,18 @@ BASE = policies.bid_base(STANDARD.hand_size) / 4  # tricks greedy adds to the st
 STRENGTH_LABEL = f"hand strength at the deal: tricks from high cards (greedy bids it + {BASE:g})"
 print(f"greedy's bid base with {STANDARD.hand_size} cards: {BASE:g} tricks")
 fig, (left, right) = plt.subplots(1, 2, figsize=(14, 4.8))
-plots.best_bid_by_strength(random_rows, ax=left, width=2, min_rounds=min_rounds,
-                           title=f"random player, {len(random_rows):,} rounds")
+viz.best_bid_by_strength(random_rows, ax=left, width=2, min_rounds=min_rounds,
+                         title=f"random player, {len(random_rows):,} rounds")
 greedy_bid = greedy_rows.groupby("strength")["bid"].mean()
 left.step(greedy_bid.index / 4, greedy_bid.to_numpy(), where="mid", color="grey", label="greedy's bid")
 left.legend(fontsize=8)
 left.set_xlabel(STRENGTH_LABEL)
-plots.points_by_bid(random_rows, ax=right, width=2, title="random player: points by bid")
+viz.points_by_bid(random_rows, ax=right, width=2, title="random player: points by bid")
 handles, labels = right.get_legend_handles_labels()
 right.legend(handles, [label.replace("tricks", "tricks from high cards") for label in labels], fontsize=8,
              title="hand strength (band: 95% CI)", title_fontsize=8)
 fig.tight_layout()
-best = plots.best_bid_table(random_rows, width=2, min_rounds=min_rounds)
+best = viz.best_bid_table(random_rows, width=2, min_rounds=min_rounds)
 best.round(2)
 
 # %% [markdown]
@@ -433,7 +433,7 @@ dealer_rounds = pd.DataFrame(dealer_rounds)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4))
 plots.win_rates_bar(dealer_games, ax=left, labels=list(dealer_games["policy"]),
-                    title="P(first dealer wins | a winner)")
+                    title="P(first dealer wins | a winner)", fair=0.5)  # one bar per policy, not per seat
 left.set_xlabel("policy (self-play)")
 left.set_ylabel("first dealer's share of wins")
 plots.interval_plot(dealer_rounds, ax=right, digits=3, xlabel="dealer - non-dealer, per round",

@@ -184,7 +184,7 @@ fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 plots.win_rates_bar(toolkit.win_rates(runs["standard", "random"]), ax=axes[0],
                     title="standard, random: win rate per seat")
 plots.win_rates_bar(start, ax=axes[1], labels=[f"{p}\n{q}" for p, q in zip(start["preset"], start["policy"])],
-                    title="P(start player wins)")
+                    title="P(start player wins)", fair=0.5)  # one bar per run, each a two-player game
 axes[1].set_xlabel("preset / policy")
 axes[1].set_ylabel("P(start player wins)")
 fig.tight_layout()

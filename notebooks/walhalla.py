@@ -77,9 +77,9 @@ from toolkit.core.stats import bonferroni_z
 from toolkit.games.walhalla import odds
 from toolkit.games.walhalla.data import COLOURS, VILLAGE, WHEAT
 from toolkit.games.walhalla.reference import VP_SOURCES
+from toolkit.games.walhalla.viz import draw_board, replay
 from toolkit.viz import plots
 from toolkit.viz.prose import pct
-from toolkit.viz.walhalla_board import draw_board, replay
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))

@@ -10,8 +10,9 @@ expected values come from the frame's own columns (``win_<seat>``, the first mov
 plot that mixes up seats, heights or interval ends fails, whichever table fed it.
 
 Plots covered: ``win_rates_bar`` (from ``toolkit.win_rates`` of a frame and from a streaming
-``Summary``), ``seat_advantage_bar`` (by seat and by place in the turn order), ``score_distribution``
-(its side-by-side bars per seat) and ``length_histogram`` (its shares per value and its mean band).
+``Summary``; its dashed line at the fair share 1 / seats, or at ``fair=``), ``seat_advantage_bar``
+(by seat and by place in the turn order), ``score_distribution`` (its side-by-side bars per seat)
+and ``length_histogram`` (its shares per value and its mean band).
 
 Negative controls, each a one-line bug applied to a scratch copy of the code (the other plot, report
 and analysis tests stayed green with all but the third, sixth and seventh): the rates of
@@ -162,7 +163,30 @@ def test_win_rates_bar_heights_are_each_seats_win_rate(name, keep):
         text, anchor = _at(notes, x)
         assert text == f"{rate:.3f}\n[{low:.3f}, {high:.3f}]" and abs(anchor - high) < TOL, (label, text)
     assert seen == set(range(seats))
-    assert [line.get_ydata()[0] for line in _dashed(ax)] == [0.5]
+    assert [line.get_ydata()[0] for line in _dashed(ax)] == [1 / seats]  # the fair share
+
+
+@pytest.mark.parametrize("keep", ["games", "summary"])
+@pytest.mark.parametrize("name, seats, label", [
+    ("valhalla-greedy-random", 2, "0.5 (fair)"),
+    ("attila-4-random", 4, "0.25 (fair: 1 / 4 seats)"),
+])
+def test_win_rates_bar_fair_line_is_one_over_the_seats_unless_given(name, seats, label, keep):
+    """The dashed line sits at 1 / seats of the table it draws (0.5 only with two seats, with the
+    label every 2-seat picture has had), and ``fair=`` puts it anywhere, for a table that is not
+    one row per seat."""
+    data = _run(name, keep)
+    table = toolkit.win_rates(data) if keep == "games" else data.win_rates()
+    assert len(table) == seats
+    [line] = _dashed(plots.win_rates_bar(table))
+    assert list(line.get_ydata()) == [1 / seats, 1 / seats] and line.get_label() == label
+    [line] = _dashed(plots.win_rates_bar(table, fair=0.3))
+    assert list(line.get_ydata()) == [0.3, 0.3] and line.get_label() == "0.3 (fair)"
+    [line] = _dashed(plots.win_rates_bar(table, fair=0.5))
+    assert list(line.get_ydata()) == [0.5, 0.5] and line.get_label() == "0.5 (fair)"
+    for bad in (0, 1, 1.5, -0.1, True, "0.5"):
+        with pytest.raises(ValueError, match="fair="):
+            plots.win_rates_bar(table, fair=bad)
 
 
 def test_win_rates_bar_labels_follow_the_table():

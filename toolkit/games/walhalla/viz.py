@@ -28,7 +28,7 @@ Which dragon went where is seen by an observer at DP-3 (the fjord decision):
 :func:`position_of` turns a reference ``Game`` and that log into a
 :class:`Position`.  :func:`replay` plays one seeded game and keeps the position
 at the start of each raid, after every turn and after each raid's scoring: the
-slider of ``notebooks/walhalla.py``.  ``python -m toolkit.viz.walhalla_board
+slider of ``notebooks/walhalla.py``.  ``python -m toolkit.games.walhalla.viz
 docs/walhalla_board.png`` draws README's picture (:func:`main`).
 
 Every artist of the picture carries a ``gid`` of colon-separated fields, so
@@ -57,7 +57,7 @@ Examples
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> import toolkit
->>> from toolkit.viz.walhalla_board import draw_board, parts, replay
+>>> from toolkit.games.walhalla.viz import draw_board, parts, replay
 >>> positions = replay(toolkit.rules("walhalla"), seed=2024)
 >>> ax = draw_board(positions[5])
 >>> len(parts(ax, "field"))  # 2 x 6 fields on each of the 3 peninsulas
@@ -614,7 +614,7 @@ def draw_board(position, ax=None, title: str | None = None, *, highlight: bool =
 
 
 def main(argv=None) -> int:
-    """``python -m toolkit.viz.walhalla_board [PATH]``: draw README's picture (default ``docs/walhalla_board.png``).
+    """``python -m toolkit.games.walhalla.viz [PATH]``: draw README's picture (default ``docs/walhalla_board.png``).
 
     Game 0 of seed 2024, four greedy players, standard rules: the position after
     the last turn of raid 1, before its card phase and scoring.

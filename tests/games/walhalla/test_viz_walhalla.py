@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 import toolkit  # noqa: E402
 from toolkit.games.walhalla import reference as ref  # noqa: E402
 from toolkit.games.walhalla.data import load_dragons  # noqa: E402
-from toolkit.viz.walhalla_board import (  # noqa: E402
+from toolkit.games.walhalla.viz import (  # noqa: E402
     H, Mooring, MooringLog, Position, draw_board, main, parts, position_of, replay,
 )
 

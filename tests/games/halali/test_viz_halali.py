@@ -14,7 +14,7 @@ import toolkit  # noqa: E402
 from toolkit.games.halali import reference as ref  # noqa: E402
 from toolkit.games.halali.replay import positions  # noqa: E402
 from toolkit.games.halali.rules import HUNTER  # noqa: E402
-from toolkit.viz.board import capture_heatmap, draw_board  # noqa: E402
+from toolkit.games.halali.viz import capture_heatmap, draw_board  # noqa: E402
 
 STANDARD = toolkit.rules("halali")
 

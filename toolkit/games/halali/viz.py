@@ -26,7 +26,7 @@ Examples
 >>> matplotlib.use("Agg")
 >>> import toolkit
 >>> from toolkit.games.halali.replay import positions
->>> from toolkit.viz.board import draw_board
+>>> from toolkit.games.halali.viz import draw_board
 >>> ax = draw_board(positions(toolkit.rules("halali"), seed=1)[0])
 >>> ax.get_xlabel(), len([p for p in ax.patches if p.get_gid() == "exit"])
 ('file', 4)

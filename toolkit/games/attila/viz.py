@@ -18,7 +18,7 @@ The wars come from the readable reference (``reference.play_game`` with an
 observer): :func:`war_log` lists one game's wars in order, :func:`war_logs`
 and :func:`war_frequencies` count them over a few hundred games, and
 :func:`war_heatmap` shades the map by the share of games with a war in each
-province.  ``python -m toolkit.viz.attila_map docs/attila_map.png`` draws the
+province.  ``python -m toolkit.games.attila.viz docs/attila_map.png`` draws the
 README's picture (:func:`main`).
 
 Every artist the picture is built from carries a ``gid``, so tests (and
@@ -45,7 +45,7 @@ Examples
 >>> matplotlib.use("Agg")
 >>> import toolkit
 >>> from toolkit.games.attila.reference import play_game
->>> from toolkit.viz.attila_map import draw_map
+>>> from toolkit.games.attila.viz import draw_map
 >>> rules = toolkit.rules("attila", num_players=3)
 >>> game = play_game(rules, 2024, 0, ("greedy",) * 3)
 >>> ax = draw_map(rules, game.figures, game.pacified)
@@ -614,7 +614,7 @@ def war_heatmap(rules=None, n_games: int = 200, seed: int = 0, policies=None, ax
 
 
 def main(argv=None) -> int:
-    """``python -m toolkit.viz.attila_map [PATH]``: draw README's map picture (default ``docs/attila_map.png``).
+    """``python -m toolkit.games.attila.viz [PATH]``: draw README's map picture (default ``docs/attila_map.png``).
 
     The final position of game 0 of seed 2024, four greedy players, standard
     rules, with the number of each war on its peace tile.

@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 import toolkit  # noqa: E402
 from toolkit.games.attila.reference import play_game  # noqa: E402
 from toolkit.games.attila.rules import TRIBES  # noqa: E402
-from toolkit.viz.attila_map import (  # noqa: E402
+from toolkit.games.attila.viz import (  # noqa: E402
     MIN_DISTANCE, POSITIONS, TRIBE_COLOURS, draw_map, layout, main, spring_layout, war_frequencies, war_heatmap,
     war_log, war_logs,
 )
