@@ -6,7 +6,7 @@
 (2, 2)
 """
 
-__version__ = "0.1.0"
+from toolkit._version import __version__  # noqa: E402,F401
 
 from toolkit.core.results import load, save  # noqa: E402
 from toolkit.core.runner import Summary, simulate  # noqa: E402

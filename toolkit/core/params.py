@@ -7,7 +7,7 @@ Every game's ``Rules`` is a frozen dataclass whose fields are made with
   value and what is allowed),
 - the CLI ``--set NAME=VALUE`` syntax (:meth:`Kind.parse`),
 - the notebook widgets (:meth:`Kind.widget`; a set is a grid of checkboxes
-  and a mapping a grid of labelled number boxes, see ``toolkit.viz.widgets``),
+  and a mapping a grid of labelled number boxes, see ``toolkit.viz.controls``),
 - the JSON form written to CSV sidecars (:meth:`Kind.to_json` / ``from_json``),
 - the ``toolkit rules GAME`` table (:meth:`Kind.allowed`).
 
@@ -364,7 +364,7 @@ class IntSet(Kind):
 
             return w.IntsInput(value=sorted(value), min=self.low, max=self.high, description=name,
                                tooltip=description, style={"description_width": "initial"})
-        from toolkit.viz.widgets import CheckboxGrid
+        from toolkit.viz.controls import CheckboxGrid
 
         return CheckboxGrid(options, value, description=name, tooltip=description)
 
@@ -403,7 +403,7 @@ class ChoiceSet(Kind):
         return tuple(self.choices)
 
     def widget(self, name, value, description=""):
-        from toolkit.viz.widgets import CheckboxGrid
+        from toolkit.viz.controls import CheckboxGrid
 
         return CheckboxGrid(self.options(), value, description=name, tooltip=description)
 
@@ -522,7 +522,7 @@ class Mapping_(Kind):
         one row per key; any other value a labelled box per key: a number box
         for ``Int`` and ``Float``, else the value kind's own control.
         """
-        from toolkit.viz.widgets import CheckboxMatrix, MappingGrid
+        from toolkit.viz.controls import CheckboxMatrix, MappingGrid
 
         keys = [k for k in self.keys if k in value]
         options = self.value.options() if isinstance(self.value, (IntSet, ChoiceSet)) else None

@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from toolkit import __version__
+from toolkit._version import __version__
 
 
 def provenance(spec, rules, policies, seed, n_games) -> dict:
