@@ -70,12 +70,11 @@ from toolkit.viz import plots
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "20000"))
 SEED = 2024
 GAMES = list(toolkit.GAMES)
-# the skilled policy of each game, and games per seating with it: about 1,000 lookahead games a second
-# against random in Valhalla and Halali, 60-70 with the cheaper settings of the card games (two cores)
-LOOKAHEAD = {"valhalla": "lookahead", "herrlof": "lookahead:8", "halali": "lookahead", "attila": "lookahead:2",
-             "walhalla": "lookahead:4"}
-N_LOOK = {"valhalla": max(50, N // 20), "herrlof": max(10, N // 100), "halali": max(50, N // 20),
-          "attila": max(5, N // 200), "walhalla": max(10, N // 100)}
+# the skilled policy of each game, and games per seating with it (each game declares them: about 1,000
+# lookahead games a second against random in Valhalla and Halali, 60-70 with the cheaper settings of the
+# card games, on two cores)
+LOOKAHEAD = {g: toolkit.GAMES[g].notebook_lookahead for g in GAMES}
+N_LOOK = {g: toolkit.GAMES[g].lookahead_games(N) for g in GAMES}
 TASK_GAMES = max(500, N // 4)  # games per task of a sweep: four tasks per variant, to spread over Dask workers
 print(f"N = {N:,} games per run, seed {SEED}; with a lookahead player: "
       + ", ".join(f"{g} {N_LOOK[g]:,} ({LOOKAHEAD[g]})" for g in GAMES))
@@ -266,33 +265,31 @@ display(Markdown(f"**Reading the numbers ({', '.join(f'{g} {N_LOOK[g]:,}' for g 
 # `sweep` plays every value of a rule on the same seed (so neighbouring values face the same chance
 # streams) in summary mode and returns one tidy row per value, with every design metric and its interval.
 # All sweeps play `greedy` self-play, `N` games per value. The rule chosen for each game is one a designer
-# would want to see the effect of:
-#
-# - **Valhalla `zero_runes_value`** (1..6, default 5): a throw with no rune up is worth 5 in the seed's
-#   simplified table, but the runes rules do not say what it is worth ([inf] in the spec). It comes up once
-#   in sixteen throws and is the largest throw, so it sets the pace of the race.
-# - **Herrlof `exact_bid_bonus`** (0..20, default 10): the bonus for making one's bid exactly is the heart of
-#   the bidding game. It decides how fast the 50 points are reached and how much a round can swing.
-# - **Halali `end_phase_moves`** (1..12, default 5): the actions each player has after the last tile is
-#   revealed, when hunters and lumberjacks may leave by the exits. Blue always moves first, and the end
-#   phase is where the last points are taken, so it may even out the first-player advantage.
-# - **Attila `two_player_second_place_gap`** (2 players; none, or 0..5, default 2): in the 2-player variant
-#   the second place of a tribe scores only within this many spaces of the first. It is the one rule that
-#   exists to fix the 2-player game; `none` is the rule of 3–5 players.
-# - **Walhalla `raids`** (1..5, default 3): the number of raids is the length of the game. How much of the
-#   outcome is fixed in the first raid?
+# would want to see the effect of (each game declares its question: `GameSpec.rule_question`), listed
+# below.
 #
 # Each table shows the rule, the games per value and the main metrics (value and 95% interval). The full
 # tables (`sweeps[game]`) also hold the win rate of every seat, balance, completion, plies and decisions.
 
 # %%
-SWEEPS = {  # game -> (base rules, rule, values, the metric plotted against it)
-    "valhalla": (None, "zero_runes_value", [1, 2, 3, 4, 5, 6], "duration_turns"),
-    "herrlof": (None, "exact_bid_bonus", [0, 5, 10, 15, 20], "lead_changes"),
-    "halali": (None, "end_phase_moves", [1, 3, 5, 8, 12], "lead_changes"),
-    "attila": ({"num_players": 2}, "two_player_second_place_gap", [None, 0, 1, 2, 3, 5], "drawishness"),
-    "walhalla": (None, "raids", [1, 2, 3, 4, 5], "decisiveness"),
-}
+SWEEPS = {  # game -> (base rules, rule, values, the metric plotted against it): each game's declared question
+    g: (dict(q.base) or None, q.rule, list(q.values), q.metric)
+    for g, q in ((g, toolkit.GAMES[g].rule_question) for g in GAMES) if q is not None}
+
+
+def rule_range(game, rule) -> str:
+    """``1..6, default 5`` from the rule's declaration and the standard preset."""
+    from toolkit.core.params import params_of
+
+    base = dict(toolkit.GAMES[game].rule_question.base)
+    default = toolkit.rules(game, **base).to_json()[rule]
+    return f"{params_of(toolkit.GAMES[game].Rules)[rule].kind.allowed()}, default {default}"
+
+
+display(Markdown("\n".join(
+    f"- **{toolkit.GAMES[g].title} `{q.rule}`** "
+    + (f"({', '.join(f'{k}={v}' for k, v in q.base.items())}; " if q.base else "(")
+    + f"{rule_range(g, q.rule)}): {q.why}" for g, q in ((g, toolkit.GAMES[g].rule_question) for g in SWEEPS))))
 SHOWN = ["first_player_advantage", "drawishness", "duration_turns", "lead_changes", "decisiveness",
          "branching_factor"]
 

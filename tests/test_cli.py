@@ -990,7 +990,8 @@ def test_compare_walhalla_rotates_the_tested_policy_through_four_seats(capsys, t
 
 
 def test_report_walhalla_prints_four_seats(capsys, tmp_path):
-    from toolkit.report import REPORT_GAMES
+    from toolkit.core.game import DEFAULT_REPORT_GAMES
+    from toolkit.games import GAMES
 
     code, out, err = run(capsys, "report", "walhalla", "-n", "100", "--seed", "1", "--out", str(tmp_path),
                          "--no-progress")
@@ -1005,8 +1006,9 @@ def test_report_walhalla_prints_four_seats(capsys, tmp_path):
     code, out, _ = run(capsys, "report", "--help")
     assert code == 0
     help_text = " ".join(out.split())
-    for game, games in REPORT_GAMES.items():
-        assert f"{game.capitalize()} {games:,}" in help_text, game
+    fewer = {name: spec.report_games for name, spec in GAMES.items() if spec.report_games != DEFAULT_REPORT_GAMES}
+    assert fewer == {"attila": 50_000, "walhalla": 50_000}
+    assert "(default 200,000; Attila 50,000, Walhalla 50,000)" in help_text
 
 
 def test_installed_entry_point_walhalla_players_out_of_range():

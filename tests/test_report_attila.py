@@ -5,6 +5,7 @@ counted apart, and the exact odds and both plots are written."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -90,32 +91,35 @@ def test_attila_odds_and_plots(written):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
 
 
-def test_win_rate_plot_marks_the_fair_share_of_four_seats():
+def test_win_rate_plot_marks_the_fair_share_of_four_seats(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from toolkit.viz import plots
-
     df = toolkit.simulate("attila", n_games=200, seed=1, progress=False)
-    _, ax = plt.subplots()
-    plots.win_rates_bar(toolkit.win_rates(df), ax=ax)
-    report_module._move_fair_line(ax, 0.25)
-    fair = [line for line in ax.get_lines() if "fair" in line.get_label()]
-    assert len(fair) == 1 and list(fair[0].get_ydata()) == [0.25, 0.25]
-    assert fair[0].get_label() == "0.25 (fair: 1 / 4 seats)"
-    plt.close(ax.figure)
+    drawn = []
+    original = plt.Figure.savefig
+
+    def keep(fig, path, *args, **kwargs):  # the report's win-rate figure, as it is saved
+        drawn.extend((line.get_label(), list(line.get_ydata())) for ax in fig.axes for line in ax.get_lines())
+        return original(fig, path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plt.Figure, "savefig", keep)
+        report_module._plots(df, GAMES["attila"], tmp_path)
+    fair = [(label, y) for label, y in drawn if "fair" in label]
+    assert fair == [("0.25 (fair: 1 / 4 seats)", [0.25, 0.25])]
     assert report_module._policies_text(GREEDY4) == "greedy in all 4 seats"
     assert report_module._policies_text(["greedy", "greedy"]) == "greedy,greedy"
     assert report_module._policies_text(["greedy", "random", "random"]) == "greedy,random,random"
 
 
 def test_attila_plays_fewer_games_by_default(monkeypatch, tmp_path):
-    """Without ``n_games`` each game plays its ``REPORT_GAMES`` number, else ``DEFAULT_GAMES``."""
-    assert report_module.REPORT_GAMES["attila"] < report_module.DEFAULT_GAMES
-    monkeypatch.setattr(report_module, "DEFAULT_GAMES", 60)
-    monkeypatch.setattr(report_module, "REPORT_GAMES", {"attila": 40})
+    """Without ``n_games`` each game plays its declared ``report_games`` (Attila fewer than the default)."""
+    assert GAMES["attila"].report_games == 50_000 < report_module.DEFAULT_GAMES == GAMES["valhalla"].report_games
+    monkeypatch.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], report_games=60))
+    monkeypatch.setitem(GAMES, "attila", dataclasses.replace(GAMES["attila"], report_games=40))
     table = report(["valhalla", "attila"], seed=1, out_dir=tmp_path, progress=False)
     assert table["games"].to_dict() == {"valhalla": 60, "attila": 40}
     assert len(pd.read_csv(tmp_path / "attila.csv")) == 40

@@ -9,6 +9,7 @@ with ``lookahead:1``; Valhalla's are capped at ``n_games`` as in any small run."
 from __future__ import annotations
 
 import base64
+import dataclasses
 import re
 
 import numpy as np
@@ -16,9 +17,9 @@ import pandas as pd
 import pytest
 
 import toolkit
-from toolkit import report as report_module
 from toolkit.analysis.metrics import design_metrics, skill_gap
 from toolkit.cli import main
+from toolkit.core.game import PageRuns
 from toolkit.games import GAMES
 from toolkit.report import html_sizes, report
 from toolkit.viz import report_html
@@ -26,7 +27,7 @@ from toolkit.viz import report_html
 N = 200
 SEED = 3
 GAMES_HERE = ("valhalla", "attila")
-TINY_ATTILA = {"tournament": 6, "skill": 6, "lookahead": "lookahead:1"}
+TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1")
 CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -35,7 +36,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(report_module.HTML_GAMES, "attila", TINY_ATTILA)
+        mp.setitem(GAMES, "attila", dataclasses.replace(GAMES["attila"], page_runs=TINY_ATTILA))
         table = report(list(GAMES_HERE), n_games=N, seed=SEED, out_dir=out / "out", html_dir=out / "html",
                        progress=False)
     return table, out / "out", out / "html"
@@ -121,7 +122,7 @@ def test_metrics_are_those_of_the_default_run(written, game):
 def test_skill_gap_and_luck_rows_use_the_page_sizes(written):
     _, _, html_dir = written
     got = pd.read_csv(html_dir / "attila_metrics.csv").set_index("metric")
-    gap = skill_gap("attila", None, TINY_ATTILA["skill"], seed=SEED, skilled="lookahead:1",
+    gap = skill_gap("attila", None, TINY_ATTILA.skill, seed=SEED, skilled="lookahead:1",
                     unskilled="random", progress=False)
     assert got.loc["skill_gap", "value"] == pytest.approx(gap["skill_gap"])
     assert got.loc["skill_gap", "ci_low"] == pytest.approx(gap["skill_gap_low"])
@@ -136,7 +137,7 @@ def test_tournament_layouts_and_ratings(written):
     assert (two["games"] == html_sizes("valhalla", N)["tournament"]).all()
     field = pd.read_csv(html_dir / "attila_tournament.csv")
     assert {"tested_policy", "field_policy", "win_rate"} <= set(field.columns)
-    assert (field["seats"] == 4).all() and (field["games"] == TINY_ATTILA["tournament"]).all()
+    assert (field["seats"] == 4).all() and (field["games"] == TINY_ATTILA.tournament).all()
     assert "elo" in pd.read_csv(html_dir / "valhalla_ratings.csv").columns
     assert "mu" in pd.read_csv(html_dir / "attila_ratings.csv").columns
     assert "fair share 1/4" in page(html_dir, "attila")
@@ -170,7 +171,7 @@ def test_seat_advantage_plot_draws_the_fair_share_not_one_half():
 
 def test_sizes_are_capped_by_n_games():
     assert html_sizes("valhalla", 200)["tournament"] == 200
-    assert html_sizes("attila")["tournament"] == report_module.HTML_GAMES["attila"]["tournament"]
+    assert html_sizes("attila")["tournament"] == GAMES["attila"].page_runs.tournament == 50
     assert html_sizes("attila", 10)["skill"] == 10
 
 

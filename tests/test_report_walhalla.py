@@ -2,10 +2,11 @@
 (``spec.default_policies``), its rows are the same games ``toolkit.simulate`` plays,
 the summary fills all four seat column groups and counts shared wins (W-9.4) apart,
 the exact odds and both plots are written (the win-rate plot with four bars and the
-fair share 1/4), and the default run plays ``REPORT_GAMES["walhalla"]`` games."""
+fair share 1/4), and the default run plays its declared ``report_games``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -111,11 +112,11 @@ def test_walhalla_plots_show_four_seats_and_the_fair_share(monkeypatch, tmp_path
 
 
 def test_walhalla_plays_fewer_games_by_default(monkeypatch, tmp_path):
-    """Without ``n_games`` Walhalla plays its ``REPORT_GAMES`` number (its greedy players are slow)."""
-    assert report_module.REPORT_GAMES["walhalla"] < report_module.DEFAULT_GAMES
-    assert report_module.REPORT_GAMES["walhalla"] >= 20_000  # each seat's win rate to about +-0.006 or better
-    monkeypatch.setattr(report_module, "DEFAULT_GAMES", 60)
-    monkeypatch.setattr(report_module, "REPORT_GAMES", {"attila": 40, "walhalla": 50})
+    """Without ``n_games`` Walhalla plays its declared ``report_games`` (its greedy players are slow)."""
+    assert GAMES["walhalla"].report_games < report_module.DEFAULT_GAMES
+    assert GAMES["walhalla"].report_games >= 20_000  # each seat's win rate to about +-0.006 or better
+    monkeypatch.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], report_games=60))
+    monkeypatch.setitem(GAMES, "walhalla", dataclasses.replace(GAMES["walhalla"], report_games=50))
     table = report(["valhalla", "walhalla"], seed=1, out_dir=tmp_path, progress=False)
     assert table["games"].to_dict() == {"valhalla": 60, "walhalla": 50}
     assert len(pd.read_csv(tmp_path / "walhalla.csv")) == 50

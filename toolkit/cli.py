@@ -138,18 +138,18 @@ def _progress(args):
     return False if args.no_progress else None
 
 
-def _rules_label(rules, args) -> str:
+def _rules_label(spec, rules, args) -> str:
     """The preset name, or the preset and the ``--set`` overrides that changed it; and the
     number of players for a game where it varies (``preset standard, 3 players``)."""
     name = rules.preset_name()
-    varying = hasattr(rules, "num_players")
+    varying = len(spec.seat_counts()) > 1
     if name:
         label = f"preset {name}"
     else:
         # the player count is shown on its own below
         shown = [a for a in args.set or [] if not (varying and a.partition("=")[0].strip() == "num_players")]
         label = f"preset {args.preset or 'standard'} with {' '.join(shown)}".rstrip()
-    return f"{label}, {rules.num_players} players" if varying else label
+    return f"{label}, {spec.seats(rules)} players" if varying else label
 
 
 def _print_run_summary(spec, data, label: str) -> None:
@@ -182,7 +182,7 @@ def _print_run_summary(spec, data, label: str) -> None:
     # a shared win (Attila's A-7) counts as a win for each tied seat
     no_winner, shared = outcome_counts(data)
     print(f"no winner: {no_winner:,} games, {_rate(*stats.wilson(no_winner, n))}")
-    if shared or "n_winners" in spec.columns:
+    if shared or spec.shared_wins:
         print(f"shared wins: {shared:,} games, {_rate(*stats.wilson(shared, n))} (a win for each tied seat)")
     print()
     print(f"game length in turns (a turn is {spec.turn_word}):")
@@ -193,14 +193,20 @@ def _print_run_summary(spec, data, label: str) -> None:
 # --------------------------------------------------------------------- subcommands
 
 
-def _players_text(spec, rules) -> str:
+def _players_text(spec) -> str:
     """``2`` for a fixed number of players, ``2-5`` for a varying one (``--players``)."""
-    from toolkit.core.params import params_of
+    counts = spec.seat_counts()
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
 
-    kind = getattr(params_of(spec.Rules).get("num_players"), "kind", None)
-    if kind is None or getattr(kind, "low", None) is None or getattr(kind, "high", None) is None:
-        return str(spec.seats(rules))
-    return f"{kind.low}-{kind.high}"
+
+def _report_games_text() -> str:
+    """``default 200,000; Attila 50,000, Walhalla 50,000``: each game's ``report_games``."""
+    from toolkit.core.game import DEFAULT_REPORT_GAMES
+    from toolkit.games import GAMES
+
+    fewer = [f"{spec.title} {spec.report_games:,}" for spec in GAMES.values()
+             if spec.report_games != DEFAULT_REPORT_GAMES]
+    return f"default {DEFAULT_REPORT_GAMES:,}" + (f"; {', '.join(fewer)}" if fewer else "")
 
 
 def cmd_list(args) -> int:
@@ -209,7 +215,7 @@ def cmd_list(args) -> int:
     rows = []
     for name, spec in GAMES.items():
         rules = spec.Rules.preset("standard")
-        rows.append({"game": name, "title": spec.title, "players": _players_text(spec, rules),
+        rows.append({"game": name, "title": spec.title, "players": _players_text(spec),
                      "policies": ",".join(spec.policies),
                      "default policies": ",".join(spec.default_policies(rules)),
                      "description": spec.description})
@@ -258,13 +264,8 @@ def cmd_simulate(args) -> int:
     if output:
         print(f"wrote {', '.join(summary.attrs['output'])}")
     if args.summary or not output:
-        _print_run_summary(spec, summary, _rules_label(rules, args))
+        _print_run_summary(spec, summary, _rules_label(spec, rules, args))
     return 0
-
-
-# Per-outcome tables a game's odds module may define besides ``spec.odds`` (the summary every
-# game has), printed first when present: Valhalla's 16 stick outcomes and its throw values.
-EXTRA_ODDS_TABLES = ("throw_table", "value_distribution")
 
 
 def _odds_frame(table) -> pd.DataFrame:
@@ -281,20 +282,15 @@ def _odds_frame(table) -> pd.DataFrame:
 
 
 def cmd_odds(args) -> int:
-    import importlib
-
     from toolkit.core.runner import get_spec
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
-    # the module that defines the game's odds function holds its other exact tables, if any
-    module = importlib.import_module(spec.odds.__module__)
-    print(f"{spec.title}: exact odds, {_rules_label(rules, args)}")
-    for name in EXTRA_ODDS_TABLES:
-        table = getattr(module, name, None)
-        if callable(table):
-            print()
-            _print_table(_odds_frame(table(rules)))
+    print(f"{spec.title}: exact odds, {_rules_label(spec, rules, args)}")
+    for title, table in spec.extra_odds.items():  # the game's per-outcome tables first (Valhalla's throws)
+        print()
+        print(f"{title}:")
+        _print_table(_odds_frame(table(rules)))
     print()
     _print_table(spec.odds(rules))
     return 0
@@ -311,9 +307,9 @@ def cmd_compare(args) -> int:
     table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
                                threads=args.threads, progress=_progress(args))
     if "tested_policy" in table.columns:
-        _print_field_comparison(spec, table, args, _rules_label(rules, args))
+        _print_field_comparison(spec, table, args, _rules_label(spec, rules, args))
     else:
-        _print_pair_comparison(spec, table, args, _rules_label(rules, args))
+        _print_pair_comparison(spec, table, args, _rules_label(spec, rules, args))
     if len(set(table.iloc[:, 0])) > 1:
         _print_ratings(table)
     if output:
@@ -411,7 +407,7 @@ def cmd_metrics(args) -> int:
                        keep="summary", progress=_progress(args))
     table = metrics.design_metrics(summary)
     print(f"{spec.name}: {args.n_games:,} games, seed {args.seed}, policies {','.join(policies)}, "
-          f"{_rules_label(rules, args)}; a turn is {spec.turn_word}")
+          f"{_rules_label(spec, rules, args)}; a turn is {spec.turn_word}")
     print()
     if args.skill:
         found = metrics.luck(spec, rules, args.skill_games, seed=args.seed, policies=(args.skill, "random"),
@@ -452,7 +448,7 @@ def cmd_sweep(args) -> int:
                         threads=args.threads, progress=_progress(args))
     seconds = time.perf_counter() - start
     print(f"{spec.name}: {len(table)} variants x {args.n_games:,} games, seed {args.seed} for every variant, "
-          f"policies {table.attrs['policies']}, base {_rules_label(rules, args)}, "
+          f"policies {table.attrs['policies']}, base {_rules_label(spec, rules, args)}, "
           f"{'dask at ' + args.scheduler if args.scheduler else 'local'} ({seconds:.1f} s)")
     print()
     shown = table[list(vary)].copy()
@@ -710,8 +706,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
     p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
-    p.add_argument("-n", "--n-games", type=int, default=None,
-                   help="games per game (default 200,000; Attila 50,000, Walhalla 50,000)")
+    p.add_argument("-n", "--n-games", type=int, default=None, help=f"games per game ({_report_games_text()})")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", default="data/results", help="output directory (default data/results)")
     p.add_argument("--html", default=None, metavar="DIR",

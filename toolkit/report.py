@@ -29,11 +29,11 @@ report, written by :func:`designer_report` under ``html_dir``:
 ``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``
     its tables (the matrix in long form: one row per policy and opponent).
 
-The number of games is 200,000 per game, except where ``REPORT_GAMES`` says
-otherwise (Attila and Walhalla: their greedy players are slow, see there);
-``n_games=`` sets one number for every game.  The page's own runs (tournament,
-skill gap, luck) use the smaller numbers of ``HTML_GAMES``, capped at
-``n_games`` when it is given.
+The number of games is each game's ``GameSpec.report_games`` (200,000 unless
+the game declares fewer: Attila's and Walhalla's greedy players are slow, see
+their declarations); ``n_games=`` sets one number for every game.  The page's
+own runs (tournament, skill gap, luck) use the smaller numbers of the game's
+``GameSpec.page_runs``, capped at ``n_games`` when it is given.
 
 Examples
 --------
@@ -86,62 +86,24 @@ import pandas as pd
 
 from toolkit.analysis.tournament import outcome_counts
 from toolkit.core import results, stats
+from toolkit.core.game import DEFAULT_REPORT_GAMES
 from toolkit.core.runner import get_spec, resolve_rules, simulate
 
-DEFAULT_GAMES = 200_000
-# Games where 200,000 default games would dominate `make run`.  Attila's greedy players value
-# every option by a trial scoring and its games are long (about 87 turns, 2.5 times a random
-# game's): 1,800 games/s on one core against 68,000 for random play.  Measured with `toolkit
-# report` on the 2-core machine: Valhalla's and Halali's 200,000 games take 10-11 s each,
-# Attila's 50,000 take 12 s (200,000 would take about 48 s, more than the other three games
-# together); the whole report went from 29 s to 41 s.  50,000 games still give each seat's win
-# rate to +-0.004.
-# Walhalla's greedy players value every boarding, fjord and landing by a trial scoring (W-8):
-# 4-player greedy self-play runs at 3,000 games/s on one thread against 100,000 for random play
-# (benchmarks/walhalla.py).  Measured with `toolkit report` while the 2-core machine was busy
-# with other jobs (load 3-4: every game took longer than in the timings above): Walhalla's
-# 100,000 games took 26-31 s, its 50,000 take 10 s, and the whole report went from 70 s to
-# 82 s.  50,000 games give each seat's win rate to +-0.004, as for Attila.
-REPORT_GAMES = {"attila": 50_000, "walhalla": 50_000}
+DEFAULT_GAMES = DEFAULT_REPORT_GAMES  # a game that declares no ``report_games``
 DEFAULT_PRESET = "standard"
-
-# The designer page's own runs (``html_dir=``), per game: ``tournament`` games per ordered pair (two
-# seats) or per seating (the 4-player field format: the tested policy in each seat in turn), ``skill``
-# games per seating for luck (whose runs also give the skill gap), and the lookahead setting that plays
-# in all three.  The target is about as much time again as the default runs: under 3 minutes for the
-# whole `toolkit report --html` on the 2-core machine.  Lookahead dominates: a 4-player tournament of
-# random, greedy and lookahead plays 9 lineups (lookahead in 1, 3 or 4 seats) x 4 seatings, 36 lookahead
-# seats per game per seating; a 2-player one 6.  Measured CPU seconds (process time, both threads, so
-# not inflated by the other jobs on the machine, load 5-6), per game of each lineup:
-#   Valhalla (lookahead takes no argument): whole tournament 2.5 CPU s for 2,000 games per pair.
-#   Halali (no argument): 5.5 CPU s for 2,000 per pair (two lookahead players make long games).
-#   Herrlof: lookahead:32 (the default, PIMC) plays 12 games/s against random, lookahead:4 140;
-#     tournament at lookahead:4 4.4 CPU s for 200 per pair, skill gap + luck 3.2 CPU s for 200.
-#   Attila, lookahead:4 (lookahead:8 is half as fast): L+3 random 13 ms, L+3 greedy 43 ms,
-#     random+3 L 45 ms, greedy+3 L 61 ms, 4 L 77 ms: 0.72 CPU s per game per seating for the
-#     tournament, 0.10 for skill gap + luck.
-#   Walhalla, lookahead:4: L+3 random 7 ms, L+3 greedy 6 ms, random+3 L 19 ms, greedy+3 L 16 ms,
-#     4 L 23 ms: 0.21 CPU s per game per seating for the tournament, 0.06 for skill gap + luck.
-# A first choice (Valhalla 5,000, Herrlof 500, Halali 3,000, Attila 60 and skill 100, Walhalla 150) made
-# the whole `toolkit report --html` take 312 s with the machine at load 4.2 (the job got 0.74 of a core;
-# the default runs took 92 s there against 45 s on a free machine): tournament + skill/luck Valhalla
-# 4 + 3 s, Herrlof 11 + 9 s, Halali 13 + 5 s, Attila 71 + 17 s, Walhalla 57 + 16 s.  The sizes below
-# cut the extra work by a quarter: the whole report took 213 s at load 4.0 (the job got 0.93 of a core):
-# default runs 84 s, the pages' runs 119 s (Attila 44 + 8 s, Walhalla 26 + 6 s, Herrlof 10 + 8 s,
-# Valhalla 7 + 3 s, Halali 6 + 2 s), plots and files 10 s; about 2 minutes on two free cores.  Attila's
-# 50 games per seating still give 200 per matrix cell (+-0.07); Valhalla's lookahead is cheap enough for
-# 5,000.  lookahead:4 (4 determinizations per decision) in the three hidden-information games.
-# (These timings ran skill_gap and luck separately; luck's runs now give the skill gap too, which halves
-# the skill/luck part.)
-HTML_POLICIES = ("random", "greedy")  # + the game's HTML_GAMES lookahead
-HTML_GAMES = {
-    "valhalla": {"tournament": 5_000, "skill": 5_000, "lookahead": "lookahead"},
-    "herrlof": {"tournament": 400, "skill": 400, "lookahead": "lookahead:4"},
-    "halali": {"tournament": 2_000, "skill": 2_000, "lookahead": "lookahead"},
-    "attila": {"tournament": 50, "skill": 80, "lookahead": "lookahead:4"},
-    "walhalla": {"tournament": 100, "skill": 100, "lookahead": "lookahead:4"},
-}
-HTML_DEFAULT = {"tournament": 200, "skill": 200, "lookahead": "lookahead"}  # a game not listed above
+# The designer pages' own runs: each game declares their sizes (``GameSpec.page_runs``, with its
+# measured costs beside it).  The target is about as much time again as the default runs: under 3
+# minutes for the whole `toolkit report --html` on the 2-core machine.  Lookahead dominates: a 4-player
+# tournament of random, greedy and lookahead plays 9 lineups (lookahead in 1, 3 or 4 seats) x 4
+# seatings, 36 lookahead seats per game per seating; a 2-player one 6.  A first choice (Valhalla 5,000,
+# Herrlof 500, Halali 3,000, Attila 60 and skill 100, Walhalla 150) made the whole report take 312 s
+# with the machine at load 4.2 (the job got 0.74 of a core; the default runs took 92 s there against
+# 45 s on a free machine).  The sizes now declared cut the extra work by a quarter: the whole report
+# took 213 s at load 4.0 (the job got 0.93 of a core): default runs 84 s, the pages' runs 119 s
+# (Attila 44 + 8 s, Walhalla 26 + 6 s, Herrlof 10 + 8 s, Valhalla 7 + 3 s, Halali 6 + 2 s), plots and
+# files 10 s; about 2 minutes on two free cores.  (These timings ran skill_gap and luck separately;
+# luck's runs now give the skill gap too, which halves the skill/luck part.)
+HTML_POLICIES = ("random", "greedy")  # + the game's page_runs.lookahead
 
 
 def _save_figure(ax, path: Path) -> Path:
@@ -164,20 +126,6 @@ def _policies_text(policies) -> str:
     return ",".join(policies)
 
 
-def _move_fair_line(ax, fair: float) -> None:
-    """Put ``win_rates_bar``'s dashed 0.5 reference at ``fair`` (1 / seats, a shared win
-    aside).  ``win_rates_bar`` draws the 2-seat 0.5 line; this can go once it takes the
-    fair share as an argument."""
-    moved = False
-    for line in ax.get_lines():
-        if line.get_label() == "0.5 (fair)":
-            line.set_ydata([fair, fair])
-            line.set_label(f"{fair:.2g} (fair: 1 / {round(1 / fair)} seats)")
-            moved = True
-    if moved:
-        ax.legend(loc="lower right", fontsize=8)
-
-
 def _plots(df: pd.DataFrame, spec, out: Path) -> list[Path]:
     """Win rates per seat and the game-length histogram, as PNG files."""
     import matplotlib
@@ -191,9 +139,8 @@ def _plots(df: pd.DataFrame, spec, out: Path) -> list[Path]:
     written = []
     _, ax = plt.subplots(figsize=(5, 3.5))
     rates = stats.win_rates(df)
-    plots.win_rates_bar(rates, ax=ax, title=f"{spec.title}: win rate per seat\n({len(df):,} games, {policies})")
-    if len(rates) != 2:
-        _move_fair_line(ax, 1 / len(rates))
+    plots.win_rates_bar(rates, ax=ax, fair=1 / len(rates),  # a shared win counts for each tied seat
+                        title=f"{spec.title}: win rate per seat\n({len(df):,} games, {policies})")
     written.append(_save_figure(ax, out / f"{spec.name}_win_rates.png"))
     _, ax = plt.subplots(figsize=(6, 3.5))
     plots.length_histogram(df, "turns", ax=ax, title=f"{spec.title}: game length ({len(df):,} games, {policies})")
@@ -219,12 +166,14 @@ def _summary_row(df: pd.DataFrame, spec, seconds: float) -> dict:
 
 
 def html_sizes(game: str, n_games: int | None = None) -> dict:
-    """The designer page's run sizes for ``game`` (``HTML_GAMES``), each capped at ``n_games`` if given.
+    """The designer page's run sizes for ``game`` (its ``GameSpec.page_runs``), each capped at ``n_games``
+    if given.
 
     >>> html_sizes("attila", n_games=60)
     {'tournament': 50, 'skill': 60, 'lookahead': 'lookahead:4'}
     """
-    sizes = dict(HTML_GAMES.get(game, HTML_DEFAULT))
+    runs = get_spec(game).page_runs
+    sizes = {"tournament": runs.tournament, "skill": runs.skill, "lookahead": runs.lookahead}
     if n_games is not None:
         for key in ("tournament", "skill"):
             sizes[key] = min(sizes[key], int(n_games))
@@ -270,7 +219,7 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     html_dir : path
         Output directory (created if missing).
     n_games : int, optional
-        Caps the page's own runs (``html_sizes``); default ``HTML_GAMES``.
+        Caps the page's own runs (``html_sizes``); default the game's ``page_runs``.
     seed, threads, progress
         As in :func:`report`; the tournament, skill gap and luck runs all use ``seed``.
     seconds : float, optional
@@ -381,7 +330,7 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
     games : str or sequence of str, optional
         Game names (default: every registered game).
     n_games : int, optional
-        Games per game (default 200,000, or the game's ``REPORT_GAMES``).
+        Games per game (default each game's ``GameSpec.report_games``).
     seed : int
         Run seed.
     out_dir : path
@@ -425,7 +374,7 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         rules = resolve_rules(spec, None, DEFAULT_PRESET)
         policies = spec.default_policies(rules)
         start = time.perf_counter()
-        games = n_games if n_games is not None else REPORT_GAMES.get(spec.name, DEFAULT_GAMES)
+        games = n_games if n_games is not None else spec.report_games
         df = simulate(spec, rules, games, seed=seed, policies=policies, threads=threads, keep="games",
                       progress=progress)
         seconds = time.perf_counter() - start

@@ -157,7 +157,7 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
             # a shared win counts for both seats, so this is only the games nobody won; a game where
             # seats can share a win (2-player Attila) also counts the shared wins
             row["no_winner"], shared = outcome_counts(summary)
-            if "n_winners" in spec.columns:
+            if spec.shared_wins:
                 row["shared_wins"] = shared
             row["mean_turns"] = float(length["mean"])
             row["se_turns"] = float(length["se"])

@@ -8,7 +8,35 @@ this object, so a new game plugs in by filling it in.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+import importlib
+from types import MappingProxyType, ModuleType
+from typing import Any, Callable, Mapping
+
+DEFAULT_REPORT_GAMES = 200_000
+
+
+@dataclasses.dataclass(frozen=True)
+class PageRuns:
+    """The sizes of the designer page's own runs (``toolkit report --html``): ``tournament`` games per
+    ordered pair (two seats) or per seating (three or more: the tested policy in each seat in turn),
+    ``skill`` games per seating for the skill gap and luck, and the ``lookahead`` setting that plays in
+    both beside ``random`` and ``greedy``."""
+
+    tournament: int = 200
+    skill: int = 200
+    lookahead: str = "lookahead"
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleQuestion:
+    """A designer's question about one rule of the game, answered by a sweep of its values in the
+    overview notebook (``notebooks/overview.py``, section 2)."""
+
+    rule: str
+    values: tuple
+    metric: str  # the design metric (``toolkit.analysis.metrics``) the rule is about
+    why: str  # what the rule does and what the sweep asks (Markdown, one paragraph)
+    base: Mapping = dataclasses.field(default_factory=dict)  # rules the sweep starts from (a player count)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -20,12 +48,19 @@ class GameSpec:
     policies: tuple  # policy names, the first is "random"
     default_policies: Callable  # rules -> tuple of policy names (the report's choice)
     seats: Callable  # rules -> number of seats
-    columns: tuple  # kernel result columns, in order
-    prepare: Callable  # (rules, policies) -> tuple of kernel arguments before (seed, first_game, out, ...)
-    play_many: Any  # the parallel njit driver
-    play_reference: Callable  # (rules, seed, game_index, policies) -> dict row (same columns)
     odds: Callable  # rules -> DataFrame of exact numbers
-    categories: dict = dataclasses.field(default_factory=dict)  # column -> labels of its codes
+    # the game's kernel module: ``COLUMNS``, ``play_many``, ``to_kernel(rules)``, ``policy_ids(policies)``
+    # and, if it has them, ``CATEGORIES`` (else ``RESULT_CODES`` for the ``result`` column) and
+    # ``columns_for(rules)``; the fields below left as None are taken from it
+    kernel: ModuleType | None = None
+    # the game's pure-Python reference module (its dotted name: imported when first used): ``play_game(rules,
+    # seed, game_index, policies)`` and ``record_row(game)``; ``play_reference`` left as None plays it
+    reference: str | None = None
+    columns: tuple | None = None  # kernel result columns, in order
+    prepare: Callable | None = None  # (rules, policies) -> tuple of kernel arguments before (seed, first_game, out, ...)
+    play_many: Any = None  # the parallel njit driver
+    play_reference: Callable | None = None  # (rules, seed, game_index, policies) -> dict row (same columns)
+    categories: dict | None = None  # column -> labels of its codes
     histogram_columns: tuple = ("turns", "plies")
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
     policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
@@ -36,6 +71,65 @@ class GameSpec:
     # measure, or a replay of its deals (``toolkit.core.deals``), shown beside the exact ones by the dashboard
     simulated_odds: Callable | None = None
     panel_games: int = 20_000  # games per run of the dashboard: about a second on two cores
+    # what the outcome record can hold besides one winner: a win shared by tied seats (each counts it),
+    # a draw (nobody wins), a game stopped unfinished (nobody wins)
+    shared_wins: bool = False
+    draws: bool = False
+    aborts: bool = False
+    hidden_information: bool = False  # a seat does not see everything (cards, tiles, bids)
+    # exact tables printed by ``toolkit odds`` before ``odds``: title -> (rules -> DataFrame or {value: probability})
+    extra_odds: Mapping = dataclasses.field(default_factory=dict)
+    report_games: int = DEFAULT_REPORT_GAMES  # games of ``toolkit report``'s default run
+    page_runs: PageRuns = PageRuns()  # the designer page's own runs
+    # the overview notebook: the skilled policy's setting, and a run with it plays 1 / lookahead_share of
+    # the notebook's games per seating (at least 1,000 / lookahead_share)
+    notebook_lookahead: str = "lookahead"
+    lookahead_share: int = 20
+    rule_question: RuleQuestion | None = None  # the overview notebook's sweep
+
+    def lookahead_games(self, n_games: int) -> int:
+        """Games per seating with ``notebook_lookahead`` when the overview notebook plays ``n_games``."""
+        return max(1_000 // self.lookahead_share, n_games // self.lookahead_share)
+
+    def __post_init__(self):
+        kernel = self.kernel
+        derived = {}
+        if kernel is not None:
+            derived = {
+                "columns": kernel.COLUMNS,
+                "play_many": kernel.play_many,
+                "prepare": lambda rules, policies: (kernel.to_kernel(rules), kernel.policy_ids(policies)),
+                "categories": getattr(kernel, "CATEGORIES", None) or {"result": kernel.RESULT_CODES},
+            }
+            if self.columns_for is None and hasattr(kernel, "columns_for"):
+                derived["columns_for"] = kernel.columns_for
+        if self.reference is not None:
+            derived["play_reference"] = self._play_reference
+        for name, value in derived.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+        for name in ("columns", "play_many", "prepare", "play_reference"):
+            if getattr(self, name) is None:
+                raise TypeError(f"GameSpec {self.name!r}: give {name} (or the kernel / reference module)")
+        if self.categories is None:
+            object.__setattr__(self, "categories", {})
+        object.__setattr__(self, "extra_odds", MappingProxyType(dict(self.extra_odds)))
+
+    def _play_reference(self, rules, seed, game_index, policies) -> dict:
+        """One game of the reference as a row of ``columns`` (``reference.play_game`` and ``record_row``)."""
+        reference = importlib.import_module(self.reference)
+        row = reference.record_row(reference.play_game(rules, seed, game_index, policies))
+        return {c: row[c] for c in self.columns}
+
+    def seat_counts(self) -> tuple:
+        """The numbers of seats the game can be played with: the range of its ``num_players`` rule, or
+        the fixed number of its standard rules."""
+        from toolkit.core.params import params_of
+
+        kind = getattr(params_of(self.Rules).get("num_players"), "kind", None)
+        if kind is None or getattr(kind, "low", None) is None or getattr(kind, "high", None) is None:
+            return (self.seats(self.Rules.preset("standard")),)
+        return tuple(range(kind.low, kind.high + 1))
 
     def result_columns(self, rules) -> tuple:
         """The columns of a result frame for these rules: ``columns``, less those of absent seats."""

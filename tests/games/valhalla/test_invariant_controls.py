@@ -136,10 +136,9 @@ def test_every_position_of_reference_games_passes(config, policies):
 
 
 def test_the_end_of_a_kernel_game_passes():
-    ip, cdf, tvalue, tnat, gprob, gvalue, gnat = K.to_kernel(RULES)
     work = np.zeros(K.WORK_SIZE, np.int64)
     row = np.zeros(K.N_COLUMNS, np.int32)
-    code = K.play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, K.policy_ids(("greedy", "random")), 3, 0, row, True,
+    code = K.play_game(K.to_kernel(RULES), K.policy_ids(("greedy", "random")), 3, 0, row, True,
                        np.zeros(3, np.uint64), work)
     assert code == K.INV_OK
     st = work[:K.STATE_SIZE].copy()
@@ -242,8 +241,9 @@ def _play(tvalue_change=None):
     for g in range(20):
         work = np.zeros(K.WORK_SIZE, np.int64)
         row = np.zeros(K.N_COLUMNS, np.int32)
-        codes.append(int(K.play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, K.policy_ids(("random", "random")),
-                                     9, g, row, True, np.zeros(3, np.uint64), work)))
+        codes.append(int(K.play_game((ip, cdf, tvalue, tnat, gprob, gvalue, gnat),
+                                     K.policy_ids(("random", "random")), 9, g, row, True, np.zeros(3, np.uint64),
+                                     work)))
     return codes
 
 

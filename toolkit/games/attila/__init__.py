@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
 from toolkit.games.attila import kernel, odds
 from toolkit.games.attila.policies import POLICIES, parse_policy
 from toolkit.games.attila.rules import Rules
-
-
-def _prepare(rules, policies):
-    return (kernel.to_kernel(rules), kernel.policy_ids(policies))
-
-
-def _play_reference(rules, seed, game_index, policies):
-    from toolkit.games.attila.reference import play_game, record_row
-
-    row = record_row(play_game(rules, seed, game_index, policies))
-    return {c: row[c] for c in kernel.COLUMNS}
 
 
 SPEC = GameSpec(
@@ -27,16 +16,36 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policies=lambda rules: ("greedy",) * rules.num_players,
     seats=lambda rules: rules.num_players,
-    columns=kernel.COLUMNS,
-    prepare=_prepare,
-    play_many=kernel.play_many,
-    play_reference=_play_reference,
+    kernel=kernel,
+    reference="toolkit.games.attila.reference",
     odds=odds.summary,
-    categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "wars", "century_scorings", "n_winners"),
     turn_word="one player's turn",
     first_mover=lambda column: column("start_player"),
     policy_parser=parse_policy,
     columns_for=lambda rules: kernel.columns_for(rules.num_players),
     simulated_odds=odds.simulated,
+    shared_wins=True,
+    aborts=True,
+    hidden_information=True,  # the hands and the deck
+    # 200,000 default games would dominate `make run`: the greedy players value every option by a trial
+    # scoring and the games are long (about 87 turns, 2.5 times a random game's): 1,800 games/s on one
+    # core against 68,000 for random play.  Measured with `toolkit report` on the 2-core machine:
+    # Valhalla's and Halali's 200,000 games take 10-11 s each, Attila's 50,000 take 12 s (200,000 would
+    # take about 48 s, more than the other three games together); the whole report went from 29 s to
+    # 41 s.  50,000 games still give each seat's win rate to +-0.004.
+    report_games=50_000,
+    # toolkit report --html, lookahead:4 (lookahead:8 is half as fast), CPU time per game: L+3 random
+    # 13 ms, L+3 greedy 43 ms, random+3 L 45 ms, greedy+3 L 61 ms, 4 L 77 ms: 0.72 CPU s per game per
+    # seating for the tournament, 0.10 for skill gap + luck.  50 games per seating still give 200 per
+    # matrix cell (+-0.07).
+    page_runs=PageRuns(tournament=50, skill=80, lookahead="lookahead:4"),
+    # the overview notebook: 60-70 lookahead:2 games a second against random (two cores)
+    notebook_lookahead="lookahead:2",
+    lookahead_share=200,
+    rule_question=RuleQuestion(
+        "two_player_second_place_gap", (None, 0, 1, 2, 3, 5), "drawishness",
+        "in the 2-player variant the second place of a tribe scores only within this many spaces of the "
+        "first. It is the one rule that exists to fix the 2-player game; `none` is the rule of 3–5 players.",
+        base={"num_players": 2}),
 )

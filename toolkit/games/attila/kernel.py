@@ -52,11 +52,11 @@ The columns ``decisions``, ``options``, ``lead_changes`` and ``decisive_turn``
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
-from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.driver import make_play_many
+from toolkit.core.jit import njit_inline, njit_no_nrt
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 N_TRIBES = 6
@@ -1123,12 +1123,4 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     return st[S_VIOLATION]
 
 
-@njit_parallel
-def play_many(ip, policies, seed, first_game, out, violations, check):
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(2 * N_STREAMS, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work)
+play_many = make_play_many(play_game, 2 * N_STREAMS, WORK_SIZE)

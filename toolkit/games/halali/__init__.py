@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
 from toolkit.games.halali import kernel, odds
 from toolkit.games.halali.policies import POLICIES
 from toolkit.games.halali.rules import Rules
-
-
-def _prepare(rules, policies):
-    return (kernel.to_kernel(rules), kernel.policy_ids(policies))
 
 
 def _play_reference(rules, seed, game_index, policies):
@@ -27,14 +23,22 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policies=lambda rules: ("greedy", "greedy"),
     seats=lambda rules: 2,
-    columns=kernel.COLUMNS,
-    prepare=_prepare,
-    play_many=kernel.play_many,
+    kernel=kernel,
     play_reference=_play_reference,
     odds=odds.summary,
-    categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
     turn_word="one action",
     first_mover=lambda column: column("first_player"),  # the first mover of the match's first game
     simulated_odds=odds.simulated,
+    draws=True,
+    aborts=True,  # H-7
+    hidden_information=True,  # the face-down tiles
+    # toolkit report --html: 5.5 CPU s for 2,000 games per pair (two lookahead players make long games)
+    page_runs=PageRuns(tournament=2_000, skill=2_000, lookahead="lookahead"),
+    # the overview notebook: about 1,000 lookahead games a second against random (two cores)
+    rule_question=RuleQuestion(
+        "end_phase_moves", (1, 3, 5, 8, 12), "lead_changes",
+        "the actions each player has after the last tile is revealed, when hunters and lumberjacks may leave "
+        "by the exits. Blue always moves first, and the end phase is where the last points are taken, so it "
+        "may even out the first-player advantage."),
 )

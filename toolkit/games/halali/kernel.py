@@ -25,6 +25,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
+from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
@@ -761,17 +762,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work, heat):
     return violation
 
 
-@njit_parallel
-def play_many(ip, policies, seed, first_game, out, violations, check):
-    """Games ``first_game ..`` into ``out`` (parallel over up to 256 blocks, as in Valhalla)."""
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(3, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        heat = np.zeros(0, np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work, heat)
+play_many = make_play_many(play_game, 3, WORK_SIZE, extra_shape=(0,))  # no capture heat map
 
 
 def capture_heat(ip, policies, seed, first_game, n_games):

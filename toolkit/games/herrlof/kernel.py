@@ -34,6 +34,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
+from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
@@ -1123,19 +1124,7 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
     return violation
 
 
-@njit_parallel
-def play_many(ip, policies, seed, first_game, out, violations, check):
-    """Games ``first_game .. first_game + len(out) - 1`` into ``out`` (parallel over games).
-
-    Up to 256 blocks, each allocating its work arrays once (as in Valhalla's driver)."""
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(3, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        log = np.zeros((0, N_LOG), np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(ip, policies, seed, first_game + i, out[i], check, rs, work, log)
+play_many = make_play_many(play_game, 3, WORK_SIZE, extra_shape=(0, N_LOG))  # no round log
 
 
 def play_logged(ip, policies, seed, first_game, n_games, max_rounds):

@@ -82,11 +82,11 @@ quarter of the samples: 107,000-116,000 games/s against 99,000-106,000
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.driver import make_play_many
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
@@ -620,13 +620,14 @@ WORK_SIZE = W_LEAD_VALUES + 2
 
 
 @njit_no_nrt
-def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, row, check, rs, work):
+def play_game(params, policies, seed, game, row, check, rs, work):
     """Play one game; fill ``row`` (COLUMNS); return a §7 violation code when ``check``.
 
-    ``rs`` (3 uint64: the streams) and ``work`` (``WORK_SIZE`` int64: the state,
-    the lookahead's copies and option lists, check buffers, the lead tracker) are
-    the caller's, so this function allocates nothing and runs without reference
-    counting."""
+    ``params`` is :func:`to_kernel`'s tuple of arrays.  ``rs`` (3 uint64: the streams)
+    and ``work`` (``WORK_SIZE`` int64: the state, the lookahead's copies and option
+    lists, check buffers, the lead tracker) are the caller's, so this function
+    allocates nothing and runs without reference counting."""
+    ip, cdf, tvalue, tnat, gprob, gvalue, gnat = params
     rng.seed_streams(rs, seed, game)
     work[:] = 0
     st = work[:STATE_SIZE]
@@ -794,19 +795,4 @@ def play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, game, 
     return violation
 
 
-@njit_parallel
-def play_many(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed, first_game, out, violations, check):
-    """Games ``first_game .. first_game + len(out) - 1`` into ``out`` (parallel over games).
-
-    The games are cut into up to 256 blocks (balance on any thread count); each block
-    allocates its work arrays once.  Allocating them per game cost 10% of the
-    two-thread speed: the runtime's allocation counters are shared atomics.
-    Each game depends only on its index, so the blocks change no result."""
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(3, np.uint64)
-        work = np.empty(WORK_SIZE, np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(ip, cdf, tvalue, tnat, gprob, gvalue, gnat, policies, seed,
-                                      first_game + i, out[i], check, rs, work)
+play_many = make_play_many(play_game, 3, WORK_SIZE)

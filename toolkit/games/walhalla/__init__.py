@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
 from toolkit.games.walhalla import kernel, odds
 from toolkit.games.walhalla.policies import POLICIES, parse_policy
 from toolkit.games.walhalla.rules import Rules
-
-
-def _prepare(rules, policies):
-    return (kernel.to_kernel(rules), kernel.policy_ids(policies))
-
-
-def _play_reference(rules, seed, game_index, policies):
-    from toolkit.games.walhalla.reference import play_game, record_row
-
-    row = record_row(play_game(rules, seed, game_index, policies))
-    return {c: row[c] for c in kernel.COLUMNS}
 
 
 SPEC = GameSpec(
@@ -27,16 +16,30 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policies=lambda rules: ("greedy",) * rules.num_players,
     seats=lambda rules: rules.num_players,
-    columns=kernel.COLUMNS,
-    prepare=_prepare,
-    play_many=kernel.play_many,
-    play_reference=_play_reference,
+    kernel=kernel,
+    reference="toolkit.games.walhalla.reference",
     odds=odds.summary,
-    categories=kernel.CATEGORIES,
     histogram_columns=("turns", "plies", "combats", "n_winners"),
     turn_word="one dragon drawn",
     first_mover=lambda column: column("start_player"),  # the start player of raid 1
     policy_parser=parse_policy,
-    columns_for=kernel.columns_for,
     simulated_odds=odds.simulated,
+    shared_wins=True,
+    hidden_information=True,  # the hands and the dragon bag
+    # The greedy players value every boarding, fjord and landing by a trial scoring (W-8): 4-player
+    # greedy self-play runs at 3,000 games/s on one thread against 100,000 for random play
+    # (benchmarks/walhalla.py).  Measured with `toolkit report` while the 2-core machine was busy (load
+    # 3-4): 100,000 games took 26-31 s, 50,000 take 10 s, and the whole report went from 70 s to 82 s.
+    # 50,000 games give each seat's win rate to +-0.004, as for Attila.
+    report_games=50_000,
+    # toolkit report --html, lookahead:4, CPU time per game: L+3 random 7 ms, L+3 greedy 6 ms, random+3 L
+    # 19 ms, greedy+3 L 16 ms, 4 L 23 ms: 0.21 CPU s per game per seating for the tournament, 0.06 for
+    # skill gap + luck
+    page_runs=PageRuns(tournament=100, skill=100, lookahead="lookahead:4"),
+    # the overview notebook: 60-70 lookahead:4 games a second against random (two cores)
+    notebook_lookahead="lookahead:4",
+    lookahead_share=100,
+    rule_question=RuleQuestion(
+        "raids", (1, 2, 3, 4, 5), "decisiveness",
+        "the number of raids is the length of the game. How much of the outcome is fixed in the first raid?"),
 )
