@@ -29,8 +29,11 @@ from no_skips import pytest_sessionfinish  # noqa: E402,F401  TOOLKIT_NO_SKIPS=1
 
 def pytest_collection_modifyitems(config, items):
     """The browser tests run last (in their own order): by then the background jobs are done, so the
-    redraw times they measure are the dashboard's, not those of a wheel build on the other core."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable
+    redraw times they measure are the dashboard's, not those of a wheel build on the other core.  The
+    background jobs' tests come first: on pytest-xdist workers (``--dist loadscope`` hands out modules
+    in this order) their job starts at once instead of leaving one worker waiting for it at the end."""
+    items.sort(key=lambda item: (item.get_closest_marker("browser") is not None,
+                                 item.get_closest_marker("background") is None))  # stable
 
 
 def pytest_collection_finish(session):

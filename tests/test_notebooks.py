@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.games import GAMES
+
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
-NAMES = ["valhalla", "herrlof", "halali", "attila", "walhalla", "overview"]
+NAMES = [*GAMES, "overview"]  # one notebook per registered game, and the overview
 SMALL_N = "2000"
 NO_VERSION = "-jupytext.text_representation.jupytext_version"
 

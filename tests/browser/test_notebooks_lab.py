@@ -32,11 +32,12 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server
+from toolkit.games import GAMES
 
 jupytext = pytest.importorskip("jupytext")
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ["valhalla", "herrlof", "halali", "attila", "walhalla", "overview"]
+NOTEBOOKS = [*GAMES, "overview"]  # one notebook per registered game, and the overview
 SMALL_N = "2000"  # as tests/test_notebooks.py
 RUN_ALL_TIMEOUT_MS = 300_000
 OPEN_TIMEOUT_MS = 120_000
@@ -78,7 +79,7 @@ PANELS = {
     "walhalla": PanelCase(("tie_rounding", "down"), "winner_loses_hero", ("raids", "ArrowLeft"),
                           (_text_input("walhalla_final_vp"), "6,x", "walhalla_final_vp")),
 }
-REPLAYS = ["halali", "walhalla"]  # the notebooks whose game replays with a slider
+REPLAYS = [name for name, spec in GAMES.items() if spec.replay]  # their notebooks replay a game with a slider
 
 # JupyterLab as `make lab` starts it, told by a config file what a test needs: a free port, no token,
 # no browser, and nothing fetched from the network (news, update checks)

@@ -86,6 +86,12 @@ class GameSpec:
     notebook_lookahead: str = "lookahead"
     lookahead_share: int = 20
     rule_question: RuleQuestion | None = None  # the overview notebook's sweep
+    # hooks, each a "module:function" imported when first used (so matplotlib loads only then):
+    # replay(rules, seed, game_index, policies) -> the positions of one game, in order (policies None: the
+    # game's choice);
+    # draw_position(position, ax=None) -> the matplotlib Axes it drew one of those positions on
+    replay: str | None = None
+    draw_position: str | None = None
 
     def lookahead_games(self, n_games: int) -> int:
         """Games per seating with ``notebook_lookahead`` when the overview notebook plays ``n_games``."""
@@ -120,6 +126,14 @@ class GameSpec:
         reference = importlib.import_module(self.reference)
         row = reference.record_row(reference.play_game(rules, seed, game_index, policies))
         return {c: row[c] for c in self.columns}
+
+    def hook(self, name: str) -> Callable:
+        """The function the game declares for hook ``name`` (``"replay"``, ``"draw_position"``)."""
+        target = getattr(self, name, None) if name in ("replay", "draw_position") else None
+        if target is None:
+            raise ValueError(f"{self.name} declares no {name} hook")
+        module, _, attribute = target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
     def seat_counts(self) -> tuple:
         """The numbers of seats the game can be played with: the range of its ``num_players`` rule, or

@@ -41,4 +41,6 @@ SPEC = GameSpec(
         "the actions each player has after the last tile is revealed, when hunters and lumberjacks may leave "
         "by the exits. Blue always moves first, and the end phase is where the last points are taken, so it "
         "may even out the first-player advantage."),
+    replay="toolkit.games.halali.replay:positions",
+    draw_position="toolkit.games.halali.viz:draw_board",
 )

@@ -265,9 +265,9 @@ def positions(rules=None, seed: int = 0, game_index: int = 0, policies=("greedy"
         Default: the standard preset.
     seed, game_index : int
         As in ``toolkit.simulate(..., seed=seed, first_game=game_index)``: the same game.
-    policies : pair of str
+    policies : pair of str, optional
         Seat 0's and seat 1's policy (``random``, ``greedy``, ``lookahead``); a
-        comma-separated string is accepted too.
+        comma-separated string is accepted too.  None: ``greedy`` against ``random``.
 
     Returns
     -------
@@ -279,6 +279,8 @@ def positions(rules=None, seed: int = 0, game_index: int = 0, policies=("greedy"
     from toolkit.games.halali.rules import Rules
 
     rules = Rules() if rules is None else rules
+    if policies is None:
+        policies = ("greedy", "random")
     if isinstance(policies, str):
         policies = tuple(p.strip() for p in policies.split(","))
     policies = tuple(policies)

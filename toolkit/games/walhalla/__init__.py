@@ -42,4 +42,6 @@ SPEC = GameSpec(
     rule_question=RuleQuestion(
         "raids", (1, 2, 3, 4, 5), "decisiveness",
         "the number of raids is the length of the game. How much of the outcome is fixed in the first raid?"),
+    replay="toolkit.games.walhalla.viz:replay",
+    draw_position="toolkit.games.walhalla.viz:draw_board",
 )

@@ -1,0 +1,212 @@
+"""Conformance, part 1: what each registered game declares (``GameSpec``) is what it does.
+
+Every test here runs over ``toolkit.GAMES``: a new game is checked by being registered.  Each check
+is a function returning its problems (an empty list: conforms), so that each has a negative control
+below: a declaration made wrong on purpose must be reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import toolkit
+from toolkit.analysis import metrics
+from toolkit.core.params import params_of
+
+GAMES = list(toolkit.GAMES)
+N = 1_500
+SEED = 11
+
+
+def random_run(spec, seats: int | None = None) -> pd.DataFrame:
+    rules = spec.Rules.preset("standard", **({"num_players": seats} if seats else {}))
+    return toolkit.simulate(spec, rules, N, seed=SEED, policies="random", progress=False)
+
+
+def outcome_problems(spec, df: pd.DataFrame) -> list[str]:
+    """The result codes and the rows agree with the declared outcomes (shared wins, draws, aborts)."""
+    codes = tuple(spec.categories.get("result", ()))
+    problems = []
+    for flag, code in (("shared_wins", "shared"), ("draws", "draw"), ("aborts", "aborted")):
+        if getattr(spec, flag) != (code in codes):
+            problems.append(f"{flag}={getattr(spec, flag)} but result codes {codes}")
+    winners = df[[c for c in df.columns if c.startswith("win_")]].sum(axis=1).to_numpy()
+    result = df["result"].astype(str).to_numpy() if "result" in df else np.array([])
+    if not spec.shared_wins and (winners >= 2).any():
+        problems.append(f"{int((winners >= 2).sum())} games with a shared win, none declared")
+    nobody = winners == 0
+    if nobody.any() and not (spec.draws or spec.aborts):
+        problems.append(f"{int(nobody.sum())} games without a winner, but neither draws nor aborts declared")
+    if len(result):
+        solo = result == "win"
+        if not ((winners == 1) == solo).all():
+            problems.append("result 'win' is not the games with exactly one winner")
+        if not ((df["winner"].to_numpy() >= 0) == solo).all():
+            problems.append("winner >= 0 is not result 'win'")
+    return problems
+
+
+def seat_problems(spec) -> list[str]:
+    """Each declared seat count plays, with one win column per seat and first movers among the seats."""
+    problems = []
+    for seats in spec.seat_counts():
+        rules = spec.Rules.preset("standard", **({"num_players": seats} if len(spec.seat_counts()) > 1 else {}))
+        if spec.seats(rules) != seats:
+            problems.append(f"seats(rules) = {spec.seats(rules)} for a {seats}-seat game")
+            continue
+        df = toolkit.simulate(spec, rules, 40, seed=SEED, policies="random", progress=False)
+        win_columns = sorted(c for c in df.columns if c.startswith("win_"))
+        if win_columns != [f"win_{s}" for s in range(seats)]:
+            problems.append(f"{seats} seats: win columns {win_columns}")
+        first = np.asarray(spec.first_mover(lambda c: df[c].to_numpy()))
+        if not ((0 <= first) & (first < seats)).all():
+            problems.append(f"{seats} seats: first movers {sorted(set(first.tolist()))}")
+    return problems
+
+
+def settings_problems(spec) -> list[str]:
+    """Report, page and notebook settings name real policies, rules and metrics."""
+    problems = []
+    for name in (spec.page_runs.lookahead, spec.notebook_lookahead, *spec.default_policies(spec.Rules())):
+        try:
+            spec.check_policy_name(name)
+        except ValueError as error:
+            problems.append(str(error))
+    if spec.report_games < 1 or spec.page_runs.tournament < 1 or spec.page_runs.skill < 1:
+        problems.append("a run size below 1")
+    q = spec.rule_question
+    if q is not None:
+        fields = params_of(spec.Rules)
+        if q.rule not in fields:
+            problems.append(f"rule_question.rule {q.rule!r} is not a rule")
+        else:
+            for value in q.values:
+                try:
+                    spec.Rules.preset("standard", **dict(q.base), **{q.rule: value})
+                except ValueError as error:
+                    problems.append(str(error))
+        shown = metrics.design_metrics(random_run(spec, dict(q.base).get("num_players"))).index
+        if q.metric not in shown:
+            problems.append(f"rule_question.metric {q.metric!r} is not a design metric")
+    return problems
+
+
+def odds_problems(spec) -> list[str]:
+    """Each extra exact table is a distribution (probabilities summing to one) or a table."""
+    problems = []
+    for title, table in spec.extra_odds.items():
+        value = table(spec.Rules())
+        if isinstance(value, dict):
+            total = sum(value.values())
+            if total != 1:
+                problems.append(f"{title}: probabilities sum to {total}")
+        elif not isinstance(value, pd.DataFrame) or value.empty:
+            problems.append(f"{title}: neither a distribution nor a table")
+    return problems
+
+
+def hook_problems(spec) -> list[str]:
+    """A declared replay gives positions a declared drawing draws; the replay is the run's game."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    problems = []
+    if spec.replay is None:
+        return ["draw_position declared without replay"] if spec.draw_position else []
+    positions = spec.hook("replay")(spec.Rules(), SEED, 0, None)
+    if len(positions) < 2:
+        problems.append(f"replay gave {len(positions)} positions")
+    if spec.draw_position is not None:
+        for position in (positions[0], positions[-1]):
+            ax = spec.hook("draw_position")(position)
+            if not ax.get_children():
+                problems.append("draw_position drew nothing")
+            plt.close(ax.figure)
+    return problems
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return {name: random_run(toolkit.GAMES[name]) for name in GAMES}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_outcomes_are_as_declared(game, runs):
+    assert outcome_problems(toolkit.GAMES[game], runs[game]) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_declared_seat_count_plays(game):
+    assert seat_problems(toolkit.GAMES[game]) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_settings_name_real_policies_rules_and_metrics(game):
+    assert settings_problems(toolkit.GAMES[game]) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_extra_odds_are_distributions(game):
+    assert odds_problems(toolkit.GAMES[game]) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hooks_replay_and_draw(game):
+    assert hook_problems(toolkit.GAMES[game]) == []
+
+
+def test_the_declared_outcomes_are_seen():
+    """Each declared outcome happens in random play somewhere (else the declaration is untested)."""
+    seen = {flag: [g for g in GAMES if getattr(toolkit.GAMES[g], flag)] for flag in ("shared_wins", "draws", "aborts")}
+    assert all(seen.values()), seen
+    assert [g for g in GAMES if toolkit.GAMES[g].replay] and [g for g in GAMES if toolkit.GAMES[g].extra_odds]
+
+
+# ---------------------------------------------------------------------- negative controls
+
+
+def test_a_wrong_outcome_declaration_is_reported(runs):
+    attila = toolkit.GAMES["attila"]
+    assert outcome_problems(dataclasses.replace(attila, shared_wins=False), runs["attila"])
+    herrlof = toolkit.GAMES["herrlof"]
+    assert outcome_problems(dataclasses.replace(herrlof, draws=False), runs["herrlof"])
+    valhalla = toolkit.GAMES["valhalla"]
+    assert outcome_problems(dataclasses.replace(valhalla, shared_wins=True), runs["valhalla"])
+    shared = runs["attila"].copy()
+    shared.loc[shared.index[0], ["win_0", "win_1"]] = 1  # a shared win in a game declaring none
+    assert outcome_problems(dataclasses.replace(attila, shared_wins=False), shared)
+
+
+def test_a_wrong_seat_declaration_is_reported():
+    walhalla = toolkit.GAMES["walhalla"]
+    assert seat_problems(dataclasses.replace(walhalla, seats=lambda rules: 4))
+    assert seat_problems(dataclasses.replace(walhalla, first_mover=lambda column: column("start_player") + 4))
+
+
+def test_wrong_settings_are_reported():
+    halali = toolkit.GAMES["halali"]
+    assert settings_problems(dataclasses.replace(halali, notebook_lookahead="mcts:9"))
+    question = dataclasses.replace(halali.rule_question, rule="no_such_rule")
+    assert settings_problems(dataclasses.replace(halali, rule_question=question))
+    question = dataclasses.replace(halali.rule_question, values=(1, 999))
+    assert settings_problems(dataclasses.replace(halali, rule_question=question))
+    question = dataclasses.replace(halali.rule_question, metric="fun")
+    assert settings_problems(dataclasses.replace(halali, rule_question=question))
+
+
+def test_a_table_that_is_no_distribution_is_reported():
+    valhalla = toolkit.GAMES["valhalla"]
+    assert odds_problems(dataclasses.replace(valhalla, extra_odds={"half": lambda rules: {0: 0.5}}))
+
+
+def test_a_missing_replay_is_reported():
+    halali = toolkit.GAMES["halali"]
+    assert hook_problems(dataclasses.replace(halali, replay=None))
+    with pytest.raises(ValueError, match="declares no replay hook"):
+        toolkit.GAMES["valhalla"].hook("replay")
