@@ -10,7 +10,7 @@
   such as building and installing the wheel) has its ``start_background()``
   called as soon as the tests are collected, so the job runs on the second
   core while the rest of the suite runs; its tests wait for it.
-- The browser tests run last, after the background jobs (their timings are measured); ``make test``
+- The dashboard's browser tests (marker ``solo``: they measure redraw times) run last; ``make test``
   runs them in a pass of their own, after the rest has run on two pytest-xdist workers.
 """
 
@@ -28,12 +28,14 @@ from no_skips import pytest_sessionfinish  # noqa: E402,F401  TOOLKIT_NO_SKIPS=1
 
 
 def pytest_collection_modifyitems(config, items):
-    """The browser tests run last (in their own order): by then the background jobs are done, so the
-    redraw times they measure are the dashboard's, not those of a wheel build on the other core.  The
-    background jobs' tests come first: on pytest-xdist workers (``--dist loadscope`` hands out modules
-    in this order) their job starts at once instead of leaving one worker waiting for it at the end."""
-    items.sort(key=lambda item: (item.get_closest_marker("browser") is not None,
-                                 item.get_closest_marker("background") is None))  # stable
+    """The ``solo`` tests (the dashboard's browser tests, which measure redraw times) run last: by then
+    nothing else runs beside them, and ``make test`` runs them in a pass of their own.  The long jobs
+    come first, the background job's tests and the other browser tests (JupyterLab): on pytest-xdist
+    workers (``--dist loadscope`` hands out modules in this order) they start at once instead of
+    leaving one worker busy at the end while the other waits."""
+    items.sort(key=lambda item: (item.get_closest_marker("solo") is not None,
+                                 item.get_closest_marker("background") is None
+                                 and item.get_closest_marker("browser") is None))  # stable
 
 
 def pytest_collection_finish(session):
