@@ -243,3 +243,40 @@ def test_summary_independent_of_chunking():
     np.testing.assert_array_equal(a.sums, b.sums)
     for c in a.hist_columns:
         np.testing.assert_array_equal(a.histograms[c], b.histograms[c])
+
+
+@numba.njit
+def _kernel_shuffle(values, lo, n, seed, game, k):
+    state = np.empty(k + 1, np.uint64)
+    rng.seed_streams(state, seed, game)
+    rng.shuffle(values, lo, n, state, k)
+    return state[k]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 48, 180])
+def test_kernel_and_python_shuffle_give_the_same_permutation(n):
+    """rng.shuffle (njit, on a slice of a flat array) and Stream.shuffle (a list) draw the same numbers
+    and give the same permutation: the kernels and the references shuffle decks this one way."""
+    moved = 0
+    for game in range(20):
+        items = list(range(100, 100 + n))
+        stream = Stream(seed=9, game=game, stream=2)
+        stream.shuffle(items)
+        flat = np.concatenate([np.full(3, -1), np.arange(100, 100 + n), np.full(4, -1)]).astype(np.int64)
+        after = _kernel_shuffle(flat, 3, n, 9, game, 2)
+        assert flat[3:3 + n].tolist() == items
+        assert flat[:3].tolist() == [-1] * 3 and flat[3 + n:].tolist() == [-1] * 4  # nothing outside the slice
+        assert int(after) == stream.state  # the same number of draws
+        moved += items != sorted(items)
+    assert moved == 0 if n < 2 else moved >= 8  # it does shuffle (a no-op would leave every list sorted)
+
+
+def test_shuffle_is_uniform_over_the_permutations_of_three():
+    """All 6 orders of three items, each about 1/6 of 60,000 shuffles (4 standard errors)."""
+    counts = {}
+    for game in range(60_000):
+        order = tuple(Stream(seed=4, game=game).shuffle([0, 1, 2]))
+        counts[order] = counts.get(order, 0) + 1
+    assert len(counts) == 6
+    se = (60_000 * (1 / 6) * (5 / 6)) ** 0.5
+    assert all(abs(c - 10_000) < 4 * se for c in counts.values()), counts

@@ -98,6 +98,18 @@ class Stream:
     def below(self, n: int) -> int:
         return ((self.next_u64() >> 32) * n) >> 32
 
+    def shuffle(self, items: list) -> list:
+        """Shuffle ``items`` in place (and return it): Fisher-Yates, ``for i = n-1 .. 1: j = below(i + 1)``,
+        swap ``i`` and ``j``; the same permutation as :func:`shuffle` on the same stream state.
+
+        >>> Stream(3).shuffle(list(range(6)))
+        [2, 1, 0, 4, 3, 5]
+        """
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
 
 # ---------------------------------------------------------------- njit
 
@@ -132,6 +144,16 @@ def uniform(state, k):
 @njit_inline
 def below(state, k, n):
     return np.int64(((next_u64(state, k) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit_inline
+def shuffle(a, lo, n, state, k):
+    """Shuffle ``a[lo:lo + n]`` in place with stream ``k``: the permutation of ``Stream.shuffle``."""
+    for i in range(n - 1, 0, -1):
+        j = below(state, k, i + 1)
+        t = a[lo + i]
+        a[lo + i] = a[lo + j]
+        a[lo + j] = t
 
 
 def streams_for(seed: int, game: int, n_streams: int) -> np.ndarray:

@@ -190,11 +190,7 @@ def shuffle_into_deck(ip, st, rs, counts_base):
         for _ in range(st[counts_base + t]):
             st[S_DECK + n] = t
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = rng.below(rs, 0, i + 1)
-        tmp = st[S_DECK + i]
-        st[S_DECK + i] = st[S_DECK + j]
-        st[S_DECK + j] = tmp
+    rng.shuffle(st, S_DECK, n, rs, 0)
     st[S_DECK_HEAD] = 0
     st[S_DECK_N] = n
 
@@ -831,11 +827,7 @@ def lookahead_play(ip, st, rs, me, work, policies, n):
             for _ in range(ip[P_CARDS] - st[S_HAND + N_TRIBES * me + t] - st[S_DISCARD + t]):
                 pool[m] = t
                 m += 1
-        for i in range(m - 1, 0, -1):
-            j = rng.below(rs, k, i + 1)
-            tmp = pool[i]
-            pool[i] = pool[j]
-            pool[j] = tmp
+        rng.shuffle(pool, 0, m, rs, k)
         chance = rs[k]
         for i in range(n):
             for j in range(STATE_SIZE):

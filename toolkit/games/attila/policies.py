@@ -183,9 +183,7 @@ def determinize(view, stream):
     rules, me = view["rules"], view["seat"]
     pool = [t for t in range(ref.N_TRIBES)
             for _ in range(rules.cards_per_tribe - view["hand"][t] - view["discard"][t])]
-    for i in range(len(pool) - 1, 0, -1):
-        j = stream.below(i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
+    stream.shuffle(pool)
     hands, k = [], 0
     for p in range(rules.num_players):
         hand = list(view["hand"]) if p == me else [0] * ref.N_TRIBES

@@ -170,7 +170,7 @@ class Game:
         # A-1
         self.start_player = self.chance.below(n) if rules.start_player == "random" else 0
         self.deck = [t for t in range(N_TRIBES) for _ in range(rules.cards_per_tribe)]
-        self._shuffle(self.deck)
+        self.chance.shuffle(self.deck)
         self.discard = [0] * N_TRIBES
         self.hands = [[0] * N_TRIBES for _ in range(n)]
         for seat in range(n):
@@ -179,11 +179,6 @@ class Game:
 
     # -- cards ------------------------------------------------------------------
 
-    def _shuffle(self, cards: list) -> None:
-        for i in range(len(cards) - 1, 0, -1):
-            j = self.chance.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-
     def draw(self, seat: int) -> bool:
         """Draw one card (A-3.5): an empty deck is rebuilt from the whole discard pile first."""
         if not self.deck:
@@ -191,7 +186,7 @@ class Game:
                 return False
             self.deck = [t for t in range(N_TRIBES) for _ in range(self.discard[t])]
             self.discard = [0] * N_TRIBES
-            self._shuffle(self.deck)
+            self.chance.shuffle(self.deck)
         self.hands[seat][self.deck.pop(0)] += 1
         return True
 

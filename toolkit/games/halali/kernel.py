@@ -619,11 +619,7 @@ def setup(ip, st, rs, colour0, deck, kinds):
         st[S_FD_COUNT + k] = ip[P_COUNT + k]
     for i in range(48):
         deck[i] = i
-    for i in range(47, 0, -1):
-        j = rng.below(rs, 0, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    rng.shuffle(deck, 0, 48, rs, 0)
     i = 0
     for s in range(49):
         st[S_DIR + s] = -1

@@ -197,9 +197,7 @@ def setup(rules, chance: Stream, colour0: int = BLUE) -> State:
         first_colour = BLUE if chance.below(2) == 0 else BROWN
     kinds = [k for k in range(7) for _ in range(rules.tile_counts[KINDS[k]])]
     deck = list(range(48))
-    for i in range(47, 0, -1):
-        j = chance.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    chance.shuffle(deck)
     grid = [None] * 49
     squares = [s for s in range(49) if s != CENTRE]
     for i, s in enumerate(squares):

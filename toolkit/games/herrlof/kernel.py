@@ -785,11 +785,7 @@ def determinize(ip, st, me, base, pool, rest, rs, k):
         hand_add(ip, base, opp, rest[i])
     # the rest, shuffled: the stock (top first), then the opponent's 3-discards
     r = m - want
-    for i in range(r - 1, 0, -1):
-        j = rng.below(rs, k, i + 1)
-        tmp = rest[want + i]
-        rest[want + i] = rest[want + j]
-        rest[want + j] = tmp
+    rng.shuffle(rest, want, r, rs, k)
     size = st[S_STOCK_TAIL] - st[S_STOCK_HEAD]
     for i in range(size):
         base[S_STOCK + i] = rest[want + i]
@@ -918,11 +914,7 @@ def deal_round(ip, st, deck, dealer, rs):
     for _ in range(ip[P_NN]):
         deck[i] = v + 1
         i += 1
-    for i in range(d - 1, 0, -1):
-        j = rng.below(rs, 0, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    rng.shuffle(deck, 0, d, rs, 0)
     for seat in range(2):
         st[S_HBITS + seat] = 0
         st[S_VC + seat] = 0

@@ -198,9 +198,7 @@ def determinize(view, rs) -> ref.State:
         eligible[i], eligible[j] = eligible[j], eligible[i]
     opp_hand = sorted(known + eligible[:want])
     rest = eligible[want:] + rest_tail
-    for i in range(len(rest) - 1, 0, -1):
-        j = rs.below(i + 1)
-        rest[i], rest[j] = rest[j], rest[i]
+    rs.shuffle(rest)
     hands = [None, None]
     hands[seat], hands[opp] = list(view.hand), opp_hand
     buried = [None, None]

@@ -266,10 +266,7 @@ def draw_first_dealer(rules, chance: Stream) -> int:
 def shuffled_deck(rules, chance: Stream) -> list:
     """R-2.1: a uniform shuffle of the canonical deck (Fisher-Yates, top first)."""
     deck = Cards(rules).deck()
-    for i in range(len(deck) - 1, 0, -1):
-        j = chance.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return chance.shuffle(deck)
 
 
 # ---------------------------------------------------------------------- R-3 tricks

@@ -185,16 +185,6 @@ def policy_ids(policies) -> np.ndarray:
 
 
 @njit_inline
-def shuffle(st, rs, base, n):
-    """Fisher-Yates over ``st[base:base + n]`` on the chance stream."""
-    for i in range(n - 1, 0, -1):
-        j = rng.below(rs, 0, i + 1)
-        tmp = st[base + i]
-        st[base + i] = st[base + j]
-        st[base + j] = tmp
-
-
-@njit_inline
 def pick(rs, seat, n):
     """The ``random`` policy: an index in 0..n-1 (no draw for a single option)."""
     if n == 1:
@@ -218,7 +208,7 @@ def deal_deck(st, rs, counts_base):
         for _ in range(st[counts_base + c]):
             st[S_DECK + n] = c
             n += 1
-    shuffle(st, rs, S_DECK, n)
+    rng.shuffle(st, S_DECK, n, rs, 0)
     st[S_DECK_HEAD] = 0
     st[S_DECK_N] = n
 
@@ -261,11 +251,7 @@ def setup(ip, st, rs, work):
             st[S_LEN + k] = ip[P_LENGTHS + k]
     for i in range(N_TILES):  # the tiles
         tmp[i] = i
-    for i in range(N_TILES - 1, 0, -1):
-        j = rng.below(rs, 0, i + 1)
-        t = tmp[i]
-        tmp[i] = tmp[j]
-        tmp[j] = t
+    rng.shuffle(tmp, 0, N_TILES, rs, 0)
     used = 0
     for k in range(3):
         for i in range(st[S_LEN + k]):
@@ -282,7 +268,7 @@ def setup(ip, st, rs, work):
     for base, first in ((S_INNER, 3), (S_OUTER, 6)):  # the tips
         for k in range(3):
             st[base + k] = first + k
-        shuffle(st, rs, base, 3)
+        rng.shuffle(st, base, 3, rs, 0)
     asgard = ip[P_VIKINGS] - ip[P_START_MIDGARD] - 1
     midgard = ip[P_START_MIDGARD]
     if ip[P_FROM_MIDGARD] == 1:
@@ -302,7 +288,7 @@ def setup(ip, st, rs, work):
             draw_card(st, rs, p)
     for i in range(N_DRAGONS):  # the dragons
         st[S_DRAGONS + i] = i
-    shuffle(st, rs, S_DRAGONS, N_DRAGONS)
+    rng.shuffle(st, S_DRAGONS, N_DRAGONS, rs, 0)
     st[S_DRAGON_HEAD] = 0
     st[S_FIRST] = rng.below(rs, 0, n) if ip[P_START_RANDOM] == 1 else 0
     st[S_START] = st[S_FIRST]
@@ -908,7 +894,7 @@ def preparation(ip, st, rs, policies, work):
                     violation(st, INV_CLEANUP)
     for i in range(N_DRAGONS):
         st[S_DRAGONS + i] = i
-    shuffle(st, rs, S_DRAGONS, N_DRAGONS)
+    rng.shuffle(st, S_DRAGONS, N_DRAGONS, rs, 0)
     st[S_DRAGON_HEAD] = 0
     for f in range(4):
         st[S_MOORED + f] = 0
@@ -1025,22 +1011,14 @@ def lookahead_fjord(ip, st, rs, me, legal, policies, work):
             for _ in range(ip[P_DECK + c] - st[S_HAND + N_CARDS * me + c] - st[S_DISCARD + c]):
                 pool[m] = c
                 m += 1
-        for i in range(m - 1, 0, -1):
-            j = rng.below(rs, k, i + 1)
-            tmp = pool[i]
-            pool[i] = pool[j]
-            pool[j] = tmp
+        rng.shuffle(pool, 0, m, rs, k)
         nd = 0  # the dragons to come, canonical order, shuffled
         for d in range(N_DRAGONS):
             for i in range(head, N_DRAGONS):
                 if st[S_DRAGONS + i] == d:
                     dragons[nd] = d
                     nd += 1
-        for i in range(nd - 1, 0, -1):
-            j = rng.below(rs, k, i + 1)
-            tmp = dragons[i]
-            dragons[i] = dragons[j]
-            dragons[j] = tmp
+        rng.shuffle(dragons, 0, nd, rs, k)
         chance = rs[k]
         for f in range(4):
             if (legal >> f) & 1 == 0:

@@ -224,7 +224,7 @@ def determinize(view, stream):
     rules, me = view["rules"], view["seat"]
     pool = [c for c, name in enumerate(CARD_TYPES)
             for _ in range(rules.action_deck[name] - view["hand"][c] - view["discard"][c])]
-    _shuffle(pool, stream)
+    stream.shuffle(pool)
     hands, k = [], 0
     for p in range(rules.num_players):
         hand = list(view["hand"]) if p == me else [0] * len(CARD_TYPES)
@@ -235,14 +235,8 @@ def determinize(view, stream):
         hands.append(hand)
     assert len(pool) - k == view["deck_size"], "the unseen cards are the other hands and the deck"
     dragons = list(view["dragons_left"])
-    _shuffle(dragons, stream)
+    stream.shuffle(dragons)
     return hands, pool[k:], dragons
-
-
-def _shuffle(items, stream) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = stream.below(i + 1)
-        items[i], items[j] = items[j], items[i]
 
 
 def lookahead_fjord(view, options, samples, stream):

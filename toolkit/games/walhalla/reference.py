@@ -195,23 +195,18 @@ class Game:
 
     # -- W-2 setup ----------------------------------------------------------------
 
-    def _shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.chance.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
     def _setup(self) -> None:
         rules, n = self.rules, self.n
         # 1. peninsula lengths
         if rules.peninsula_tiles == DRAW_18:
             lengths = list(DRAW_18_COMBINATIONS[self.chance.below(3)])
-            self._shuffle(lengths)
+            self.chance.shuffle(lengths)
         else:
             lengths = list(rules.peninsula_tiles)
         self.lengths = lengths
         # 2. the tiles, laid from the coast outward, each turned at random
         order = list(range(len(self.tile_types)))
-        self._shuffle(order)
+        self.chance.shuffle(order)
         self.field_type, self.field_value = [], []
         k_tiles = iter(order)
         laid = [[next(k_tiles) for _ in range(lengths[k])] for k in range(3)]
@@ -226,8 +221,8 @@ class Game:
         self.occupant = [[-1] * (2 * lengths[k]) for k in range(3)]
         # 3. the tips
         inner, outer = [3, 4, 5], [6, 7, 8]
-        self._shuffle(inner)
-        self._shuffle(outer)
+        self.chance.shuffle(inner)
+        self.chance.shuffle(outer)
         self.inner_tip, self.outer_tip = inner, outer
         # 5. Vikings (per colour in play)
         self.vp = [0] * n
@@ -240,7 +235,7 @@ class Game:
         self.asgard = [asgard] * n
         # 6. action cards
         self.deck = [c for c in range(N_CARD_TYPES) for _ in range(self.card_counts[c])]
-        self._shuffle(self.deck)
+        self.chance.shuffle(self.deck)
         self.discard = [0] * N_CARD_TYPES
         self.hands = [[0] * N_CARD_TYPES for _ in range(n)]
         for p in range(n):
@@ -248,7 +243,7 @@ class Game:
                 self.draw_card(p)
         # 7. dragons
         self.dragons = list(range(len(self.dragon_colour)))
-        self._shuffle(self.dragons)
+        self.chance.shuffle(self.dragons)
         self.moored = [0, 0, 0, 0]  # dragons moored per fjord this raid
         # 8. start player
         self.first_player = self.chance.below(n) if rules.start_player == "random" else 0
@@ -268,7 +263,7 @@ class Game:
                 return False
             self.deck = [c for c in range(N_CARD_TYPES) for _ in range(self.discard[c])]
             self.discard = [0] * N_CARD_TYPES
-            self._shuffle(self.deck)
+            self.chance.shuffle(self.deck)
         self.hands[seat][self.deck.pop(0)] += 1
         return True
 
@@ -510,7 +505,7 @@ class Game:
                     self.asgard[o] += 1
                     self.occupant[k][j] = -1
         self.dragons = list(range(len(self.dragon_colour)))  # 2.
-        self._shuffle(self.dragons)
+        self.chance.shuffle(self.dragons)
         self.moored = [0, 0, 0, 0]
         self.start = (self.start + 1) % n  # 3.
         # 4. reinforcement (W-10)
