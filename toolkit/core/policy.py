@@ -1,7 +1,7 @@
 """Pieces the games' pure-Python policies share.
 
 - :class:`RandomPolicy`: the reference ``random`` policy of every spec's §5
-  for games whose decision points carry an ``options`` list;
+  for games whose decision points carry an ``options`` list (or are one);
 - :func:`best`: the highest-valued option with ties broken uniformly from
   the seat's decision stream (the kernels use the same draws);
 - :func:`parse_samples`: ``NAME`` / ``NAME:S`` policy names (``lookahead:16``).
@@ -20,7 +20,8 @@ class RandomPolicy:
         self.stream = stream
 
     def choose(self, view, decision):
-        options = decision.options
+        """One of ``decision.options`` (or of ``decision`` itself, a list of options)."""
+        options = getattr(decision, "options", decision)
         if len(options) == 1:
             return options[0]
         return options[self.stream.below(len(options))]

@@ -25,6 +25,7 @@ legal actions; none sees a face-down tile.
 
 from __future__ import annotations
 
+from toolkit.core.policy import RandomPolicy
 from toolkit.games.halali import reference as ref
 from toolkit.games.halali.rules import COLOUR_OF_KIND, HUNTER, KINDS
 
@@ -145,16 +146,6 @@ def lookahead_choice(view, options):
         return options[0]
     weight = 4 * max(sum(view.face_down_counts), 1)
     return _first_best(options, [lookahead_value(view, a, weight) for a in options])
-
-
-class RandomPolicy:
-    def __init__(self, rules, stream):
-        self.stream = stream
-
-    def choose(self, view, options):
-        if len(options) == 1:
-            return options[0]
-        return options[self.stream.below(len(options))]
 
 
 class GreedyPolicy:
