@@ -143,3 +143,20 @@ def test_bad_suffix_raises(df, tmp_path, name):
     with pytest.raises(ValueError, match="output"):
         toolkit.save(df, tmp_path / name)
     assert not (tmp_path / name).exists()
+
+
+def test_a_kernel_column_layout_that_does_not_fit_fails_at_import():
+    """The kernels' result offsets come from the column names (toolkit.core.layout): a column moved or
+    left out is an error naming it, not a silent shift of every column after it."""
+    from toolkit.core.layout import block, offset, seat_run
+
+    columns = ("winner", "win_0", "win_1", "score_0", "score_1", "turns")
+    assert (offset(columns, "winner"), seat_run(columns, "win", 2), block(columns, ("win", "score"), 2)) == (0, 1, 1)
+    with pytest.raises(ValueError, match=r"'score_1' is not at 2, 1 after 'score_0' \(found turns\)"):
+        seat_run(("winner", "score_0", "turns", "score_1"), "score", 2)
+    with pytest.raises(ValueError, match="no column 'plies'"):
+        offset(columns, "plies")
+    for game, spec in toolkit.GAMES.items():  # every kernel's offsets name their own columns
+        kernel = spec.kernel
+        assert kernel.COLUMNS[kernel.C_WINNER] == "winner" and kernel.COLUMNS[kernel.C_TURNS] == "turns", game
+        assert kernel.COLUMNS[kernel.C_DECISIVE_TURN] == "decisive_turn", game

@@ -57,6 +57,7 @@ from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit_inline, njit_no_nrt
+from toolkit.core.layout import block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 N_TRIBES = 6
@@ -124,12 +125,16 @@ COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "
             "century_end_turn_0", "century_end_turn_1", "century_end_turn_2", "century_end_turn_3")
            + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS))
            + tuple(f"influence_{s}_{t}" for s in range(MAX_SEATS) for t in range(N_TRIBES)))
-C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES = range(6)
-C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN = range(6, 10)  # the design metrics (module docstring)
-C_WARS, C_SCORINGS, C_END_REASON, C_REMOVED = range(10, 14)
-C_CENTURY_END = 14  # [4] the 1-based turn in which century c's peace stack ran out (0: never)
-C_SEAT = 18
-C_INFLUENCE = C_SEAT + len(SEAT_FIELDS) * MAX_SEATS
+# offsets from the names (toolkit.core.layout): a run written as offset + i is checked at import
+(C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES,  # the design
+ C_DECISIVE_TURN, C_WARS, C_SCORINGS, C_END_REASON, C_REMOVED) = (                                  # metrics too
+    offset(COLUMNS, c) for c in ("winner", "n_winners", "result", "start_player", "turns", "plies", "decisions",
+                                 "options", "lead_changes", "decisive_turn", "wars", "century_scorings",
+                                 "end_reason", "figures_removed"))
+# [4] the 1-based turn in which century c's peace stack ran out (0: never)
+C_CENTURY_END = seat_run(COLUMNS, "century_end_turn", 4)
+C_SEAT = block(COLUMNS, SEAT_FIELDS, MAX_SEATS)  # SEAT_FIELDS in order, MAX_SEATS columns each
+C_INFLUENCE = block(COLUMNS, [f"influence_{s}" for s in range(MAX_SEATS)], N_TRIBES)  # [seat][tribe]
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared", "aborted")
 # check=True: the number of the §7 invariant violated (0 = none); 11 = the state's own bookkeeping

@@ -27,6 +27,7 @@ from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
 from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.layout import block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
 from toolkit.games.halali.rules import DIRECTIONS, KINDS
@@ -69,12 +70,17 @@ COLUMNS = (("winner", "win_0", "win_1", "result", "colour_0", "first_player", "t
            + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1))
            + tuple(f"{table}_{kind}_{seat}" for table in ("captures", "rescues") for kind in KINDS for seat in (0, 1))
            + ("game1_winner", "game2_winner"))
-C_WINNER, C_WIN, C_RESULT, C_COLOUR0, C_FIRST, C_TURNS, C_MAIN, C_END, C_PLIES = 0, 1, 3, 4, 5, 6, 7, 8, 9
-C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN, C_FORCED, C_END_REASON = 10, 11, 12, 13, 14, 15
-C_SEAT = 16  # SEAT_FIELDS (score, tiles, reveals, passes), two columns each
-C_CAPTURES = C_SEAT + 2 * len(SEAT_FIELDS)  # (kind, seat) pairs, then rescues
-C_RESCUES = C_CAPTURES + 14
-C_GAME_WINNER = C_RESCUES + 14
+# offsets from the names (toolkit.core.layout): a run written as offset + i is checked at import
+(C_WINNER, C_RESULT, C_COLOUR0, C_FIRST, C_TURNS, C_MAIN, C_END, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES,
+ C_DECISIVE_TURN, C_FORCED, C_END_REASON) = (
+    offset(COLUMNS, c) for c in ("winner", "result", "colour_0", "first_player", "turns", "main_turns",
+                                 "end_turns", "plies", "decisions", "options", "lead_changes", "decisive_turn",
+                                 "forced_reveal_turns", "end_reason"))
+C_WIN = seat_run(COLUMNS, "win", 2)
+C_SEAT = block(COLUMNS, SEAT_FIELDS, 2)  # SEAT_FIELDS (score, tiles, reveals, passes), two columns each
+C_CAPTURES = block(COLUMNS, [f"captures_{kind}" for kind in KINDS], 2)  # (kind, seat) pairs, then rescues
+C_RESCUES = block(COLUMNS, [f"rescues_{kind}" for kind in KINDS], 2)
+C_GAME_WINNER = offset(COLUMNS, "game1_winner", "game2_winner")
 N_COLUMNS = len(COLUMNS)
 CATEGORIES = {"result": RESULT_CODES, "end_reason": END_REASONS}
 

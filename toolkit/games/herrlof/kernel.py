@@ -36,6 +36,7 @@ from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.layout import block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
@@ -93,11 +94,16 @@ COLUMNS = (("winner", "win_0", "win_1", "result", "first_dealer", "rounds", "tur
             "decisions", "options", "lead_changes", "decisive_turn",
             "destroyed_tricks", "trump_changes", "no_trump_rounds")
            + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)) + ("plies_0", "plies_1"))
-C_WINNER, C_WIN, C_RESULT, C_FIRST_DEALER, C_ROUNDS, C_TURNS, C_PLIES = 0, 1, 3, 4, 5, 6, 7
-C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN = 8, 9, 10, 11
-C_DESTROYED, C_TRUMP_CHANGES, C_NO_TRUMP = 12, 13, 14
-C_SEAT = 15  # SEAT_FIELDS in order, two columns each
-C_SEAT_PLIES = C_SEAT + 2 * len(SEAT_FIELDS)
+# offsets from the names (toolkit.core.layout): a run written as offset + i is checked at import
+(C_WINNER, C_RESULT, C_FIRST_DEALER, C_ROUNDS, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES,
+ C_DECISIVE_TURN, C_DESTROYED, C_TRUMP_CHANGES, C_NO_TRUMP) = (
+    offset(COLUMNS, c) for c in ("winner", "result", "first_dealer", "rounds", "turns", "plies", "decisions",
+                                 "options", "lead_changes", "decisive_turn", "destroyed_tricks", "trump_changes",
+                                 "no_trump_rounds"))
+C_WIN = seat_run(COLUMNS, "win", 2)
+C_SEAT = block(COLUMNS, SEAT_FIELDS, 2)  # SEAT_FIELDS in order, two columns each
+C_SEAT_PLIES = seat_run(COLUMNS, "plies", 2)
+assert C_SEAT_PLIES == C_SEAT + 2 * len(SEAT_FIELDS)
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "draw")
 LOG_FIELDS = ROUND_LOG_FIELDS

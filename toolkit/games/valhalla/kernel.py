@@ -87,6 +87,7 @@ from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
 from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
+from toolkit.core.layout import offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
@@ -132,10 +133,13 @@ INV53 = 1.0 / 9007199254740992.0  # 2**-53, as in core.rng.uniform
 COLUMNS = (("winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies",
             "decisions", "options", "lead_changes", "decisive_turn", "result", "start_seat", "start_throws")
            + tuple(f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)))
-C_WINNER, C_WIN, C_SCORE, C_TURNS, C_PLIES = 0, 1, 3, 5, 6
-C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN = 7, 8, 9, 10
-C_RESULT, C_START_SEAT, C_START_THROWS = 11, 12, 13
-C_THROWS, C_CAPTURES, C_ROCK_HITS, C_RELEASES, C_EXTRA, C_BACKWARD, C_FORFEITS = 14, 16, 18, 20, 22, 24, 26
+# offsets from the names (toolkit.core.layout): a run written as offset + seat is checked at import
+(C_WINNER, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN, C_RESULT, C_START_SEAT,
+ C_START_THROWS) = (offset(COLUMNS, c) for c in ("winner", "turns", "plies", "decisions", "options", "lead_changes",
+                                                 "decisive_turn", "result", "start_seat", "start_throws"))
+C_WIN, C_SCORE = seat_run(COLUMNS, "win", 2), seat_run(COLUMNS, "score", 2)
+C_THROWS, C_CAPTURES, C_ROCK_HITS, C_RELEASES, C_EXTRA, C_BACKWARD, C_FORFEITS = (
+    seat_run(COLUMNS, field, 2) for field in SEAT_FIELDS)
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "aborted")
 

@@ -45,6 +45,7 @@ import numpy as np
 from toolkit.core import rng
 from toolkit.core.driver import make_play_many
 from toolkit.core.jit import njit_inline, njit_no_nrt
+from toolkit.core.layout import block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 MAX_SEATS = 4
@@ -120,12 +121,16 @@ COLUMNS = (("winner", "n_winners", "result", "start_player", "turns", "plies", "
            + tuple(f"turns_raid_{r}" for r in range(MAX_RAIDS))
            + tuple(f"combats_raid_{r}" for r in range(MAX_RAIDS))
            + tuple(f"{name}_{s}" for name in SEAT_FIELDS for s in range(MAX_SEATS)))
+# offsets from the names (toolkit.core.layout): a run written as offset + i is checked at import
 (C_WINNER, C_N_WINNERS, C_RESULT, C_START, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES,
- C_DECISIVE_TURN, C_RAIDS, C_COMBATS, C_ATT_WINS, C_DEF_CHOICES, C_DEF_WIN) = range(15)
-C_LENGTHS = 15
-C_TURNS_RAID = C_LENGTHS + 3
-C_COMBATS_RAID = C_TURNS_RAID + MAX_RAIDS
-C_SEAT = C_COMBATS_RAID + MAX_RAIDS
+ C_DECISIVE_TURN, C_RAIDS, C_COMBATS, C_ATT_WINS, C_DEF_CHOICES, C_DEF_WIN) = (
+    offset(COLUMNS, c) for c in ("winner", "n_winners", "result", "start_player", "turns", "plies", "decisions",
+                                 "options", "lead_changes", "decisive_turn", "raids", "combats", "attacker_wins",
+                                 "defender_choices", "defender_chose_win"))
+C_LENGTHS = seat_run(COLUMNS, "length", 3)
+C_TURNS_RAID = seat_run(COLUMNS, "turns_raid", MAX_RAIDS)
+C_COMBATS_RAID = seat_run(COLUMNS, "combats_raid", MAX_RAIDS)
+C_SEAT = block(COLUMNS, SEAT_FIELDS, MAX_SEATS)  # SEAT_FIELDS in order, MAX_SEATS columns each
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "shared")
 CATEGORIES = {"result": RESULT_CODES}
