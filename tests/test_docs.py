@@ -14,6 +14,7 @@ Text only: nothing here imports ``toolkit`` or compiles a kernel.
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
 import re
@@ -431,3 +432,59 @@ def test_the_docs_index_links_every_document():
     unlinked = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*")
                       if p.is_file() and p != index and p.resolve() not in linked)
     assert not unlinked, f"docs/README.md does not link: {unlinked}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# (d) the guide to adding a game, checked against the code
+# ---------------------------------------------------------------------------------------------------
+
+GUIDE = DOCS / "adding-a-game.md"
+
+
+def guide_tables(text: str) -> tuple[dict, set]:
+    """``({module: [names it must define]}, {GameSpec fields named})`` from the guide's two tables."""
+    required, fields = {}, set()
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) != 2 or not cells[0].startswith("`"):
+            continue
+        name = cells[0].strip("`")
+        if name.endswith(".py"):
+            required[name[:-3]] = re.findall(r"`(\w+)`", cells[1])
+        else:
+            fields.add(name)
+    return required, fields
+
+
+def guide_problems(text: str) -> list[str]:
+    import dataclasses
+
+    from toolkit.core.game import GameSpec
+
+    required, fields = guide_tables(text)
+    problems = []
+    if not required or not fields:
+        return ["the guide's tables are missing"]
+    known = {f.name for f in dataclasses.fields(GameSpec)}
+    problems += [f"GameSpec has no field {f!r}" for f in sorted(fields - known)]
+    for game in GAMES:
+        for module, names in required.items():
+            try:
+                loaded = importlib.import_module(f"toolkit.games.{game}.{module}")
+            except ImportError:
+                problems.append(f"toolkit.games.{game}.{module} does not exist")
+                continue
+            problems += [f"{game}.{module} has no {n}" for n in names if not hasattr(loaded, n)]
+    return problems
+
+
+def test_the_adding_a_game_guide_matches_the_code():
+    assert guide_problems(GUIDE.read_text(encoding="utf-8")) == []
+
+
+def test_negative_controls_for_the_guide():
+    text = GUIDE.read_text(encoding="utf-8")
+    assert guide_problems(text.replace("| `kernel.py` | `COLUMNS`,", "| `kernel.py` | `ROWS`,"))
+    assert guide_problems(text.replace("| `shared_wins` |", "| `shared_win` |"))
+    assert guide_problems(text.replace("| `odds.py` |", "| `chances.py` |"))
+    assert guide_problems("no tables here") == ["the guide's tables are missing"]
