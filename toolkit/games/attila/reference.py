@@ -467,23 +467,24 @@ def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -
 
 
 def record_row(game: Game) -> dict:
-    """The outcome record (§6) as one flat row (the kernel's COLUMNS; seats beyond the player count are 0)."""
-    from toolkit.games.attila.kernel import COLUMNS, MAX_SEATS
+    """The outcome record (§6) as one flat row, with the columns of every seat up to the most players the
+    rules allow (A-1: 5); a seat beyond the player count is all 0."""
+    from toolkit.core.params import params_of
 
+    most = params_of(type(game.rules))["num_players"].kind.high
     winners = game.winners()
     winner = winners[0] if len(winners) == 1 else -1
     lead_changes, decisive_turn = game.lead.result(winner)
-    row = dict.fromkeys(COLUMNS, 0)
-    row.update({"winner": winner, "n_winners": len(winners),
-                "result": 2 if game.end_reason == "aborted" else (0 if len(winners) == 1 else 1),
-                "start_player": game.start_player, "turns": game.turns, "plies": game.plies,
-                "decisions": game.plies, "options": game.options, "lead_changes": lead_changes,
-                "decisive_turn": decisive_turn, "wars": game.wars,
-                "century_scorings": game.century_scorings, "end_reason": END_REASONS.index(game.end_reason),
-                "figures_removed": game.figures_removed})
+    row = {"winner": winner, "n_winners": len(winners),
+           "result": 2 if game.end_reason == "aborted" else (0 if len(winners) == 1 else 1),
+           "start_player": game.start_player, "turns": game.turns, "plies": game.plies,
+           "decisions": game.plies, "options": game.options, "lead_changes": lead_changes,
+           "decisive_turn": decisive_turn, "wars": game.wars,
+           "century_scorings": game.century_scorings, "end_reason": END_REASONS.index(game.end_reason),
+           "figures_removed": game.figures_removed}
     for c in range(4):
         row[f"century_end_turn_{c}"] = game.century_end_turn[c]
-    for p in range(min(game.n, MAX_SEATS)):
+    for p in range(game.n):
         row[f"score_{p}"] = game.vp[p]
         row[f"win_{p}"] = int(p in winners)
         row[f"figures_placed_{p}"] = game.figures_placed[p]
@@ -492,4 +493,10 @@ def record_row(game: Game) -> dict:
             row[f"{tile}_used_{p}"] = turn
         for t in range(N_TRIBES):
             row[f"influence_{p}_{t}"] = game.influence[p][t]
+    for field in ("score", "win", "figures_placed", "support_cards", *(f"{tile}_used" for tile in TILES)):
+        for p in range(most):  # a tile never played, and every column of an absent seat, is 0
+            row.setdefault(f"{field}_{p}", 0)
+    for p in range(most):
+        for t in range(N_TRIBES):
+            row.setdefault(f"influence_{p}_{t}", 0)
     return row

@@ -626,19 +626,21 @@ def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -
 
 
 def record_row(game: Game) -> dict:
-    """The outcome record (§6) as one flat row (the kernel's COLUMNS; absent seats and raids are 0)."""
-    from toolkit.games.walhalla.kernel import COLUMNS
+    """The outcome record (§6) as one flat row, with the columns of every seat and raid up to the most the
+    rules allow (4 players, 5 raids); an absent seat or raid is all 0."""
+    from toolkit.core.params import params_of
 
+    declared = params_of(type(game.rules))
+    most_seats, most_raids = declared["num_players"].kind.high, declared["raids"].kind.high
     winners = game.winners()
     winner = winners[0] if len(winners) == 1 else -1
     lead_changes, decisive_turn = game.lead.result(winner)
-    row = dict.fromkeys(COLUMNS, 0)
-    row.update({"winner": winner, "n_winners": len(winners),
-                "result": 0 if len(winners) == 1 else 1, "start_player": game.first_player, "turns": game.turns,
-                "plies": game.plies, "decisions": game.plies, "options": game.options,
-                "lead_changes": lead_changes, "decisive_turn": decisive_turn, "raids": game.raids_played, "combats": game.combats,
-                "attacker_wins": game.attacker_wins, "defender_choices": game.defender_choices,
-                "defender_chose_win": game.defender_chose_win})
+    row = {"winner": winner, "n_winners": len(winners),
+           "result": 0 if len(winners) == 1 else 1, "start_player": game.first_player, "turns": game.turns,
+           "plies": game.plies, "decisions": game.plies, "options": game.options,
+           "lead_changes": lead_changes, "decisive_turn": decisive_turn, "raids": game.raids_played,
+           "combats": game.combats, "attacker_wins": game.attacker_wins, "defender_choices": game.defender_choices,
+           "defender_chose_win": game.defender_chose_win}
     for k in range(3):
         row[f"length_{k}"] = game.lengths[k]
     for r in range(game.rules.raids):
@@ -652,4 +654,11 @@ def record_row(game: Game) -> dict:
                     f"fields_end_{p}": sum(1 for k in range(3) for o in game.occupant[k] if o == p)})
         for source in VP_SOURCES:
             row[f"vp_{source}_{p}"] = game.vp_from[source][p]
+    for name in ("turns", "combats"):
+        for r in range(most_raids):  # a raid the rules do not play is 0
+            row.setdefault(f"{name}_raid_{r}", 0)
+    for field in ("score", "win", "axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold",
+                  *(f"vp_{source}" for source in VP_SOURCES), "walhalla_end", "fields_end"):
+        for p in range(most_seats):  # every column of an absent seat is 0
+            row.setdefault(f"{field}_{p}", 0)
     return row
