@@ -1,4 +1,8 @@
-"""The parallel driver every game's kernel is run by, written once.
+"""The game drivers every kernel is run by, written once.
+
+:func:`make_play_game` builds a game's one-game kernel ``play_game`` from its
+decision-point protocol (``docs/architecture.md``, "The game protocol"), and
+:func:`make_play_many` the parallel driver over many games.
 
 :func:`make_play_many` turns a game's one-game kernel into its ``play_many``
 (``GameSpec.play_many``, called by ``toolkit.core.runner``)::
@@ -38,11 +42,15 @@ import types
 import numpy as np
 from numba import prange
 
-from toolkit.core.jit import njit_parallel
+from toolkit.core import rng
+from toolkit.core.jit import njit_no_nrt, njit_parallel
 
 BLOCKS = 256  # at most this many blocks of games per call
-# the names the templates below take from the scope make_play_many gives each copy
+# the names the templates below take from the scope make_play_many / make_play_game give each copy
 play_game = RS_SIZE = WORK_SIZE = EXTRA_0 = EXTRA_1 = None
+start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
+STATE_SIZE = MAX_OPTIONS = SCRATCH_SIZE = 0
+RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
 
 
 def _play_many(params, policies, seed, first_game, out, violations, check):
@@ -102,3 +110,84 @@ def make_play_many(play_game, rs_size: int, work_size: int, extra_shape: tuple |
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return njit_parallel(driver)
+
+
+# ---------------------------------------------------------------- one game, from the protocol
+
+
+def _protocol_game(params, policies, seed, game, row, check, rs, work):
+    rng.seed_streams(rs, seed, game)
+    return run(params, policies, row, check, rs, work[:STATE_SIZE], work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS],
+               work[STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS],
+               work[2 * STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE])
+
+
+def _protocol_run(params, policies, row, check, rs, st, opts, before, scratch):
+    start(params, st, rs)
+    violation = 0
+    while True:
+        seat = advance(params, st, rs)
+        if seat < 0:
+            break
+        policy = policies[seat]
+        if policy == RANDOM:  # every spec's §5: uniform, one below(n) from the seat's decision stream
+            n = count(params, st)
+            option = nth(params, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
+        else:
+            n = options(params, st, opts)
+            option = opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+        if check:
+            for q in range(STATE_SIZE):
+                before[q] = st[q]
+        apply(params, st, rs, option)
+        if check and violation == 0:
+            violation = check_step(params, before, st, option)
+    if check and violation == 0:
+        violation = check_end(params, st)
+    record(params, st, row)
+    return violation
+
+
+def _noalias(flags):
+    flags.noalias = True
+    return flags
+
+
+def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                   state_size: int, max_options: int, scratch_size: int):
+    """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
+    protocol functions (all njit; ``docs/architecture.md``), returning a violation code (0: none).
+
+    The loop: seed the streams; ``start``; then ``advance`` to each decision point, list its
+    ``options``, pick one (a single option without a draw; ``random``, policy id 0, with one
+    ``below(n)`` from the seat's decision stream ``1 + seat``; any other policy by the game's
+    ``choose(params, policy, st, rs, seat, opts, n, scratch) -> index``) and ``apply`` it; with
+    ``check``, ``check_step(params, before, st, option)`` after each apply (``before``: the state
+    before it) and ``check_end(params, st)`` at the end, the first violation kept; last ``record``.
+
+    ``work`` needs :func:`work_size` entries: the state, the options, a copy of the state and the
+    policies' scratch.  Made as :func:`make_play_many` makes its driver, so Numba caches it beside the
+    game's kernel; it allocates nothing and runs without reference counting.
+    """
+    caller = sys._getframe(1)
+    scope = {"rng": rng, "RANDOM": RANDOM, "start": start, "advance": advance, "count": count, "nth": nth,
+             "options": options, "apply": apply, "choose": choose, "check_step": check_step, "check_end": check_end,
+             "record": record, "STATE_SIZE": state_size, "MAX_OPTIONS": max_options, "SCRATCH_SIZE": scratch_size}
+    compiled = {}
+    for name, template in (("run", _protocol_run), ("play_game", _protocol_game)):
+        code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
+                                         co_name=name, co_qualname=name)
+        function = types.FunctionType(code, scope, name)
+        function.__module__ = caller.f_globals.get("__name__", __name__)
+        compiled[name] = scope[name] = njit_no_nrt(function)
+    # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
+    # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
+    compiled["run"]._compiler._customize_flags = _noalias
+    game = compiled["play_game"]
+    game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
+    return game
+
+
+def work_size(state_size: int, max_options: int, scratch_size: int) -> int:
+    """The ``work`` entries :func:`make_play_game`'s kernel needs."""
+    return 2 * state_size + max_options + scratch_size

@@ -85,9 +85,9 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_many
+from toolkit.core.driver import make_play_game, make_play_many, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
-from toolkit.core.layout import offset, seat_run
+from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
@@ -117,8 +117,7 @@ CLASS_CODE = {"natural_one": 1, "unnatural_one": 7, "2": 2, "3": 3, "4": 4, "5":
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 
 # -- state layout ---------------------------------------------------------------------
-HOME_N, VAL_N, OFF, REP = 2, 4, 6, 8
-STATE_SIZE = 9
+HOME_N, VAL_N, OFF, REP = 2, 4, 6, 8  # the board's entries (STATE, below, lays out the rest)
 TRACK_MASK = ((1 << 36) - 1) & ~1  # squares 1..35
 ROW1_MASK = ((1 << 13) - 1) & ~1  # squares 1..12
 HOME, VALHALLA, OFF_SQ = 0, 36, 37
@@ -140,6 +139,7 @@ COLUMNS = (("winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies",
 C_WIN, C_SCORE = seat_run(COLUMNS, "win", 2), seat_run(COLUMNS, "score", 2)
 C_THROWS, C_CAPTURES, C_ROCK_HITS, C_RELEASES, C_EXTRA, C_BACKWARD, C_FORFEITS = (
     seat_run(COLUMNS, field, 2) for field in SEAT_FIELDS)
+C_TALLY = block(COLUMNS, SEAT_FIELDS, 2)  # SEAT_FIELDS x seat, as STATE's tally
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "aborted")
 
@@ -527,7 +527,7 @@ def greedy_choice(ip, st, seat, mo, n):
 
 @njit_inline
 def _copy_state(dest, src):
-    for q in range(STATE_SIZE):  # an explicit loop: a slice copy would allocate (no NRT here)
+    for q in range(BOARD):  # an explicit loop: a slice copy would allocate (no NRT here)
         dest[q] = src[q]
 
 
@@ -615,188 +615,306 @@ def check_state(ip, st, off_before, home_before, home_monotone):
     return INV_OK
 
 
-# ------------------------------------------------------------------------ one game
+# ------------------------------------------------------------------------ the protocol (one game)
+#
+# The decision-point protocol of docs/architecture.md: start, advance (throws and automatic steps up to
+# the next decision point), options, apply, choose (greedy and lookahead; random is the driver's),
+# check_step / check_end (§7) and record.  ``st`` is the board above followed by where the game stands.
+
+STATE = Layout(("ships", 2), ("home", 2), ("valhalla", 2), ("off", 2), ("repairing", 1),  # the board: BOARD
+               ("seat", 1),  # the seat whose turn it is
+               ("phase", 1),  # PH_THROW: a throw is due; PH_MOVE: DP-1; PH_EXTRA: DP-2; PH_OVER
+               ("value", 1), ("natural", 1), ("distance", 1), ("moves", 1),  # the last throw and its option set
+               ("turns", 1), ("turn_throws", 1), ("plies", 1), ("offered", 1), ("winner", 1), ("aborted", 1),
+               ("start", 1), ("start_throws", 1), ("bad_throw", 1),  # bad_throw: §7.8, a value outside the mode
+               ("tally", len(SEAT_FIELDS) * 2),  # SEAT_FIELDS x seat, as the result columns
+               ("moves_made", 2), ("lead", LEAD_FIELDS), ("lead_values", 2))
+BOARD = STATE.seat  # the board's entries (all the lookahead copies)
+assert (STATE.home, STATE.valhalla, STATE.off, STATE.repairing) == (HOME_N, VAL_N, OFF, REP)
+STATE_SIZE = STATE.size
+S_SEAT, S_PHASE, S_VALUE, S_NATURAL, S_DISTANCE, S_MOVES = (STATE.seat, STATE.phase, STATE.value, STATE.natural,
+                                                             STATE.distance, STATE.moves)
+S_TURNS, S_TURN_THROWS, S_PLIES, S_OFFERED, S_WINNER, S_ABORTED = (STATE.turns, STATE.turn_throws, STATE.plies,
+                                                                   STATE.offered, STATE.winner, STATE.aborted)
+S_START, S_START_THROWS, S_BAD_THROW, S_TALLY, S_MOVES_MADE = (STATE.start, STATE.start_throws, STATE.bad_throw,
+                                                               STATE.tally, STATE.moves_made)
+S_LEAD, S_LEAD_VALUES = STATE.lead, STATE.lead_values
+T_THROWS, T_CAPTURES, T_ROCK_HITS, T_RELEASES, T_EXTRA, T_BACKWARD, T_FORFEITS = (
+    S_TALLY + 2 * k for k in range(len(SEAT_FIELDS)))
+PH_THROW, PH_MOVE, PH_EXTRA, PH_OVER = 0, 1, 2, 3  # PH_MOVE and PH_EXTRA are the §5 numbers DP-1, DP-2
+THROW_AGAIN, DECLINE = 0, 1  # DP-2's options, in the spec's order
+MAX_OPTIONS = 8  # one per origin: at most 6 ships, Valhalla, home
+SCRATCH_SIZE = 2 * 24 + 2 * BOARD  # the policies': two move lists (3 x 8) and two boards
 
 
-W_LEAD = 3 * STATE_SIZE + 2 * 24 + 6  # the lead tracker's scratch (core.lead) [LEAD_FIELDS]
-W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # the two seats' lead measures [2]
-WORK_SIZE = W_LEAD_VALUES + 2
-
-
-@njit_no_nrt
-def play_game(params, policies, seed, game, row, check, rs, work):
-    """Play one game; fill ``row`` (COLUMNS); return a §7 violation code when ``check``.
-
-    ``params`` is :func:`to_kernel`'s tuple of arrays.  ``rs`` (3 uint64: the streams)
-    and ``work`` (``WORK_SIZE`` int64: the state, the lookahead's copies and option
-    lists, check buffers, the lead tracker) are the caller's, so this function
-    allocates nothing and runs without reference counting."""
-    ip, cdf, tvalue, tnat, gprob, gvalue, gnat = params
-    rng.seed_streams(rs, seed, game)
-    work[:] = 0
-    st = work[:STATE_SIZE]
-    after = work[STATE_SIZE:2 * STATE_SIZE]
-    scratch = work[2 * STATE_SIZE:3 * STATE_SIZE]
-    mo = work[3 * STATE_SIZE:3 * STATE_SIZE + 24].reshape((3, 8))
-    mo2 = work[3 * STATE_SIZE + 24:3 * STATE_SIZE + 48].reshape((3, 8))
-    off_before = work[3 * STATE_SIZE + 48:3 * STATE_SIZE + 50]
-    home_before = work[3 * STATE_SIZE + 50:3 * STATE_SIZE + 52]
-    moves_made = work[3 * STATE_SIZE + 52:3 * STATE_SIZE + 54]
-    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
-    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + 2]
-    lead_reset(lead)
-    row[:] = 0
-    ships = ip[P_SHIPS]
-    st[HOME_N] = ships
-    st[HOME_N + 1] = ships
+@njit_inline
+def start(params, st, rs):
+    """V-2, V-3: the board, the start player (throws from the chance stream) and turn 1's automatic
+    opening move; then a throw is due for the other seat."""
+    ip, cdf, tnat = params[0], params[1], params[3]
+    for q in range(STATE_SIZE):
+        st[q] = 0
+    lead_reset(st[S_LEAD:S_LEAD + LEAD_FIELDS])
+    lead_values = st[S_LEAD_VALUES:S_LEAD_VALUES + 2]
+    st[HOME_N] = st[HOME_N + 1] = ip[P_SHIPS]
     st[REP] = -1
-    violation = 0
-    home_monotone = ip[P_HOME_MONOTONE] == 1
-
-    # V-3 start player
+    st[S_WINNER] = -1
     start_rule = ip[P_START]
-    if start_rule == 0:
+    if start_rule == 0:  # V-3: the first natural one starts
         seat = 0
-        while True:
-            k = throw_index(ip, rs, cdf)
-            if tnat[k] == 1:
-                break
-            row[C_START_THROWS] += 1
+        while tnat[throw_index(ip, rs, cdf)] != 1:
+            st[S_START_THROWS] += 1
             seat = 1 - seat
-        start = seat
+        first = seat
     elif start_rule == 1:
-        start = rng.below(rs, 0, 2)
+        first = rng.below(rs, 0, 2)
     else:
-        start = 0
-    row[C_START_SEAT] = start
+        first = 0
+    st[S_START] = first
     if ip[P_SETUP] == 1:  # the start player is black, on 7..12
         st[HOME_N] = 0
         st[HOME_N + 1] = 0
-        st[start] = 0b1111110000000
-        st[1 - start] = 0b1111110
-    seat = start
-    turns = 0
+        st[first] = 0b1111110000000
+        st[1 - first] = 0b1111110
     if start_rule == 0 or ip[P_SETUP] == 1:  # turn 1: the automatic opening move
-        turns = 1
+        st[S_TURNS] = 1
         if start_rule == 0:
-            row[C_THROWS + start] += 1
-            moves_made[start] += 1
+            st[T_THROWS + first] += 1
+            st[S_MOVES_MADE + first] += 1
         if ip[P_SETUP] == 0:
-            apply_move(ip, st, start, HOME, 1, 0)
+            apply_move(ip, st, first, HOME, 1, 0)
         else:
-            apply_move(ip, st, start, 12, 13, 0)
+            apply_move(ip, st, first, 12, 13, 0)
         lead_values[0] = lead_measure(ip, st, 0)
         lead_values[1] = lead_measure(ip, st, 1)
-        lead_update(lead, lead_values, 2, turns)
-        seat = 1 - start
+        lead_update(st[S_LEAD:S_LEAD + LEAD_FIELDS], lead_values, 2, 1)
+        first = 1 - first
+    st[S_SEAT] = first
     # the lead measures, from here on kept up to date move by move (module docstring)
     lead_values[0] = lead_measure(ip, st, 0)
     lead_values[1] = lead_measure(ip, st, 1)
-    winner = -1
-    aborted = 0
-    extra_on = ip[P_EXTRA] == 1
-    extra_mask = ip[P_EXTRA_MASK]
-    extra_optional = ip[P_EXTRA_OPTIONAL] == 1
-    max_turns = ip[P_MAX_TURNS]
-    plies = 0
-    options_offered = 0
-    while winner < 0:
-        if turns >= max_turns:
-            aborted = 1
-            break
-        turns += 1
-        throws_this_turn = 0
-        policy = policies[seat]
-        while True:  # V-4: one throw
-            k = throw_index(ip, rs, cdf)
-            value = tvalue[k]
-            natural_one = tnat[k] == 1
-            throws_this_turn += 1
-            row[C_THROWS + seat] += 1
-            if check and violation == 0 and (ip[P_VALUE_MASK] >> (value + 1)) & 1 == 0:
-                violation = INV_THROWS
-            options, distance = option_set(ip, st, seat, value, natural_one)
-            n = popcount(options)
-            if n > 0:
-                plies += 1
-                options_offered += n
-                if policy == 0:  # random: only the chosen option is built
-                    i = rng.below(rs, 1 + seat, n) if n > 1 else 0
-                    origin, target, flags = option_at(ip, st, seat, value, options, distance, i)
-                else:
-                    legal_moves(ip, st, seat, value, natural_one, mo)
-                    if n == 1:
-                        i = 0
-                    elif policy == 1:
-                        i = greedy_choice(ip, st, seat, mo, n)
-                    else:
-                        i = lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, scratch)
-                    origin, target, flags = mo[0, i], mo[1, i], mo[2, i]
-                if check:
-                    off_before[0], off_before[1] = st[OFF], st[OFF + 1]
-                    home_before[0], home_before[1] = st[HOME_N], st[HOME_N + 1]
-                    if target == OFF_SQ and gate_bit(ip, st, seat) == 0 and violation == 0:
-                        violation = INV_GATE
-                moves_made[seat] += 1
-                events = apply_move(ip, st, seat, origin, target, flags)
-                # the lead measures (a ship's measure is its square - 37, home 0): the mover goes from
-                # origin to target (or, after a rock hit, where the rock sent it), an attacked ship from
-                # target to origin
-                landing = events >> EV_LANDING_SHIFT if events & EV_ROCK else target
-                lead_values[seat] += landing - origin
-                lead_values[1 - seat] += (origin - target) * (flags & ATTACK)
-                row[C_CAPTURES + seat] += events & EV_ATTACK
-                row[C_ROCK_HITS + seat] += (events & EV_ROCK) >> 1
-                row[C_RELEASES + seat] += (events & EV_RELEASE) >> 2
-                row[C_BACKWARD + seat] += (flags & BACKWARD_FLAG) >> 1
-                if check and violation == 0:
-                    violation = check_state(ip, st, off_before, home_before, home_monotone)
-                if st[OFF + seat] == ships:
-                    winner = seat
-                    break
-            else:
-                row[C_FORFEITS + seat] += 1
-            if not extra_on:
-                break
-            code = 7 if value == 1 and not natural_one else value
-            if code < 1 or ((extra_mask >> code) & 1) == 0:
-                break
-            if extra_optional:  # DP-2
-                plies += 1
-                options_offered += 2
-                if policy == 0:
-                    again = rng.below(rs, 1 + seat, 2) == 0
-                elif policy == 1:
-                    again = True
-                else:
-                    again = lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, scratch)
-                if not again:
-                    break
-            if throws_this_turn >= MAX_THROWS_PER_TURN:
-                aborted = 1
-                break
-            row[C_EXTRA + seat] += 1
-        lead_update(lead, lead_values, 2, turns)
-        if aborted:
-            break
-        seat = 1 - seat
+    st[S_PHASE] = PH_THROW
+
+
+@njit_inline
+def _end_turn(st):
+    """The turn is over (§6): the lead is reported; the game ends, or the other seat throws."""
+    lead_update(st[S_LEAD:S_LEAD + LEAD_FIELDS], st[S_LEAD_VALUES:S_LEAD_VALUES + 2], 2, st[S_TURNS])
+    if st[S_WINNER] >= 0 or st[S_ABORTED]:
+        st[S_PHASE] = PH_OVER
+    else:
+        st[S_SEAT] = 1 - st[S_SEAT]
+        st[S_TURN_THROWS] = 0
+        st[S_PHASE] = PH_THROW
+
+
+@njit_inline
+def _extra_throw(st):
+    """Another throw in this turn (V-4.3), unless the turn has thrown 1,000 times (V-8: aborted)."""
+    if st[S_TURN_THROWS] >= MAX_THROWS_PER_TURN:
+        st[S_ABORTED] = 1
+        _end_turn(st)
+    else:
+        st[T_EXTRA + st[S_SEAT]] += 1
+        st[S_PHASE] = PH_THROW
+
+
+@njit_inline
+def _after_throw(ip, st):
+    """After a throw's move or forfeit: an extra throw (V-4.3; DP-2 when optional) or the turn's end."""
+    value = st[S_VALUE]
+    code = 7 if value == 1 and st[S_NATURAL] == 0 else value
+    if ip[P_EXTRA] != 1 or code < 1 or ((ip[P_EXTRA_MASK] >> code) & 1) == 0:
+        _end_turn(st)
+    elif ip[P_EXTRA_OPTIONAL] == 1:  # DP-2
+        st[S_PLIES] += 1
+        st[S_OFFERED] += 2
+        st[S_PHASE] = PH_EXTRA
+    else:
+        _extra_throw(st)
+
+
+@njit_inline
+def advance(params, st, rs):
+    """Throws (V-4) until a decision point: returns the seat to decide, or -1 when the game is over."""
+    ip, cdf, tvalue, tnat = params[0], params[1], params[2], params[3]
+    while True:
+        phase = st[S_PHASE]
+        if phase != PH_THROW:
+            return -1 if phase == PH_OVER else st[S_SEAT]
+        seat = st[S_SEAT]
+        if st[S_TURN_THROWS] == 0:  # a new turn (V-8: max_turns ends the game between turns)
+            if st[S_TURNS] >= ip[P_MAX_TURNS]:
+                st[S_ABORTED] = 1
+                st[S_PHASE] = PH_OVER
+                return -1
+            st[S_TURNS] += 1
+        k = throw_index(ip, rs, cdf)
+        value = tvalue[k]
+        natural_one = tnat[k] == 1
+        st[S_TURN_THROWS] += 1
+        st[T_THROWS + seat] += 1
+        st[S_BAD_THROW] |= ((ip[P_VALUE_MASK] >> (value + 1)) & 1) ^ 1
+        st[S_VALUE] = value
+        st[S_NATURAL] = natural_one
+        moves, distance = option_set(ip, st, seat, value, natural_one)
+        if moves:
+            st[S_MOVES] = moves
+            st[S_DISTANCE] = distance
+            st[S_PLIES] += 1
+            st[S_OFFERED] += popcount(moves)
+            st[S_PHASE] = PH_MOVE
+            return seat
+        st[T_FORFEITS + seat] += 1
+        _after_throw(ip, st)
+
+
+@njit_inline
+def kind(params, st):
+    """The §5 decision kind of the current decision point: 1 (a move) or 2 (an optional extra throw)."""
+    return st[S_PHASE]
+
+
+@njit_inline
+def options(params, st, out):
+    """The options in canonical order (§5) into ``out``; returns their number.  DP-1: one per origin,
+    as its bit (1..35 the track square, 36 Valhalla, 37 home; ascending); DP-2: THROW_AGAIN, DECLINE."""
+    if st[S_PHASE] == PH_EXTRA:
+        out[0] = THROW_AGAIN
+        out[1] = DECLINE
+        return 2
+    moves = st[S_MOVES]
+    n = 0
+    while moves:
+        out[n] = lowest_bit_index(moves)
+        moves &= moves - 1
+        n += 1
+    return n
+
+
+@njit_inline
+def move_of(ip, st, seat, origin_bit):
+    """``(origin, target, flags)`` of the DP-1 option ``origin_bit`` of the current throw."""
+    distance = st[S_DISTANCE]
+    if distance > 0:
+        t = origin_bit - distance
+        return origin_bit, t, BACKWARD_FLAG | ((st[1 - seat] >> t) & 1)
+    value = st[S_VALUE]
+    if origin_bit == HOME_BIT:
+        return HOME, value, (st[1 - seat] >> value) & 1
+    t = OFF_SQ if origin_bit == VALHALLA else _forward_target(ip, st, seat, origin_bit, value)
+    return origin_bit, t, (st[1 - seat] >> t) & 1
+
+
+@njit_inline
+def apply(params, st, rs, option):
+    """Carry out ``option`` of the current decision point."""
+    ip = params[0]
+    seat = st[S_SEAT]
+    if st[S_PHASE] == PH_EXTRA:
+        if option == THROW_AGAIN:
+            _extra_throw(st)
+        else:
+            _end_turn(st)
+        return
+    origin, target, flags = move_of(ip, st, seat, option)
+    st[S_MOVES_MADE + seat] += 1
+    events = apply_move(ip, st, seat, origin, target, flags)
+    # the lead measures (a ship's measure is its square - 37, home 0): the mover goes from origin to
+    # target (or, after a rock hit, where the rock sent it), an attacked ship from target to origin
+    landing = events >> EV_LANDING_SHIFT if events & EV_ROCK else target
+    st[S_LEAD_VALUES + seat] += landing - origin
+    st[S_LEAD_VALUES + 1 - seat] += (origin - target) * (flags & ATTACK)
+    st[T_CAPTURES + seat] += events & EV_ATTACK
+    st[T_ROCK_HITS + seat] += (events & EV_ROCK) >> 1
+    st[T_RELEASES + seat] += (events & EV_RELEASE) >> 2
+    st[T_BACKWARD + seat] += (flags & BACKWARD_FLAG) >> 1
+    if st[OFF + seat] == ip[P_SHIPS]:
+        st[S_WINNER] = seat
+        _end_turn(st)
+    else:
+        _after_throw(ip, st)
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` (policy 1) or ``lookahead`` (2): the index of the chosen option (``random`` is the driver's)."""
+    ip, gprob, gvalue, gnat = params[0], params[4], params[5], params[6]
+    mo = scratch[:24].reshape((3, 8))
+    mo2 = scratch[24:48].reshape((3, 8))
+    after = scratch[48:48 + BOARD]
+    other = scratch[48 + BOARD:48 + 2 * BOARD]
+    if st[S_PHASE] == PH_EXTRA:  # DP-2: greedy always throws again
+        if policy == 1 or lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, other):
+            return 0
+        return 1
+    for i in range(n):
+        mo[0, i], mo[1, i], mo[2, i] = move_of(ip, st, seat, opts[i])
+    if policy == 1:
+        return greedy_choice(ip, st, seat, mo, n)
+    return lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, other)
+
+
+@njit
+def check_step(params, before, st, option):
+    """§7.1-7.7 after a move (``before``: the state before it); §7.8's value range for every throw so far."""
+    ip = params[0]
+    if st[S_BAD_THROW]:
+        return INV_THROWS
+    if before[S_PHASE] != PH_MOVE:
+        return INV_OK
+    seat = before[S_SEAT]
+    if move_of(ip, before, seat, option)[1] == OFF_SQ and gate_bit(ip, before, seat) == 0:
+        return INV_GATE
+    return check_state(ip, st, before[OFF:OFF + 2], before[HOME_N:HOME_N + 2], ip[P_HOME_MONOTONE] == 1)
+
+
+@njit
+def check_end(params, st):
+    """§7.8: every throw was moved or forfeited, and no value lay outside the throw mode's range."""
+    if st[S_BAD_THROW]:
+        return INV_THROWS
+    for s in range(2):
+        if st[T_THROWS + s] != st[S_MOVES_MADE + s] + st[T_FORFEITS + s]:
+            return INV_THROWS
+    return INV_OK
+
+
+@njit_inline
+def record(params, st, row):
+    """The §6 record of a finished game into ``row`` (COLUMNS)."""
+    for c in range(N_COLUMNS):
+        row[c] = 0
+    winner = st[S_WINNER]
+    turns = st[S_TURNS]
     row[C_WINNER] = winner
     if winner >= 0:
         row[C_WIN + winner] = 1
     row[C_SCORE] = st[OFF]
     row[C_SCORE + 1] = st[OFF + 1]
     row[C_TURNS] = turns
-    row[C_PLIES] = plies
-    row[C_DECISIONS] = plies  # every §5 decision point is a ply (reference docstring)
-    row[C_OPTIONS] = options_offered
-    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, winner, turns)
-    row[C_RESULT] = aborted
-    if check and violation == 0:
-        # §7.8: throws = moves made after a throw + forfeits; every value in its mode's range
-        for s in range(2):
-            if row[C_THROWS + s] != moves_made[s] + row[C_FORFEITS + s]:
-                violation = INV_THROWS
-    return violation
+    row[C_PLIES] = st[S_PLIES]
+    row[C_DECISIONS] = st[S_PLIES]  # every §5 decision point is a ply (reference docstring)
+    row[C_OPTIONS] = st[S_OFFERED]
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], winner, turns)
+    row[C_RESULT] = st[S_ABORTED]
+    row[C_START_SEAT] = st[S_START]
+    row[C_START_THROWS] = st[S_START_THROWS]
+    for k in range(2 * len(SEAT_FIELDS)):
+        row[C_TALLY + k] = st[S_TALLY + k]
 
 
+@njit_inline
+def count(params, st):
+    return 2 if st[S_PHASE] == PH_EXTRA else popcount(st[S_MOVES])
+
+
+@njit_inline
+def nth(params, st, i):
+    return i if st[S_PHASE] == PH_EXTRA else nth_set_bit(st[S_MOVES], i)
+
+
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 play_many = make_play_many(play_game, 3, WORK_SIZE)
