@@ -72,20 +72,13 @@ def test_kernel_equals_reference_on_metric_columns(config, policies, n_games):
 
 
 class CountingGame(Game):
-    """A reference game that notes which seat is playing a turn (None outside turns)."""
+    """A reference game that counts what its sticks and policies see (``game.seat`` is the seat
+    whose turn it is, None during the set-up)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.seat_now = None
         self.seen_decisions = 0
         self.seen_options = 0
-
-    def play_turn(self, seat):
-        self.seat_now = seat
-        try:
-            super().play_turn(seat)
-        finally:
-            self.seat_now = None
 
 
 class CountingSticks:
@@ -98,8 +91,8 @@ class CountingSticks:
     def throw(self):
         throw = self.sticks.throw()
         game = self.game
-        if game.seat_now is not None:  # start throws (V-3) are no decision points
-            moves = reference.legal_moves(game.rules, game.state, game.seat_now, throw)
+        if game.seat is not None:  # start throws (V-3) are no decision points
+            moves = reference.legal_moves(game.rules, game.state, game.seat, throw)
             if moves:
                 game.seen_decisions += 1
                 game.seen_options += len(moves)

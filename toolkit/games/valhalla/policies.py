@@ -31,8 +31,9 @@
 
 from __future__ import annotations
 
+from toolkit.core import policy as core_policy
 from toolkit.games.valhalla.reference import (
-    HOME, OFF, VALHALLA, Throw, apply_move, legal_moves,
+    DECLINE, HOME, OFF, THROW_AGAIN, VALHALLA, Throw, apply_move, legal_moves,
 )
 
 POLICIES = ("random", "greedy", "lookahead")
@@ -78,15 +79,14 @@ def throw_groups(rules) -> list:
     return [(prob, Throw(value, natural_one)) for (value, natural_one), prob in groups.items()]
 
 
-class RandomPolicy:
-    def __init__(self, rules, stream):
-        self.stream = stream
+class RandomPolicy(core_policy.RandomPolicy):
+    """§5's uniform choice (``core.policy.RandomPolicy``) at both decision points."""
 
     def choose_move(self, game, seat, throw, moves):
-        return moves[self.stream.below(len(moves))]
+        return self.choose(None, moves)
 
     def choose_extra_throw(self, game, seat) -> bool:
-        return self.stream.below(2) == 0  # options: throw_again (0), decline (1)
+        return self.choose(None, [THROW_AGAIN, DECLINE]) == THROW_AGAIN
 
 
 class GreedyPolicy:

@@ -423,26 +423,50 @@ class Record:
     forfeits: list = dataclasses.field(default_factory=lambda: [0, 0])
 
 
-class Game:
-    """One game of Valhalla.
+@dataclasses.dataclass
+class Decision:
+    """A decision point (§5): ``kind`` 1 (DP-1, a move: ``options`` are Moves in canonical order,
+    one per origin) or 2 (DP-2, an optional extra throw: ``THROW_AGAIN``, ``DECLINE``), the
+    ``seat`` that decides and the ``throw`` it answers."""
 
-    ``policies[seat]`` is a policy object with ``choose_move(game, seat, throw,
-    moves)`` and ``choose_extra_throw(game, seat)`` (see ``policies.py``).
-    ``observer(game, event)``, if given, is called after every move
-    resolution (used by the invariant checks).
+    kind: int
+    seat: int
+    options: list
+    throw: Throw
+
+
+THROW_AGAIN, DECLINE = "throw_again", "decline"
+
+
+class Game:
+    """One game of Valhalla, as a state machine over its decision points (§5, §6).
+
+    :meth:`start` sets up (V-3); :meth:`advance` throws and runs the automatic steps up to the
+    next :class:`Decision` (None once the game is over); :meth:`apply` carries out one of its
+    options; :meth:`result` is the §6 record.  :meth:`play` runs a whole game with
+    ``policies[seat]``, objects with ``choose_move(game, seat, throw, moves)`` and
+    ``choose_extra_throw(game, seat)`` (see ``policies.py``); ``decided(game, decision, option)``,
+    if given, sees every decision before it is applied.  ``observer(game, event)``, if given, is
+    called after every move resolution (used by the invariant checks).
     """
 
     def __init__(self, rules, policies, sticks, chance: Stream | None = None,
-                 observer: Callable | None = None, state: State | None = None):
+                 observer: Callable | None = None, state: State | None = None, decided: Callable | None = None):
         self.rules = rules
         self.policies = policies
         self.sticks = sticks
         self.chance = chance
         self.observer = observer
+        self.decided = decided
         self.state = state if state is not None else State.empty(rules.ships_per_player)
         self.record = Record()
         self.finished = False
         self.lead = LeadTracker()
+        self.seat = None  # the seat whose turn it is (None until the set-up is over)
+        self.phase = "setup"  # setup, turn (a turn is due), throw, decide, over
+        self.pending: Decision | None = None
+        self.throws_this_turn = 0
+        self.one_turn = False  # play_turn: advance stops at the turn's end
 
     def _turn_ended(self) -> None:
         """Design metrics: report every seat's lead measure after a §6 turn."""
@@ -489,56 +513,125 @@ class Game:
         if self.observer is not None:
             self.observer(self, event)
 
-    # V-4 one turn
-    def play_turn(self, seat: int) -> None:
+    # the protocol
+    def start(self) -> None:
+        self.seat = self.setup()
+        self.phase = "turn"
+
+    def advance(self) -> Decision | None:
+        """V-4: throw until a decision point; None when the game is over."""
         rules, state, record = self.rules, self.state, self.record
-        record.turns += 1
-        throws_this_turn = 0
         while True:
+            if self.phase == "decide":
+                return self.pending
+            if self.phase == "over":
+                return None
+            seat = self.seat
+            if self.phase == "turn":  # V-8: max_turns ends the game between turns
+                if self.one_turn:
+                    return None
+                if record.turns >= rules.max_turns:
+                    record.result = "aborted"
+                    self.finished = True
+                    self.phase = "over"
+                    return None
+                self._begin_turn()
             throw = self.sticks.throw()
-            throws_this_turn += 1
+            self.throws_this_turn += 1
             record.throws[seat] += 1
             moves = legal_moves(rules, state, seat, throw)
             if moves:
                 record.plies += 1
                 record.decisions += 1
                 record.options += len(moves)
-                move = moves[0] if len(moves) == 1 else self.policies[seat].choose_move(self, seat, throw, moves)
-                events = apply_move(rules, state, seat, move)
-                record.captures[seat] += events.attack
-                record.rock_hits[seat] += events.rock_hit
-                record.dock_releases[seat] += events.dock_release
-                record.backward_moves[seat] += move.backward
-                self._observe("move")
-                if state.borne_off(seat) == rules.ships_per_player:  # V-4.4
-                    record.winner = seat
-                    self.finished = True
-                    return
-            else:
-                record.forfeits[seat] += 1
-            if not (rules.extra_throw_enabled and throw.klass in rules.extra_throw_values):
-                return
-            if rules.extra_throw_optional:  # DP-2: throw_again, decline
-                record.plies += 1
-                record.decisions += 1
-                record.options += 2
-                if not self.policies[seat].choose_extra_throw(self, seat):
-                    return
-            if throws_this_turn >= MAX_THROWS_PER_TURN:  # V-8 safety cap
-                record.result = "aborted"
-                self.finished = True
-                return
-            record.extra_throws[seat] += 1
+                return self._decide(Decision(1, seat, moves, throw))
+            record.forfeits[seat] += 1
+            self._after_throw(throw)
 
-    def play(self) -> Record:
-        seat = self.setup()
-        while not self.finished:
-            if self.record.turns >= self.rules.max_turns:
-                self.record.result = "aborted"
-                break
-            self.play_turn(seat)
-            self._turn_ended()
-            seat = 1 - seat
+    def _begin_turn(self) -> None:
+        self.record.turns += 1
+        self.throws_this_turn = 0
+        self.phase = "throw"
+
+    def play_turn(self, seat: int) -> None:
+        """One whole turn of ``seat`` with its policy (V-4), whatever the game's state says: the
+        scenario tests' step.  The cap on turns is not looked at."""
+        self.seat, self.one_turn = seat, True
+        self._begin_turn()
+        try:
+            while (decision := self.advance()) is not None:
+                self.apply(decision, self.choose(decision))
+        finally:
+            self.one_turn = False
+
+    def _decide(self, decision: Decision) -> Decision:
+        self.pending, self.phase = decision, "decide"
+        return decision
+
+    def _after_throw(self, throw: Throw) -> None:
+        """After a throw's move or forfeit: an extra throw (V-4.3; DP-2 when optional) or the turn's end."""
+        rules, record = self.rules, self.record
+        if not (rules.extra_throw_enabled and throw.klass in rules.extra_throw_values):
+            self._end_turn()
+        elif rules.extra_throw_optional:  # DP-2: throw_again, decline
+            record.plies += 1
+            record.decisions += 1
+            record.options += 2
+            self._decide(Decision(2, self.seat, [THROW_AGAIN, DECLINE], throw))
+        else:
+            self._extra_throw()
+
+    def _extra_throw(self) -> None:
+        if self.throws_this_turn >= MAX_THROWS_PER_TURN:  # V-8 safety cap
+            self.record.result = "aborted"
+            self.finished = True
+            self._end_turn()
+        else:
+            self.record.extra_throws[self.seat] += 1
+            self.phase = "throw"
+
+    def _end_turn(self) -> None:
+        self._turn_ended()
+        if self.finished:
+            self.phase = "over"
+        else:
+            self.seat = 1 - self.seat
+            self.phase = "turn"
+
+    def apply(self, decision: Decision, option) -> None:
+        """Carry out ``option``, one of ``decision.options``."""
+        rules, state, record = self.rules, self.state, self.record
+        seat = decision.seat
+        self.pending, self.phase = None, "throw"
+        if decision.kind == 2:
+            if option == THROW_AGAIN:
+                self._extra_throw()
+            else:
+                self._end_turn()
+            return
+        events = apply_move(rules, state, seat, option)
+        record.captures[seat] += events.attack
+        record.rock_hits[seat] += events.rock_hit
+        record.dock_releases[seat] += events.dock_release
+        record.backward_moves[seat] += option.backward
+        self._observe("move")
+        if state.borne_off(seat) == rules.ships_per_player:  # V-4.4
+            record.winner = seat
+            self.finished = True
+            self._end_turn()
+        else:
+            self._after_throw(decision.throw)
+
+    def choose(self, decision: Decision):
+        """The option ``policies[decision.seat]`` picks (a single option without asking)."""
+        policy = self.policies[decision.seat]
+        if decision.kind == 2:
+            return THROW_AGAIN if policy.choose_extra_throw(self, decision.seat) else DECLINE
+        if len(decision.options) == 1:
+            return decision.options[0]
+        return policy.choose_move(self, decision.seat, decision.throw, decision.options)
+
+    def result(self) -> Record:
         record = self.record
         record.score = [self.state.borne_off(0), self.state.borne_off(1)]
         if record.result == "aborted":
@@ -546,15 +639,36 @@ class Game:
         record.lead_changes, record.decisive_turn = self.lead.result(record.winner)
         return record
 
+    def play(self) -> Record:
+        self.start()
+        while (decision := self.advance()) is not None:
+            option = self.choose(decision)
+            if self.decided is not None:
+                self.decided(self, decision, option)
+            self.apply(decision, option)
+        return self.result()
 
-def play_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> Record:
-    """Play game ``game_index`` of a run seeded ``seed`` (same streams as the kernel)."""
+
+def option_code(decision: Decision, option) -> int:
+    """The kernel's code of ``option``: DP-1 the origin's bit (a track square, 36 Valhalla, 37 home),
+    DP-2 its index (0 throw again, 1 decline)."""
+    if decision.kind == 2:
+        return decision.options.index(option)
+    return 37 if option.origin == HOME else option.origin
+
+
+def new_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None, decided=None) -> Game:
+    """Game ``game_index`` of a run seeded ``seed``, not yet started (same streams as the kernel)."""
     from toolkit.games.valhalla.policies import make_policy
 
     chance = Stream(seed, game_index, CHANCE)
     players = [make_policy(name, rules, Stream(seed, game_index, 1 + seat)) for seat, name in enumerate(policies)]
-    game = Game(rules, players, Sticks(rules, chance), chance=chance, observer=observer)
-    return game.play()
+    return Game(rules, players, Sticks(rules, chance), chance=chance, observer=observer, decided=decided)
+
+
+def play_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None, decided=None) -> Record:
+    """Play game ``game_index`` of a run seeded ``seed`` (same streams as the kernel)."""
+    return new_game(rules, seed, game_index, policies, observer, decided).play()
 
 
 def record_row(record: Record) -> dict:
