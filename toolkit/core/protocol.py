@@ -1,0 +1,85 @@
+"""A game's kernel protocol stepped from Python, one decision point at a time.
+
+The kernels play whole games inside Numba (``core.driver.make_play_game``).  To look at a game
+between its decision points (the conformance tests compare a kernel with its reference there;
+search players and adapters to other frameworks need the same), :class:`KernelGame` holds one
+game's state and streams and calls the kernel module's protocol functions (``docs/architecture.md``,
+"The game protocol") on them.
+
+>>> import toolkit
+>>> from toolkit.games.valhalla import kernel
+>>> game = KernelGame(kernel, toolkit.rules("valhalla"), ("random", "random"), seed=1, game=0)
+>>> seat = game.advance()
+>>> seat in (0, 1), game.kind(), len(game.options()) >= 1
+(True, 1, True)
+>>> game.apply(game.options()[game.choose()])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.core import rng
+
+PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "check_step", "check_end",
+            "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE")
+
+
+def implements_protocol(kernel) -> bool:
+    """Whether the kernel module defines every name of the protocol."""
+    return all(hasattr(kernel, name) for name in PROTOCOL)
+
+
+class KernelGame:
+    """Game ``game`` of a run seeded ``seed`` in ``kernel`` (a game's kernel module), stepped by hand.
+
+    ``advance()`` runs to the next decision point and returns the seat to decide (-1 at the end);
+    ``kind()``, ``options()`` describe it; ``choose()`` is the index the seat's policy picks (random:
+    one ``below(n)`` from the seat's decision stream, as the driver); ``apply(code)`` plays an option.
+    ``st`` (the state) and ``rs`` (the streams: 0 chance, ``1 + seat`` decisions) are open to look at.
+    """
+
+    def __init__(self, kernel, rules, policies, seed: int, game: int):
+        if not implements_protocol(kernel):
+            missing = [name for name in PROTOCOL if not hasattr(kernel, name)]
+            raise ValueError(f"kernel {kernel.__name__} does not implement the protocol: no {', '.join(missing)}")
+        self.kernel = kernel
+        self.params = kernel.to_kernel(rules)
+        self.policies = kernel.policy_ids(policies)
+        self.rs = np.zeros(kernel.RS_SIZE, np.uint64)
+        rng.seed_streams(self.rs, seed, game)
+        self.st = np.zeros(kernel.STATE_SIZE, np.int64)
+        self.scratch = np.zeros(max(kernel.SCRATCH_SIZE, 1), np.int64)
+        self._out = np.zeros(kernel.MAX_OPTIONS, np.int64)
+        self.seat = -1
+        kernel.start(self.params, self.st, self.rs)
+
+    def advance(self) -> int:
+        self.seat = int(self.kernel.advance(self.params, self.st, self.rs))
+        return self.seat
+
+    def kind(self) -> int:
+        return int(self.kernel.kind(self.params, self.st))
+
+    def options(self) -> list:
+        n = self.kernel.options(self.params, self.st, self._out)
+        return [int(code) for code in self._out[:n]]
+
+    def choose(self) -> int:
+        """The index of the option the deciding seat's policy picks (the driver's rule)."""
+        opts = self._out
+        n = self.kernel.options(self.params, self.st, opts)
+        if n == 1:
+            return 0
+        policy = self.policies[self.seat]
+        if policy == 0:
+            return int(rng.below(self.rs, 1 + self.seat, n))
+        return int(self.kernel.choose(self.params, policy, self.st, self.rs, self.seat, opts, n, self.scratch))
+
+    def apply(self, code: int) -> None:
+        self.kernel.apply(self.params, self.st, self.rs, code)
+
+    def record(self) -> np.ndarray:
+        row = np.zeros(len(self.kernel.COLUMNS), np.int32)
+        self.kernel.record(self.params, self.st, row)
+        return row
