@@ -182,45 +182,23 @@ def _move(move) -> str:
 
 
 @contextlib.contextmanager
-def _valhalla_hooks(reference, policies_module, lines):
-    """Valhalla's reference has no decision observer: its ``legal_moves``/``apply_move`` (DP-1) and
-    the policies' ``choose_extra_throw`` (DP-2) are wrapped for the block."""
-    legal_moves, apply_move, make_policy = reference.legal_moves, reference.apply_move, policies_module.make_policy
-    pending = {}
-
-    def legal(rules, state, seat, throw):
-        moves = legal_moves(rules, state, seat, throw)
-        pending["moves"] = (seat, throw, moves)
-        return moves
+def _valhalla_opening(reference, lines):
+    """Valhalla's automatic opening move is no decision: its ``apply_move`` is wrapped for the block
+    to log the moves made outside a decision (``pending`` says when one is being applied)."""
+    apply_move, pending = reference.apply_move, []
 
     def apply(rules, state, seat, move):
-        if "moves" in pending:
-            s, throw, moves = pending.pop("moves")
-            assert s == seat and move in moves
-            _decision(lines, seat, 1, moves, move, f"throw {throw.klass}, value {throw.value}", _move)
+        if pending:
+            pending.clear()
         else:
             lines.append(f"seat {seat} opening {_move(move)}")
         return apply_move(rules, state, seat, move)
 
-    class Logged:
-        def __init__(self, policy):
-            self.policy = policy
-
-        def choose_move(self, game, seat, throw, moves):
-            return self.policy.choose_move(game, seat, throw, moves)
-
-        def choose_extra_throw(self, game, seat):
-            again = self.policy.choose_extra_throw(game, seat)
-            _decision(lines, seat, 2, ["throw_again", "decline"], "throw_again" if again else "decline", text=str)
-            return again
-
-    reference.legal_moves, reference.apply_move = legal, apply
-    policies_module.make_policy = lambda name, rules, stream: Logged(make_policy(name, rules, stream))
+    reference.apply_move = apply
     try:
-        yield
+        yield pending
     finally:
-        reference.legal_moves, reference.apply_move = legal_moves, apply_move
-        policies_module.make_policy = make_policy
+        reference.apply_move = apply_move
 
 
 def trace_game(name, rules, policies, seed, game_index) -> list:
@@ -233,9 +211,16 @@ def trace_game(name, rules, policies, seed, game_index) -> list:
     lines = Trace()
     with recording(reference, lines), contextlib.ExitStack() as stack:
         if name == "valhalla":
-            policies_module = importlib.import_module("toolkit.games.valhalla.policies")
-            stack.enter_context(_valhalla_hooks(reference, policies_module, lines))
-            reference.play_game(rules, seed, game_index, policies)
+            pending = stack.enter_context(_valhalla_opening(reference, lines))
+
+            def decided(game, d, option):
+                if d.kind == 1:
+                    pending.append(option)
+                    _decision(lines, d.seat, 1, d.options, option, f"throw {d.throw.klass}, value {d.throw.value}",
+                              _move)
+                else:
+                    _decision(lines, d.seat, 2, d.options, option, text=str)
+            reference.play_game(rules, seed, game_index, policies, decided=decided)
         elif name == "halali":
             def observer(state, seat, options, action):
                 if options is None:

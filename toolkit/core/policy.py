@@ -4,10 +4,40 @@
   for games whose decision points carry an ``options`` list (or are one);
 - :func:`best`: the highest-valued option with ties broken uniformly from
   the seat's decision stream (the kernels use the same draws);
-- :func:`parse_samples`: ``NAME`` / ``NAME:S`` policy names (``lookahead:16``).
+- :func:`parse_samples`: ``NAME`` / ``NAME:S`` policy names (``lookahead:16``);
+- :func:`register_players` / :func:`players`: a game's policies module registers how it makes a
+  player from a name, and its reference asks for one player per seat here, so that the reference
+  (the rules) never imports its policies (which import the rules).
 """
 
 from __future__ import annotations
+
+from typing import Callable
+
+from toolkit.core.rng import Stream
+
+_PLAYER_MAKERS: dict[str, Callable] = {}
+
+
+def register_players(game: str, make_policy: Callable) -> None:
+    """``make_policy(name, rules, stream) -> player`` is how ``game``'s policies are made."""
+    _PLAYER_MAKERS[game] = make_policy
+
+
+def players(game: str, names, rules, seed: int, game_index: int) -> list:
+    """One player per seat of game ``game_index`` of a run seeded ``seed``: ``names[s]`` made by the
+    game's registered maker, drawing from the seat's decision stream ``1 + s``.
+
+    >>> import toolkit
+    >>> [type(p).__name__ for p in players("valhalla", ("random", "greedy"), toolkit.rules("valhalla"), 1, 0)]
+    ['RandomPolicy', 'GreedyPolicy']
+    """
+    if game not in _PLAYER_MAKERS:  # its package imports its policies module, which registers them
+        import importlib
+
+        importlib.import_module(f"toolkit.games.{game}")
+    make = _PLAYER_MAKERS[game]
+    return [make(name, rules, Stream(seed, game_index, 1 + seat)) for seat, name in enumerate(names)]
 
 
 class RandomPolicy:

@@ -51,6 +51,7 @@ war, or by a discard (DP-3, DP-5) the spec does not call secret.
 
 from __future__ import annotations
 
+from toolkit.core import policy as core_policy
 from toolkit.core.policy import RandomPolicy, best
 from toolkit.core.rng import Stream, mix64
 from toolkit.games.attila import reference as ref
@@ -252,3 +253,8 @@ def make_policy(name: str, rules, stream):
     if base == "greedy":
         return GreedyPolicy(rules, stream, without)
     return LookaheadPolicy(rules, stream, samples, without)
+
+
+# the reference asks core.policy for its players (it does not import this module); the lambda looks
+# make_policy up at each call, so a test may replace it
+core_policy.register_players("attila", lambda name, rules, stream: make_policy(name, rules, stream))

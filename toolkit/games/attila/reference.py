@@ -62,6 +62,7 @@ import dataclasses
 import itertools
 
 from toolkit.core.lead import LeadTracker
+from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.attila.rules import TILES, TRIBES
 
@@ -134,13 +135,11 @@ class Game:
     """One game: the state of §3 and the rules of §4."""
 
     def __init__(self, rules, seed: int, game_index: int, policies, observer=None):
-        from toolkit.games.attila.policies import make_policy
-
         self.rules = rules
         self.board = rules.board
         self.n = rules.num_players
         self.chance = Stream(seed, game_index, CHANCE)
-        self.players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
+        self.players = core_players("attila", policies, rules, seed, game_index)
         self.observer = observer
         n, board = self.n, self.board
         self.vp = [0] * n

@@ -25,6 +25,7 @@ legal actions; none sees a face-down tile.
 
 from __future__ import annotations
 
+from toolkit.core import policy as core_policy
 from toolkit.core.policy import RandomPolicy
 from toolkit.games.halali import reference as ref
 from toolkit.games.halali.rules import COLOUR_OF_KIND, HUNTER, KINDS
@@ -166,3 +167,8 @@ class LookaheadPolicy:
 
 def make_policy(name: str, rules, stream):
     return {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy}[name](rules, stream)
+
+
+# the reference asks core.policy for its players (it does not import this module); the lambda looks
+# make_policy up at each call, so a test may replace it
+core_policy.register_players("halali", lambda name, rules, stream: make_policy(name, rules, stream))

@@ -79,6 +79,7 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.core.lead import LeadTracker
+from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.halali.rules import (
     BEAR, BLUE, BROWN, COLOUR_OF_KIND, DIRECTIONS, DUCK, FOX, HUNTER, KINDS, LUMBERJACK, PHEASANT, TREE,
@@ -470,10 +471,8 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
 
     ``observer(state, seat, options, action)`` sees every decision before it is
     applied, and every automatic pass (``options = action = None``) after it."""
-    from toolkit.games.halali.policies import make_policy
-
     chance = Stream(seed, game_index, CHANCE)
-    players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
+    players = core_players("halali", policies, rules, seed, game_index)
     lead = LeadTracker()  # one tracker through the whole match (design metrics)
     games = [play_one(rules, chance, players, BLUE, observer, lead)]
     if rules.match_games == 2:  # H-8: a fresh shuffle, colours swapped

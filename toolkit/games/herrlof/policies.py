@@ -39,8 +39,10 @@ the stock or the opponent's 3-discards.
 
 from __future__ import annotations
 
+from toolkit.core import policy as core_policy
 from toolkit.core.policy import RandomPolicy, parse_samples
 from toolkit.games.herrlof import reference as ref
+from toolkit.games.herrlof.reference import hand_strength
 
 POLICIES = ("random", "greedy", "lookahead")
 DEFAULT_SAMPLES = 32
@@ -54,21 +56,6 @@ def parse_policy(name: str) -> tuple[str, int]:
 
 
 # ---------------------------------------------------------------------- greedy
-
-
-def hand_strength(rules, hand, trump) -> int:
-    """Expected tricks of a hand, in quarter tricks (integers, so the kernel agrees exactly)."""
-    r = rules.max_rank
-    quarters = 0
-    for f in hand:
-        if f >= rules.suits * r:
-            continue
-        rank, suit = f % r + 1, f // r
-        if suit == trump:
-            quarters += 4 if rank >= r - 2 else (2 if rank >= r - 5 else 1)
-        else:
-            quarters += 3 if rank == r else (2 if rank == r - 1 else (1 if rank == r - 2 else 0))
-    return quarters
 
 
 def bid_base(cards_in_hand: int) -> int:
@@ -299,3 +286,8 @@ def make_policy(name: str, rules, stream):
     if base == "greedy":
         return GreedyPolicy(rules, stream)
     return LookaheadPolicy(rules, stream, samples)
+
+
+# the reference asks core.policy for its players (it does not import this module); the lambda looks
+# make_policy up at each call, so a test may replace it
+core_policy.register_players("herrlof", lambda name, rules, stream: make_policy(name, rules, stream))

@@ -74,6 +74,7 @@ import copy
 import dataclasses
 
 from toolkit.core.lead import LeadTracker
+from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 
 # Decision points (§5): kind codes shared with the kernel
@@ -687,10 +688,8 @@ class Record:
 def play_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> Record:
     """Play one game; ``observer(state, decision, option)`` sees every decision and,
     with ``decision = None``, every scored round (for tests)."""
-    from toolkit.games.herrlof.policies import make_policy
-
     chance = Stream(seed, game_index, CHANCE)
-    players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
+    players = core_players("herrlof", policies, rules, seed, game_index)
     dealer = draw_first_dealer(rules, chance)
     st, log = None, []
     decisions = options = 0
@@ -734,10 +733,24 @@ ROUND_LOG_FIELDS = ("round", "seat", "dealer", "bid", "tricks", "points", "stren
                     "ones", "threes", "sixes", "nines", "trump", "steals", "trades", "swaps")
 
 
+def hand_strength(rules, hand, trump) -> int:
+    """Expected tricks of a hand, in quarter tricks (integers, so the kernel agrees exactly): the round
+    log's ``strength`` and the greedy bid's (``policies.greedy_bid``)."""
+    r = rules.max_rank
+    quarters = 0
+    for f in hand:
+        if f >= rules.suits * r:
+            continue
+        rank, suit = f % r + 1, f // r
+        if suit == trump:
+            quarters += 4 if rank >= r - 2 else (2 if rank >= r - 5 else 1)
+        else:
+            quarters += 3 if rank == r else (2 if rank == r - 1 else (1 if rank == r - 2 else 0))
+    return quarters
+
+
 def round_log_row(st: State, seat: int, hand: list, trump: int, tallies_before: dict) -> dict:
     """One row of the per-round log (analysis only, not part of §6)."""
-    from toolkit.games.herrlof.policies import hand_strength
-
     c = st.cards
     ranks = [c.rank(f) for f in hand]
     row = {"round": st.round_no, "seat": seat, "dealer": int(seat == st.dealer), "bid": st.bids[seat],

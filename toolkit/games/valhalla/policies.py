@@ -168,3 +168,8 @@ def make_policy(name: str, rules, stream):
     if name not in _CLASSES:
         raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(POLICIES)}")
     return _CLASSES[name](rules, stream)
+
+
+# the reference asks core.policy for its players (it does not import this module); the lambda looks
+# make_policy up at each call, so a test may replace it
+core_policy.register_players("valhalla", lambda name, rules, stream: make_policy(name, rules, stream))

@@ -72,6 +72,7 @@ import dataclasses
 from typing import Callable
 
 from toolkit.core.lead import LeadTracker
+from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 
 # §2.5 positions off the track
@@ -659,10 +660,8 @@ def option_code(decision: Decision, option) -> int:
 
 def new_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None, decided=None) -> Game:
     """Game ``game_index`` of a run seeded ``seed``, not yet started (same streams as the kernel)."""
-    from toolkit.games.valhalla.policies import make_policy
-
     chance = Stream(seed, game_index, CHANCE)
-    players = [make_policy(name, rules, Stream(seed, game_index, 1 + seat)) for seat, name in enumerate(policies)]
+    players = core_players("valhalla", policies, rules, seed, game_index)
     return Game(rules, players, Sticks(rules, chance), chance=chance, observer=observer, decided=decided)
 
 

@@ -87,6 +87,7 @@ import dataclasses
 import itertools
 
 from toolkit.core.lead import LeadTracker
+from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 
 from toolkit.games.walhalla.data import (
@@ -157,12 +158,11 @@ class Game:
 
     def __init__(self, rules, seed: int, game_index: int, policies, observer=None):
         from toolkit.games.walhalla import data
-        from toolkit.games.walhalla.policies import make_policy
 
         self.rules = rules
         self.n = rules.num_players
         self.chance = Stream(seed, game_index, CHANCE)
-        self.players = [make_policy(name, rules, Stream(seed, game_index, 1 + s)) for s, name in enumerate(policies)]
+        self.players = core_players("walhalla", policies, rules, seed, game_index)
         self.observer = observer
         tiles, dragons = data.load_tiles(), data.load_dragons()
         self.tile_types, self.tile_values = tiles.types, tiles.values
