@@ -42,13 +42,18 @@ class RuleQuestion:
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
     name: str
-    title: str
     description: str
-    Rules: type
-    policies: tuple  # policy names, the first is "random"
     default_policies: Callable  # rules -> tuple of policy names (the report's choice)
     seats: Callable  # rules -> number of seats
-    odds: Callable  # rules -> DataFrame of exact numbers
+    # Left as None, the fields below are found by the layout every game folder has (docs/adding-a-game.md):
+    # in ``package`` (default ``toolkit.games.<name>``) the modules ``rules`` (``Rules``), ``policies``
+    # (``POLICIES``, ``parse_policy`` if it has one), ``odds`` (``summary``, ``simulated`` if it has one),
+    # ``kernel`` and ``reference``; ``title`` is the name with a capital
+    package: str | None = None
+    title: str | None = None
+    Rules: type | None = None
+    policies: tuple | None = None  # policy names, the first is "random"
+    odds: Callable | None = None  # rules -> DataFrame of exact numbers
     # the game's kernel module: ``COLUMNS``, ``play_many``, ``to_kernel(rules)``, ``policy_ids(policies)``
     # and, if it has them, ``CATEGORIES`` (else ``RESULT_CODES`` for the ``result`` column) and
     # ``columns_for(rules)``; the fields below left as None are taken from it
@@ -98,6 +103,7 @@ class GameSpec:
         return max(1_000 // self.lookahead_share, n_games // self.lookahead_share)
 
     def __post_init__(self):
+        self._fill_from_package()
         kernel = self.kernel
         derived = {}
         if kernel is not None:
@@ -120,6 +126,23 @@ class GameSpec:
         if self.categories is None:
             object.__setattr__(self, "categories", {})
         object.__setattr__(self, "extra_odds", MappingProxyType(dict(self.extra_odds)))
+
+    def _fill_from_package(self) -> None:
+        """The fields left as None, from the game folder's modules (see the field comments)."""
+        package = self.package or f"toolkit.games.{self.name}"
+
+        def module(name):
+            return importlib.import_module(f"{package}.{name}")
+
+        found = {"package": lambda: package, "title": lambda: self.name.title(),
+                 "Rules": lambda: module("rules").Rules, "policies": lambda: module("policies").POLICIES,
+                 "policy_parser": lambda: getattr(module("policies"), "parse_policy", None),
+                 "odds": lambda: module("odds").summary,
+                 "simulated_odds": lambda: getattr(module("odds"), "simulated", None),
+                 "kernel": lambda: module("kernel"), "reference": lambda: f"{package}.reference"}
+        for name, find in found.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, find())
 
     def _play_reference(self, rules, seed, game_index, policies) -> dict:
         """One game of the reference as a row of ``columns`` (``reference.play_game`` and ``record_row``)."""

@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
-from toolkit.games.attila import kernel, odds
-from toolkit.games.attila.policies import POLICIES, parse_policy
-from toolkit.games.attila.rules import Rules
+from toolkit.games.attila import kernel
 
 
 SPEC = GameSpec(
     name="attila",
-    title="Attila",
     description="2-5 player area-majority card game",
-    Rules=Rules,
-    policies=POLICIES,
     default_policies=lambda rules: ("greedy",) * rules.num_players,
     seats=lambda rules: rules.num_players,
-    kernel=kernel,
-    reference="toolkit.games.attila.reference",
-    odds=odds.summary,
     histogram_columns=("turns", "plies", "wars", "century_scorings", "n_winners"),
     turn_word="one player's turn",
     first_mover=lambda column: column("start_player"),
-    policy_parser=parse_policy,
     columns_for=lambda rules: kernel.columns_for(rules.num_players),
-    simulated_odds=odds.simulated,
     shared_wins=True,
     aborts=True,
     hidden_information=True,  # the hands and the deck

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
-from toolkit.games.halali import kernel, odds
-from toolkit.games.halali.policies import POLICIES
-from toolkit.games.halali.rules import Rules
+from toolkit.games.halali import kernel
 
 
 def _play_reference(rules, seed, game_index, policies):
@@ -17,19 +15,13 @@ def _play_reference(rules, seed, game_index, policies):
 
 SPEC = GameSpec(
     name="halali",
-    title="Halali",
     description="2-player hunt on a 7x7 board of face-down tiles",
-    Rules=Rules,
-    policies=POLICIES,
     default_policies=lambda rules: ("greedy", "greedy"),
     seats=lambda rules: 2,
-    kernel=kernel,
     play_reference=_play_reference,
-    odds=odds.summary,
     histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
     turn_word="one action",
     first_mover=lambda column: column("first_player"),  # the first mover of the match's first game
-    simulated_odds=odds.simulated,
     draws=True,
     aborts=True,  # H-7
     hidden_information=True,  # the face-down tiles

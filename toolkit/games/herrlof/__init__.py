@@ -6,15 +6,14 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
-from toolkit.games.herrlof import kernel, odds
-from toolkit.games.herrlof.policies import POLICIES, parse_policy
+from toolkit.games.herrlof import kernel
 from toolkit.games.herrlof.rules import Rules
 
 
 def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("random", "random"),
               first_game: int = 0) -> pd.DataFrame:
     """One row per round and seat: the bid, the tricks won, the points, and the dealt hand's
-    strength (``policies.hand_strength``, quarter tricks), trumps, specials and cards of rank
+    strength (``reference.hand_strength``, quarter tricks), trumps, specials and cards of rank
     1/3/6/9, and the effects that seat executed that round.
 
     The games are the same as ``toolkit.simulate("herrlof", ...)`` with the same seed and
@@ -44,20 +43,12 @@ def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("ra
 
 SPEC = GameSpec(
     name="herrlof",
-    title="Herrlof",
     description="2-player trick-taking card game with exact bids",
-    Rules=Rules,
-    policies=POLICIES,
     default_policies=lambda rules: ("greedy", "greedy"),
     seats=lambda rules: 2,
-    kernel=kernel,
-    reference="toolkit.games.herrlof.reference",
-    odds=odds.summary,
     histogram_columns=("turns", "plies", "rounds", "first_dealer"),
     turn_word="one trick",
     first_mover=lambda column: 1 - column("first_dealer"),  # the non-dealer bids and leads first (R-1)
-    policy_parser=parse_policy,
-    simulated_odds=odds.simulated,
     draws=True,  # R-6.3
     hidden_information=True,  # the hands, the stock and the secret bids
     panel_games=50_000,

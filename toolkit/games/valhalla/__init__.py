@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
-from toolkit.games.valhalla import kernel, odds
-from toolkit.games.valhalla.policies import POLICIES
-from toolkit.games.valhalla.rules import Rules
+from toolkit.games.valhalla import odds
 
 
 SPEC = GameSpec(
     name="valhalla",
-    title="Valhalla",
     description="2-player race (a Norse Senet) with four rune throwing sticks",
-    Rules=Rules,
-    policies=POLICIES,
     default_policies=lambda rules: ("greedy", "greedy"),
     seats=lambda rules: 2,
-    kernel=kernel,
-    reference="toolkit.games.valhalla.reference",
-    odds=odds.summary,
     histogram_columns=("turns", "plies", "start_seat"),
     turn_word="one player's throw sequence",
     first_mover=lambda column: column("start_seat"),
-    simulated_odds=odds.simulated,
     extra_odds={"the 16 stick outcomes": odds.throw_table, "throw values": odds.value_distribution},
     aborts=True,  # a game stopped at the turn limit (result "aborted")
     panel_games=100_000,

@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
-from toolkit.games.walhalla import kernel, odds
-from toolkit.games.walhalla.policies import POLICIES, parse_policy
-from toolkit.games.walhalla.rules import Rules
 
 
 SPEC = GameSpec(
     name="walhalla",
-    title="Walhalla",
     description="3-4 player Viking raids with majority scoring",
-    Rules=Rules,
-    policies=POLICIES,
     default_policies=lambda rules: ("greedy",) * rules.num_players,
     seats=lambda rules: rules.num_players,
-    kernel=kernel,
-    reference="toolkit.games.walhalla.reference",
-    odds=odds.summary,
     histogram_columns=("turns", "plies", "combats", "n_winners"),
     turn_word="one dragon drawn",
     first_mover=lambda column: column("start_player"),  # the start player of raid 1
-    policy_parser=parse_policy,
-    simulated_odds=odds.simulated,
     shared_wins=True,
     hidden_information=True,  # the hands and the dragon bag
     # The greedy players value every boarding, fjord and landing by a trial scoring (W-8): 4-player
