@@ -79,14 +79,14 @@ def lockstep(name, rules, policies, seed, game, tamper=None) -> str | None:
         index = kg.choose()
         if codes[index] != reference.option_code(decision, option):
             return f"decision {step}: kernel chose {codes[index]}, reference {reference.option_code(decision, option)}"
-        for s, player in enumerate(ref.policies):
+        for s, player in enumerate(ref.players):
             stream = getattr(player, "stream", None)
             if stream is not None and stream.state != int(kg.rs[1 + s]):
                 return f"decision {step}: seat {s}'s decision streams differ"
         ref.apply(decision, option)
         kg.apply(codes[index] if tamper is None else tamper(step, codes, index))
         step += 1
-    expected = reference.record_row(ref.result())
+    expected = ref.row()
     got = dict(zip(kernel.COLUMNS, kg.record().tolist()))
     if got != {c: int(v) for c, v in expected.items()}:
         wrong = [c for c in got if got[c] != expected[c]]

@@ -445,7 +445,7 @@ class Game:
     :meth:`start` sets up (V-3); :meth:`advance` throws and runs the automatic steps up to the
     next :class:`Decision` (None once the game is over); :meth:`apply` carries out one of its
     options; :meth:`result` is the §6 record.  :meth:`play` runs a whole game with
-    ``policies[seat]``, objects with ``choose_move(game, seat, throw, moves)`` and
+    ``players[seat]`` (the ``policies`` given), objects with ``choose_move(game, seat, throw, moves)`` and
     ``choose_extra_throw(game, seat)`` (see ``policies.py``); ``decided(game, decision, option)``,
     if given, sees every decision before it is applied.  ``observer(game, event)``, if given, is
     called after every move resolution (used by the invariant checks).
@@ -454,7 +454,7 @@ class Game:
     def __init__(self, rules, policies, sticks, chance: Stream | None = None,
                  observer: Callable | None = None, state: State | None = None, decided: Callable | None = None):
         self.rules = rules
-        self.policies = policies
+        self.players = policies  # one policy object per seat
         self.sticks = sticks
         self.chance = chance
         self.observer = observer
@@ -625,7 +625,7 @@ class Game:
 
     def choose(self, decision: Decision):
         """The option ``policies[decision.seat]`` picks (a single option without asking)."""
-        policy = self.policies[decision.seat]
+        policy = self.players[decision.seat]
         if decision.kind == 2:
             return THROW_AGAIN if policy.choose_extra_throw(self, decision.seat) else DECLINE
         if len(decision.options) == 1:
@@ -639,6 +639,10 @@ class Game:
             record.winner = -1
         record.lead_changes, record.decisive_turn = self.lead.result(record.winner)
         return record
+
+    def row(self) -> dict:
+        """The §6 record of the finished game as one row of result columns."""
+        return record_row(self.result())
 
     def play(self) -> Record:
         self.start()
