@@ -89,6 +89,7 @@ class Kind:
     """How one parameter is checked, parsed, shown and serialised."""
 
     type_name: ClassVar[str] = "value"
+    typed_widget: ClassVar[bool] = False  # the widget holds a value of the type, not a text (from_widget)
 
     def check(self, name: str, value: Any) -> Any:
         """Return the normalised value or raise ``ValueError``."""
@@ -120,7 +121,9 @@ class Kind:
                       style={"description_width": "initial"})
 
     def from_widget(self, name: str, widget_value: Any) -> Any:
-        return self.parse(name, widget_value)
+        """The value a widget holds: parsed from its text, or checked where the widget holds a typed
+        value (``typed_widget``: sliders, checkboxes, drop-downs)."""
+        return self.check(name, widget_value) if self.typed_widget else self.parse(name, widget_value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,6 +131,7 @@ class Int(Kind):
     low: int | None = None
     high: int | None = None
     type_name: ClassVar[str] = "int"
+    typed_widget: ClassVar[bool] = True
 
     def allowed(self):
         lo = "-inf" if self.low is None else self.low
@@ -157,8 +161,6 @@ class Int(Kind):
         return w.BoundedIntText(value=value, min=self.low, max=self.high,
                                 description=name, tooltip=description, style=style)
 
-    def from_widget(self, name, widget_value):
-        return self.check(name, widget_value)
 
 
 def _range_text(low, high):
@@ -176,6 +178,7 @@ class Float(Kind):
     low_open: bool = False
     high_open: bool = False
     type_name: ClassVar[str] = "float"
+    typed_widget: ClassVar[bool] = True
 
     def allowed(self):
         left = "(" if self.low_open or self.low is None else "["
@@ -211,13 +214,12 @@ class Float(Kind):
                              readout_format=".3f", description=name, tooltip=description, style=style,
                              continuous_update=False)
 
-    def from_widget(self, name, widget_value):
-        return self.check(name, widget_value)
 
 
 @dataclasses.dataclass(frozen=True)
 class Bool(Kind):
     type_name: ClassVar[str] = "bool"
+    typed_widget: ClassVar[bool] = True
 
     def allowed(self):
         return "true or false"
@@ -239,14 +241,13 @@ class Bool(Kind):
 
         return w.Checkbox(value=value, description=name, tooltip=description, indent=False)
 
-    def from_widget(self, name, widget_value):
-        return self.check(name, widget_value)
 
 
 @dataclasses.dataclass(frozen=True)
 class Choice(Kind):
     choices: tuple
     type_name: ClassVar[str] = "choice"
+    typed_widget: ClassVar[bool] = True
 
     def allowed(self):
         return "one of " + ", ".join(str(c) for c in self.choices)
@@ -269,8 +270,6 @@ class Choice(Kind):
         return w.Dropdown(options=[(str(c), c) for c in self.choices], value=value,
                           description=name, tooltip=description, style={"description_width": "initial"})
 
-    def from_widget(self, name, widget_value):
-        return self.check(name, widget_value)
 
 
 @dataclasses.dataclass(frozen=True)
