@@ -297,8 +297,8 @@ def test_lead_columns_recomputed_from_the_vp_after_each_turn(config, policies):
 
 @pytest.mark.parametrize("tiebreak", ["shared", "walhalla_then_fields"])
 def test_the_last_update_sees_the_final_vp_in_the_kernel(tiebreak):
-    """The kernel's state after a game (``work[:STATE_SIZE]``): its lead tracker's current leader is the final VP's strict leader
-    (-1 when the top is shared), so a sole winner is not the leader only when it won a tie-break."""
+    """The kernel's state after a game (``work[:STATE_SIZE]``): its lead tracker's current leader is the
+    final VP's strict leader (-1 when the top is shared), so a sole winner is not the leader only when it won a tie-break."""
     from toolkit.core.lead import L_CURRENT, leader
     rules = Rules(tiebreak=tiebreak)
     ip, pol = K.to_kernel(rules), K.policy_ids(("random",) * 4)
