@@ -3,7 +3,9 @@
 The kernel tests §7.1-7.5 after setup, after every turn and after every raid
 (:func:`kernel.check_between_turns`), §7.2 at every landing, §7.6-7.8 inside
 the preparation and §7.9 after setup.  The controls corrupt a real
-end-of-game state one way at a time and expect the matching code.
+end-of-game state one way at a time and expect the matching code, from the
+check itself and through the protocol (``check_step``, ``advance``,
+``check_end``: what ``play_game`` returns).
 """
 
 from __future__ import annotations
@@ -105,16 +107,48 @@ def test_landing_on_an_occupied_field_is_caught():
 
 
 def test_the_preparation_checks_run_clean_on_a_real_state():
-    """7.6-7.8 sit inside ``preparation`` and hold by its construction (no control can break them
-    without changing the code); on a real end-of-raid state they run and report nothing, and the
+    """7.6-7.8 sit inside ``preparation`` and ``heroes`` and hold by their construction (no control can break
+    them without changing the code); on a real end-of-raid state they run and report nothing, and the
     heroes rule leaves a least Walhalla count of 0."""
     ip, st = _final_state()
     st[K.S_CHECK] = 1
     st[K.S_VIOLATION] = 0
     st[K.S_WALHALLA:K.S_WALHALLA + 4] = (3, 2, 4, 2)
     st[K.S_ASGARD:K.S_ASGARD + 4] -= st[K.S_WALHALLA:K.S_WALHALLA + 4] - 1
-    K.preparation(ip, st, np.zeros(K.N_STREAMS, np.uint64), K.policy_ids(("random",) * 4), np.zeros(K.WORK_SIZE, np.int64))
+    K.preparation(ip, st, np.zeros(K.N_STREAMS, np.uint64))
+    K.heroes(ip, st)
     assert st[K.S_VIOLATION] == 0
     assert tuple(st[K.S_WALHALLA:K.S_WALHALLA + 4]) == (1, 0, 2, 0)
     assert all(st[K.S_FTYPE + 16 * k + j] == K.WHEAT for k in range(3) for j in range(16)
                if st[K.S_OCC + 16 * k + j] >= 0)
+
+
+@pytest.mark.parametrize("name", sorted(CONTROLS))
+def test_the_protocol_reports_a_corrupted_state(name):
+    """Through the protocol: a corruption at the end of a turn (``PH_TURN_END``, the game's own checks on) is
+    caught by ``advance`` and returned by ``check_step`` and ``check_end``; with the checks off nothing is."""
+    ip, st = _final_state()
+    _corrupt(name, st)
+    st[K.S_PHASE], st[K.S_VIOLATION] = K.PH_TURN_END, 0
+    rs = np.zeros(2 * K.N_STREAMS, np.uint64)
+    quiet = st.copy()
+    quiet[K.S_CHECK] = 0
+    K.advance(ip, quiet, rs.copy())
+    assert quiet[K.S_VIOLATION] == 0
+    st[K.S_CHECK] = 1
+    K.advance(ip, st, rs)
+    assert K.check_step(ip, st.copy(), st, 0) == CONTROLS[name]
+    assert K.check_end(ip, st) == CONTROLS[name]
+
+
+@pytest.mark.parametrize("name", sorted(CONTROLS))
+def test_the_first_check_step_checks_the_set_up(name):
+    """``check_step``'s first call (``S_CHECK`` still 0) runs the set-up's checks on ``before``."""
+    ip, st = _final_state()
+    before = st.copy()
+    before[K.S_PREV_VP:K.S_PREV_VP + 4] = before[K.S_VP:K.S_VP + 4]
+    _corrupt(name, before)
+    st[K.S_CHECK], st[K.S_VIOLATION] = 0, 0
+    assert K.check_step(ip, before, st.copy(), 0) == CONTROLS[name]
+    intact = st.copy()
+    assert K.check_step(ip, st.copy(), intact, 0) == 0 and intact[K.S_CHECK] == 1

@@ -297,8 +297,8 @@ def test_lead_columns_recomputed_from_the_vp_after_each_turn(config, policies):
 
 @pytest.mark.parametrize("tiebreak", ["shared", "walhalla_then_fields"])
 def test_the_last_update_sees_the_final_vp_in_the_kernel(tiebreak):
-    """The kernel's scratch array after a game: its current leader is the final VP's strict leader
-    (-1 when the top is shared), so a sole winner is not the leader only when it won a tie-break."""
+    """The kernel's state after a game (``work[:STATE_SIZE]``): its lead tracker's current leader is the
+    final VP's strict leader (-1 when the top is shared), so a sole winner is not the leader only when it won a tie-break."""
     from toolkit.core.lead import L_CURRENT, leader
     rules = Rules(tiebreak=tiebreak)
     ip, pol = K.to_kernel(rules), K.policy_ids(("random",) * 4)
@@ -308,7 +308,7 @@ def test_the_last_update_sees_the_final_vp_in_the_kernel(tiebreak):
     for g in range(300):
         K.play_game(ip, pol, 8, g, row, True, rs, work)
         scores = [int(row[K.C_SEAT + s]) for s in range(4)]
-        assert work[K.W_LEAD + L_CURRENT] == leader(scores)
+        assert work[K.S_LEAD + L_CURRENT] == leader(scores)
         winner = int(row[K.C_WINNER])
         if winner >= 0 and leader(scores) != winner:
             tie_wins += 1

@@ -2,16 +2,84 @@
 
 Same rules, same random draws and same option order as ``reference.py``; the
 tests check both produce identical games.  Rules, tiles and dragons arrive as
-one integer vector (:func:`to_kernel`); a game's state is one ``int64``
-vector (layout ``S_*``), so ``play_game`` allocates nothing: the caller
-passes the stream states and the state array.  Field j of peninsula k is
-entry ``16 * k + j`` of the field arrays (at most 8 tiles, 16 fields).
+one integer vector (:func:`to_kernel`).  The kernel runs on the decision-point
+protocol (``docs/architecture.md``, "The game protocol"): ``core/driver``
+builds ``play_game`` from :func:`start`, :func:`advance`, :func:`count`,
+:func:`nth`, :func:`options`, :func:`apply`, :func:`choose`,
+:func:`check_step`, :func:`check_end` and :func:`record`, and plays
+``random`` (one ``below(n)`` from the seat's decision stream at a decision
+point with n >= 2 options, nothing with one) itself.
 
+State
+-----
+One ``int64`` vector ``st``, laid out by ``STATE`` (``core.layout.Layout``;
+``S_<FIELD>`` is field ``<field>``'s offset): the components and tallies
+(VP, Midgard, Asgard, Walhalla per seat, the hands ``hand[5 p + card]``, the
+discard pile, peninsula lengths and tips, moored boats, the dragon seats
+``aboard``, the deck and dragon heads, the start player, the raid, the
+``turns`` / ``plies`` / ``options`` counters and the §6 tallies, the card
+phase's horns and Walhalla cards), the §7 check state (``check``,
+``violation``, ``prev_vp``), then where the game stands between decision
+points: ``phase`` (a decision point's §5 number 1..9, ``PH_OVER``, or an
+automatic step ``PH_*``), ``seat`` to decide, ``n`` its options, the turn's
+``active`` player and dragon (``colour``, ``cseat``), the ``legal`` fjords,
+the chosen ``fjord`` and its ``base`` position, the disembarking dragon
+seat ``j``, DP-4's candidates (``cand``, ``n_cand``), the combat's ``field``
+and cards (``axe``, ``axes_played``, ``shields_played``), the card phase's or
+the sale's player ``i`` (from the start player), ``last`` (the raid scored is
+the last), ``rollout`` (a lookahead world), the cards ``laid`` in DP-8, the
+rules' scratch ``tmp``, the lead tracking (``lead``, ``lead_values``), and
+last the dragon deck, the fields (``ftype``, ``fvalue``, ``occ``: field j of
+peninsula k is entry ``16 k + j``, at most 8 tiles, 16 fields) and the deck.
+
+Decision points and option codes
+--------------------------------
+The spec's §5 decision points, each one decision point of the protocol
+(``kind`` is its number), options in the spec's order, codes as ``apply``
+takes them:
+
+- DP-1 board: the boardable seat sets, ascending by bitmask; code = the
+  bitmask (bit j: dragon seat j, 0 bow).
+- DP-2 colour seat: 0 board, 1 decline.
+- DP-3 fjord: the legal fjords ascending; code = the fjord 0..3.
+- DP-4 landing: the left candidate, the right one, then stay (if
+  ``landing_mandatory`` is off); code = the peninsula 0..2, ``STAY`` = 3.
+- DP-5 axe: 0 play, 1 decline.  DP-6 shield: 0 play, 1 decline.
+- DP-7 fight: 0 defender wins, 1 attacker wins.
+- DP-8 raid cards (h0, h1, h2, w, pl) and DP-9 sale (axe, shield, horn,
+  walhalla, plunder): the count vectors in lexicographic order; code = the
+  vector packed, entry c in bits ``8 c .. 8 c + 7`` (entries <= 40).  Their
+  number is counted when the decision point is presented (``n``), and
+  ``nth`` walks to the i-th as the old kernel's random choice did, so
+  ``random`` never lists them.  ``options`` lists at most ``MAX_OPTIONS``
+  (4096): with more (only for hands of dozens of cards; a vector count is a
+  product of hand sizes and reaches millions under extreme ``action_deck``
+  values) it lists the first ``MAX_OPTIONS - 3`` and then those of greedy's
+  candidates that come later, still in order -- every option ``greedy`` and
+  ``lookahead`` can take, not every option.
+
+The automatic steps between them (``advance``): a turn's dragon (W-4.1), the
+Vikings disembarking without a candidate, an uncancelled Axe's fight, the
+card reveal and the raid's scoring (W-7.2 .. W-9), the preparation (W-10)
+and the heroes; ``apply`` may draw chance (a cult place's cards, W-5.4).
+``greedy`` and ``lookahead`` are :func:`choose`: :func:`greedy_option` gives
+greedy's option code at any decision point (its ties broken from the seat's
+decision stream, as before), and a lookahead seat's DP-3 is
+:func:`lookahead_fjord`, whose rollouts play the rest of the raid in their
+own world (``rollout`` set: the protocol's steps stop after the raid's
+scoring) with :func:`greedy_option` at every decision point.  A lookahead's
+sample count travels in its policy id (``policy_ids``).
+
+Checks
+------
 With ``check=True`` the §7 invariants are tested after setup, after every
 turn and every raid (:func:`check_between_turns`), at every landing (7.2)
 and inside the preparation (7.6-7.8); ``play_game`` returns the first
-violated invariant's number.  §7.7's "every count dropped by the same m" is
-true by construction of :func:`preparation`; the check tests the minimum.
+violated invariant's number.  The game runs these checks itself once
+``st[S_CHECK]`` is set, which :func:`check_step` does at its first call
+(the driver calls it only with ``check``), running the set-up's checks then
+(:func:`check_step`).  §7.7's "every count dropped by the same m" is true by
+construction of :func:`heroes`; the check tests the minimum.
 
 Design metrics
 --------------
@@ -20,12 +88,13 @@ docstring gives the reasons):
 
 - ``decisions``: the §5 decision points presented, every one of DP-1..DP-9
   when its trigger holds, a single option included; it equals ``plies``.
-  :func:`present` counts each one, at the same place for every policy.  The
-  lookahead's rollouts play in their own world (``work[W_WORLD:]``), so
-  their decision points never reach the real game's counters.
+  :func:`present` counts each one when ``advance`` reaches it, for every
+  policy.  The lookahead's rollouts play in their own world
+  (``scratch[W_WORLD:]``), so their decision points never reach the real
+  game's counters.
 - ``options``: the options of those decision points, summed (the random
   policy's list, §5's canonical order); DP-8 and DP-9 count their count
-  vectors with :func:`nth_vector` for the greedy seats too.
+  vectors with :func:`nth_vector`.
 - ``lead_changes`` and ``decisive_turn`` (``toolkit.core.lead``): after each
   turn of §6 (one dragon drawn, the rollouts' turns excluded) the lead
   measure :func:`lead_measure`, each seat's VP so far, goes to
@@ -33,9 +102,8 @@ docstring gives the reasons):
   just before the next turn begins, or at the end of the game: the turn
   that ends a raid is measured after the raid's scoring (W-8, or W-9 after
   the last raid) and the preparation (W-7.3), so the final scoring is
-  seen.  Still exactly one update per turn of ``turns``.  The scratch
-  arrays live in ``work`` (``W_LEAD``, ``W_LEAD_VALUES``), so ``play_game``
-  still allocates nothing.
+  seen.  Still exactly one update per turn of ``turns``.  The tracker lives
+  in ``st`` (``S_LEAD``, ``S_LEAD_VALUES``).
 """
 
 from __future__ import annotations
@@ -43,9 +111,9 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core import rng
-from toolkit.core.driver import make_play_many
-from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.core.layout import block, offset, seat_run
+from toolkit.core.driver import make_play_game, make_play_many, work_size
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
+from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 MAX_SEATS = 4
@@ -74,42 +142,83 @@ P_DRAGON_SEAT = P_DRAGON_COLOUR + N_DRAGONS  # [12]
 N_PARAMS = P_DRAGON_SEAT + N_DRAGONS
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 
-# -- state layout ------------------------------------------------------------------------
-S_VP, S_MIDGARD, S_ASGARD, S_WALHALLA = 0, 4, 8, 12  # [4] each
-S_HAND = 16  # [4 * 5]
-S_DISCARD = 36  # [5]
-S_LEN = 41  # [3] tiles per peninsula
-S_INNER, S_OUTER = 44, 47  # [3] tips
-S_MOORED = 50  # [4]
-S_ABOARD = 54  # [3]
-S_DECK_HEAD, S_DECK_N, S_DRAGON_HEAD, S_START, S_FIRST, S_RAID = 57, 58, 59, 60, 61, 62
-S_TURNS, S_PLIES, S_RAIDS, S_COMBATS, S_ATT_WINS, S_DEF_CHOICES, S_DEF_WIN = 63, 64, 65, 66, 67, 68, 69
-S_TURNS_RAID, S_COMBATS_RAID = 70, 75  # [5] each
-S_AXES, S_SHIELDS, S_TO_WALHALLA, S_HEROES, S_LANDINGS, S_SOLD = 80, 84, 88, 92, 96, 100  # [4] each
-S_VP_FROM = 104  # [6 * 4] per source, then seat
-S_HORNS = 128  # [4 * 3] card phase: horn strength per seat and peninsula
-S_WCARDS = 140  # [4] card phase: Walhalla cards per seat
-S_CHECK, S_VIOLATION = 144, 145  # check=True; the first §7 violation seen
-S_PREV_VP = 146  # [4] check=True: VP at the previous check
-S_OPTIONS = 150  # options offered, summed over the decision points presented (S_PLIES counts those)
-S_DRAGONS = 152  # [12] the dragon deck
-S_FTYPE = S_DRAGONS + N_DRAGONS  # [3 * 16]
-S_FVALUE = S_FTYPE + 3 * MAX_FIELDS  # [3 * 16]
-S_OCC = S_FVALUE + 3 * MAX_FIELDS  # [3 * 16] occupant colour or -1
-S_DECK = S_OCC + 3 * MAX_FIELDS  # [MAX_DECK]
-STATE_SIZE = S_DECK + MAX_DECK
-W_TMP = STATE_SIZE  # scratch of the rules' steps [32]
-W_G = W_TMP + 32  # scratch of greedy's worth [16]
-W_NET = W_G + 16  # greedy's landing values per fjord and dragon seat [12]
-W_WORLD = W_NET + 12  # the lookahead's rollout world [STATE_SIZE]
-W_POOL = W_WORLD + STATE_SIZE  # its unseen cards [MAX_DECK]
-W_DRAG = W_POOL + MAX_DECK  # its dragons to come [12]
-W_ROLL = W_DRAG + N_DRAGONS  # the rollout players' policy vector [2 * MAX_SEATS]
-W_TOTALS = W_ROLL + 2 * MAX_SEATS  # value per fjord [4]
-W_LEAD = W_TOTALS + 4  # the real game's lead tracking (toolkit.core.lead) [LEAD_FIELDS]
-W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # each seat's lead measure after a turn [4]
-WORK_SIZE = W_LEAD_VALUES + MAX_SEATS
+# -- state layout (toolkit.core.layout: named fields, offsets computed) --------------------
+STATE = Layout(
+    # the game: the §4 components and the §6 tallies
+    ("vp", MAX_SEATS), ("midgard", MAX_SEATS), ("asgard", MAX_SEATS), ("walhalla", MAX_SEATS),
+    ("hand", N_CARDS * MAX_SEATS), ("discard", N_CARDS), ("len", 3), ("inner", 3), ("outer", 3),
+    ("moored", 4), ("aboard", 3), ("deck_head", 1), ("deck_n", 1), ("dragon_head", 1), ("start", 1), ("first", 1),
+    ("raid", 1), ("turns", 1), ("plies", 1), ("raids", 1), ("combats", 1), ("att_wins", 1), ("def_choices", 1),
+    ("def_win", 1), ("turns_raid", MAX_RAIDS), ("combats_raid", MAX_RAIDS), ("axes", MAX_SEATS),
+    ("shields", MAX_SEATS), ("to_walhalla", MAX_SEATS), ("heroes", MAX_SEATS), ("landings", MAX_SEATS),
+    ("sold", MAX_SEATS),
+    ("vp_from", N_SOURCES * MAX_SEATS),  # per source, then seat
+    ("horns", 3 * MAX_SEATS),  # card phase: horn strength per seat and peninsula
+    ("wcards", MAX_SEATS),  # card phase: Walhalla cards per seat
+    ("check", 1), ("violation", 1),  # the game's own §7 checks are on; the first violation seen
+    ("prev_vp", MAX_SEATS),  # checks: VP at the previous check
+    ("options", 1),  # options offered, summed over the decision points presented (plies counts those)
+    # where the game stands between decision points (the protocol)
+    ("phase", 1),  # a decision point (its §5 number DP_1 .. DP_9), PH_OVER, or an automatic step PH_*
+    ("seat", 1),  # the seat to decide
+    ("n", 1),  # the current decision point's number of options
+    ("active", 1),  # the active player of the turn
+    ("colour", 1), ("cseat", 1),  # the turn's dragon: its colour and coloured seat
+    ("legal", 1),  # the legal fjords as bits (DP-3)
+    ("base", 1),  # 3 x the boats moored in the chosen fjord before this one (W-4.4)
+    ("fjord", 1),  # the chosen fjord
+    ("j", 1),  # the dragon seat disembarking (0 bow, 1 middle, 2 stern)
+    ("cand", 2), ("n_cand", 1),  # DP-4's candidate peninsulas, left first
+    ("field", 2),  # the combat's field (peninsula, index)
+    ("axe", 1), ("axes_played", 1), ("shields_played", 1),  # the combat's cards
+    ("i", 1),  # DP-8 / DP-9: the player's place from the start player
+    ("last", 1),  # the raid being scored is the last
+    ("rollout", 1),  # 1 in the lookahead's imagined worlds: stop after the raid's scoring, no lead tracking
+    ("laid", N_CARDS * MAX_SEATS),  # DP-8: (h0, h1, h2, w, pl) laid per seat, revealed together
+    ("tmp", 32),  # scratch of the rules' steps
+    ("lead", LEAD_FIELDS), ("lead_values", MAX_SEATS),  # the lead tracking (toolkit.core.lead)
+    ("dragons", N_DRAGONS),  # the dragon deck
+    ("ftype", 3 * MAX_FIELDS), ("fvalue", 3 * MAX_FIELDS), ("occ", 3 * MAX_FIELDS),  # fields; occupant or -1
+    ("deck", MAX_DECK))
+STATE_SIZE = STATE.size
+(S_VP, S_MIDGARD, S_ASGARD, S_WALHALLA, S_HAND, S_DISCARD, S_LEN, S_INNER, S_OUTER, S_MOORED, S_ABOARD,
+ S_DECK_HEAD, S_DECK_N, S_DRAGON_HEAD, S_START, S_FIRST, S_RAID, S_TURNS, S_PLIES, S_RAIDS, S_COMBATS,
+ S_ATT_WINS, S_DEF_CHOICES, S_DEF_WIN, S_TURNS_RAID, S_COMBATS_RAID, S_AXES, S_SHIELDS, S_TO_WALHALLA,
+ S_HEROES, S_LANDINGS, S_SOLD, S_VP_FROM, S_HORNS, S_WCARDS, S_CHECK, S_VIOLATION, S_PREV_VP, S_OPTIONS,
+ S_PHASE, S_SEAT, S_N, S_ACTIVE, S_COLOUR, S_CSEAT, S_LEGAL, S_BASE, S_FJORD, S_J, S_CAND, S_N_CAND, S_FIELD,
+ S_AXE, S_AXES_PLAYED, S_SHIELDS_PLAYED, S_I, S_LAST, S_ROLLOUT, S_LAID, S_TMP, S_LEAD, S_LEAD_VALUES,
+ S_DRAGONS, S_FTYPE, S_FVALUE, S_OCC, S_DECK) = (getattr(STATE, name) for name in STATE.names())
+# the phases: a decision point is its §5 number; the automatic steps follow
+DP_1, DP_2, DP_3, DP_4, DP_5, DP_6, DP_7, DP_8, DP_9 = range(1, 10)
+PH_OVER = 10  # the game is over
+PH_TURN = 11  # a turn is due, unless the raid is over (W-3)
+PH_COLOUR = 12  # after boarding: DP-2's trigger
+PH_FJORD = 13  # after DP-2: the legal fjords, DP-3
+PH_LAND = 14  # W-5: the Vikings aboard disembark, bow first
+PH_COMBAT = 15  # W-6 starts on S_FIELD: DP-5's trigger
+PH_SHIELD = 16  # after DP-5: DP-6's trigger
+PH_FIGHT = 17  # after DP-6: an uncancelled Axe wins, else DP-7
+PH_TURN_END = 18  # the turn is over: the between-turn checks, the next player
+PH_CARDS = 19  # W-7.2: DP-8 for the player at S_I, then the cards revealed and the raid scored
+PH_SCORED = 20  # the raid is scored: the preparation (W-10), or the end (the rollouts stop here)
+PH_SELL = 21  # W-10.4: DP-9 for the player at S_I, then the heroes
+PH_RAID_END = 22  # after the raid (and its preparation): the checks, the next raid or the game's end
+STAY = 3  # DP-4's option "stay" (the others are the candidate's peninsula 0..2)
+MAX_OPTIONS = 4096  # options() lists at most this many (module docstring: DP-8 and DP-9 can have more)
+VEC_BITS = 8  # a count vector's option code: entry c in bits 8c .. 8c + 7 (entries <= 40)
+# the policies' scratch
+SCRATCH = Layout(("g", 16),  # greedy's worth
+                 ("net", 12),  # greedy's landing values per fjord and dragon seat
+                 ("world", STATE_SIZE),  # the lookahead's rollout world
+                 ("pool", MAX_DECK),  # its unseen cards
+                 ("drag", N_DRAGONS),  # its dragons to come
+                 ("totals", 4))  # its value per fjord
+SCRATCH_SIZE = SCRATCH.size
+W_G, W_NET, W_WORLD, W_POOL, W_DRAG, W_TOTALS = (SCRATCH.g, SCRATCH.net, SCRATCH.world, SCRATCH.pool,
+                                                  SCRATCH.drag, SCRATCH.totals)
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
+LOOKAHEAD = 2  # policy id of lookahead (its sample count above POLICY_BITS)
+POLICY_BITS = 8
 
 # -- result columns ------------------------------------------------------------------------
 SEAT_FIELDS = ("score", "win", "axes", "shields", "to_walhalla", "heroes_lost", "landings", "cards_sold",
@@ -175,14 +284,16 @@ def to_kernel(rules):
     return ip
 
 
+
 def policy_ids(policies) -> np.ndarray:
-    """Policy names -> ``[ids of seats 0..3, their sample counts]``."""
+    """Policy names -> ``[ids of seats 0..3, their sample counts]``; a ``lookahead`` id carries its sample
+    count too (``2 + (samples << POLICY_BITS)``), since ``choose`` sees only the seat's id."""
     from toolkit.games.walhalla.policies import parse_policy
 
     out = np.zeros(2 * MAX_SEATS, np.int64)
     for seat, name in enumerate(policies):
         base, samples = parse_policy(name)
-        out[seat], out[MAX_SEATS + seat] = POLICY_ID[base], samples
+        out[seat], out[MAX_SEATS + seat] = POLICY_ID[base] + (samples << POLICY_BITS), samples
     return out
 
 
@@ -190,17 +301,10 @@ def policy_ids(policies) -> np.ndarray:
 
 
 @njit_inline
-def pick(rs, seat, n):
-    """The ``random`` policy: an index in 0..n-1 (no draw for a single option)."""
-    if n == 1:
-        return 0
-    return rng.below(rs, 1 + seat, n)
-
-
-@njit_inline
 def present(st, n_options):
     """A decision point of §5 is presented with ``n_options`` options: one ply (the ``plies`` and
     ``decisions`` columns) and its options (the ``options`` column)."""
+    st[S_N] = n_options
     st[S_PLIES] += 1
     st[S_OPTIONS] += n_options
 
@@ -237,10 +341,10 @@ def draw_card(st, rs, p):
 
 
 @njit_no_nrt
-def setup(ip, st, rs, work):
+def setup(ip, st, rs):
     """W-2, with the draws in the reference's order."""
     n = ip[P_PLAYERS]
-    tmp = work[W_TMP:W_TMP + 32]
+    tmp = st[S_TMP:S_TMP + 32]
     if ip[P_DRAW18] == 1:
         combo = rng.below(rs, 0, 3)
         tmp[0], tmp[1], tmp[2] = (5, 5, 8) if combo == 0 else ((5, 6, 7) if combo == 1 else (6, 6, 6))
@@ -299,7 +403,7 @@ def setup(ip, st, rs, work):
     st[S_START] = st[S_FIRST]
 
 
-# ------------------------------------------------------------------------ decisions
+# ------------------------------------------------------------------------ count vectors (DP-8, DP-9)
 
 
 @njit_no_nrt
@@ -330,12 +434,35 @@ def nth_vector(limits, group_end, group_cap, total_cap, index, out):
         out[i] += 1
 
 
-@njit_no_nrt
-def choose_vector(st, rs, seat, limits, group_end, group_cap, total_cap, out):
-    """A uniform choice of such a count vector (one ply)."""
-    n = nth_vector(limits, group_end, group_cap, total_cap, -1, out)
-    present(st, n)
-    nth_vector(limits, group_end, group_cap, total_cap, pick(rs, seat, n), out)
+@njit_inline
+def pack_vector(v):
+    """A count vector's option code: entry c in bits ``VEC_BITS * c`` on."""
+    code = 0
+    for c in range(N_CARDS):
+        code |= v[c] << (VEC_BITS * c)
+    return code
+
+
+@njit_inline
+def vector_entry(code, c):
+    return (code >> (VEC_BITS * c)) & ((1 << VEC_BITS) - 1)
+
+
+@njit_inline
+def vector_rule(ip, st, limits):
+    """The current DP-8 or DP-9's count vectors: their limits into ``limits``; returns
+    ``(group_end, group_cap, total_cap)`` for :func:`nth_vector`."""
+    p = st[S_SEAT]
+    h = S_HAND + N_CARDS * p
+    if st[S_PHASE] == DP_8:
+        horns = st[h + HORN]
+        limits[0], limits[1], limits[2] = horns, horns, horns
+        limits[3] = 0 if st[S_LAST] == 1 else st[h + WCARD]
+        limits[4] = st[h + PLUNDER]
+        return 3, horns, 1 << 30
+    for c in range(N_CARDS):
+        limits[c] = st[h + c]
+    return 0, 0, st[S_ASGARD + p]
 
 
 # ------------------------------------------------------------------------ greedy (policies.py)
@@ -353,11 +480,11 @@ def best_of(rs, seat, value, top_value, ties, i):
 
 
 @njit_no_nrt
-def worth(ip, st, p, horn_k, horn_amount, work):
+def worth(ip, st, p, horn_k, horn_amount, scratch):
     """policies.worth: majorities (``horn_amount`` added to p's strength on peninsula ``horn_k``),
     wheat, and the final field points in the last raid."""
     n = ip[P_PLAYERS]
-    g = work[W_G:W_G + 16]
+    g = scratch[W_G:W_G + 16]
     strength = g[0:MAX_SEATS]
     eligible = g[4:4 + MAX_SEATS]
     vikings = g[8:8 + MAX_SEATS]
@@ -390,13 +517,13 @@ def worth(ip, st, p, horn_k, horn_amount, work):
 
 
 @njit_no_nrt
-def land_gain(ip, st, p, k, j, work):
+def land_gain(ip, st, p, k, j, scratch):
     """policies.land_gain: the change in worth of p taking (k, j), plus the immediate effect."""
-    before = worth(ip, st, p, -1, 0, work)
+    before = worth(ip, st, p, -1, 0, scratch)
     f = S_OCC + MAX_FIELDS * k + j
     old = st[f]
     st[f] = p
-    after = worth(ip, st, p, -1, 0, work)
+    after = worth(ip, st, p, -1, 0, scratch)
     st[f] = old
     kind = st[S_FTYPE + MAX_FIELDS * k + j]
     gain = after - before
@@ -408,22 +535,22 @@ def land_gain(ip, st, p, k, j, work):
 
 
 @njit_no_nrt
-def option_value(ip, st, p, k, j, work):
+def option_value(ip, st, p, k, j, scratch):
     """policies.option_value: a defended field is worth 0 without an Axe in hand."""
     if st[S_OCC + MAX_FIELDS * k + j] >= 0 and st[S_HAND + N_CARDS * p + AXE] == 0:
         return 0
-    return land_gain(ip, st, p, k, j, work)
+    return land_gain(ip, st, p, k, j, scratch)
 
 
 @njit_no_nrt
-def seat_net(ip, st, p, f, j, work):
+def seat_net(ip, st, p, f, j, scratch):
     """policies.seat_net: best landing value - 1 at seat j of a dragon into fjord f (0: no field)."""
     q = 3 * st[S_MOORED + f] + 1 + j
     found = False
     top = 0
     for k in (f - 1, f):
         if 0 <= k <= 2 and q <= field_count(st, k) and st[S_OCC + MAX_FIELDS * k + q - 1] != p:
-            v = option_value(ip, st, p, k, q - 1, work)
+            v = option_value(ip, st, p, k, q - 1, scratch)
             if not found or v > top:
                 top = v
             found = True
@@ -431,12 +558,12 @@ def seat_net(ip, st, p, f, j, work):
 
 
 @njit_no_nrt
-def stake(ip, st, defender, k, j, work):
+def stake(ip, st, defender, k, j, scratch):
     """policies.stake: what the defender's worth loses without field (k, j)."""
     f = S_OCC + MAX_FIELDS * k + j
-    with_it = worth(ip, st, defender, -1, 0, work)
+    with_it = worth(ip, st, defender, -1, 0, scratch)
     st[f] = -1
-    without = worth(ip, st, defender, -1, 0, work)
+    without = worth(ip, st, defender, -1, 0, scratch)
     st[f] = defender
     return with_it - without
 
@@ -466,14 +593,113 @@ def nth_fjord(legal, i):
 
 
 @njit_no_nrt
-def greedy_nets(ip, st, p, work):
-    """seat_net for every legal fjord and dragon seat, into ``work[W_NET + 3 f + j]``."""
+def greedy_nets(ip, st, p, scratch):
+    """seat_net for every legal fjord and dragon seat, into ``scratch[W_NET + 3 f + j]``."""
     legal = legal_mask(st)
     for f in range(4):
         if (legal >> f) & 1 == 1:
             for j in range(3):
-                work[W_NET + 3 * f + j] = seat_net(ip, st, p, f, j, work)
+                scratch[W_NET + 3 * f + j] = seat_net(ip, st, p, f, j, scratch)
     return legal
+
+
+@njit_no_nrt
+def greedy_option(ip, st, rs, seat, scratch):
+    """The option code ``greedy`` (policies.py) takes at the current decision point (its ties broken
+    with ``seat``'s decision stream); ``lookahead`` takes it too, but at DP-3."""
+    phase = st[S_PHASE]
+    if phase == DP_1:  # the set with the largest best-fjord total of seat values
+        active = st[S_ACTIVE]
+        cseat, colour, midgard = st[S_CSEAT], st[S_COLOUR], st[S_MIDGARD + active]
+        legal = greedy_nets(ip, st, active, scratch)
+        best, top, ties, idx = 0, 0, 1, 0
+        for mask in range(8):
+            if not boardable(mask, cseat, colour, active, midgard):
+                continue
+            value = -(1 << 40)
+            for f in range(4):
+                if (legal >> f) & 1 == 1:
+                    total = 0
+                    for j in range(3):
+                        if (mask >> j) & 1 == 1:
+                            total += scratch[W_NET + 3 * f + j]
+                    value = max(value, total)
+            take, ties = best_of(rs, active, value, top, ties, idx)
+            if take:
+                best, top = mask, value
+            idx += 1
+        return best
+    if phase == DP_2:  # board if the coloured seat's landing values sum above 0
+        colour = st[S_COLOUR]
+        legal = greedy_nets(ip, st, colour, scratch)
+        total = 0
+        for f in range(4):
+            if (legal >> f) & 1 == 1:
+                total += scratch[W_NET + 3 * f + st[S_CSEAT]]
+        return 0 if total > 0 else 1
+    if phase == DP_3:  # the largest total landing value of its Vikings aboard
+        active = st[S_ACTIVE]
+        legal = st[S_LEGAL]
+        greedy_nets(ip, st, active, scratch)
+        best, top, ties, idx = 0, 0, 1, 0
+        for f in range(4):
+            if (legal >> f) & 1 == 1:
+                value = 0
+                for j in range(3):
+                    if st[S_ABOARD + j] == active:
+                        value += scratch[W_NET + 3 * f + j] + 1
+                take, ties = best_of(rs, active, value, top, ties, idx)
+                if take:
+                    best, top = f, value
+                idx += 1
+        return best
+    if phase == DP_4:  # the candidate of largest value; stay only if every candidate is below 0
+        p = seat
+        j = st[S_BASE] + st[S_J]
+        n_cand = st[S_N_CAND]
+        k0, k1 = st[S_CAND], st[S_CAND + 1]
+        v0 = option_value(ip, st, p, k0, j, scratch)
+        v1 = option_value(ip, st, p, k1, j, scratch) if n_cand == 2 else -(1 << 40)
+        stays = st[S_N] > n_cand
+        stay = -1
+        if stays and max(v0, v1, stay) >= 0:
+            stay = -2
+        best, top, ties = k0, v0, 1
+        if n_cand == 2:
+            take, ties = best_of(rs, p, v1, top, ties, 1)
+            if take:
+                best, top = k1, v1
+        if stays:
+            take, ties = best_of(rs, p, stay, top, ties, n_cand)
+            if take:
+                best, top = STAY, stay
+        return best
+    if phase == DP_5:  # an Axe when the field is worth 2 or more
+        return 0 if land_gain(ip, st, seat, st[S_FIELD], st[S_FIELD + 1], scratch) >= 2 else 1
+    if phase == DP_6:  # a Shield when the field is worth 2 or more to keep
+        return 0 if stake(ip, st, seat, st[S_FIELD], st[S_FIELD + 1], scratch) >= 2 else 1
+    if phase == DP_7:  # the defender wins when the field is worth 2 or more to keep
+        return 1 if stake(ip, st, seat, st[S_FIELD], st[S_FIELD + 1], scratch) < 2 else 0
+    if phase == DP_8:  # every Plunder and Walhalla card; the Horns where they raise its worth most
+        p = seat
+        horns = st[S_HAND + N_CARDS * p + HORN]
+        walhalla = 0 if st[S_LAST] == 1 else st[S_HAND + N_CARDS * p + WCARD]
+        code = (walhalla << (VEC_BITS * 3)) | (st[S_HAND + N_CARDS * p + PLUNDER] << (VEC_BITS * 4))
+        base = worth(ip, st, p, -1, 0, scratch)
+        gain0 = worth(ip, st, p, 0, ip[P_HORN] * horns, scratch) - base
+        gain1 = worth(ip, st, p, 1, ip[P_HORN] * horns, scratch) - base
+        gain2 = worth(ip, st, p, 2, ip[P_HORN] * horns, scratch) - base
+        if horns > 0 and max(gain0, gain1, gain2) > 0:
+            at, top, ties = 0, gain0, 1
+            take, ties = best_of(rs, p, gain1, top, ties, 1)
+            if take:
+                at, top = 1, gain1
+            take, ties = best_of(rs, p, gain2, top, ties, 2)
+            if take:
+                at, top = 2, gain2
+            code |= horns << (VEC_BITS * at)
+        return code
+    return 0  # DP-9: greedy sells nothing (the all-zero vector)
 
 
 # ------------------------------------------------------------------------ W-4 .. W-6
@@ -501,47 +727,11 @@ def occupy(ip, st, rs, p, k, j):
 
 
 @njit_no_nrt
-def combat(ip, st, rs, attacker, k, j, policies, work):
-    """W-6 with ``attacker`` landing on field (k, j)."""
+def resolve_combat(ip, st, rs, attacker_won):
+    """W-6.3-6.5: the fight on ``S_FIELD`` is decided; then the next Viking disembarks."""
+    k, j = st[S_FIELD], st[S_FIELD + 1]
+    attacker = st[S_ABOARD + st[S_J]]
     defender = st[S_OCC + MAX_FIELDS * k + j]
-    if st[S_CHECK] == 1 and defender == attacker:
-        violation(st, INV_FIELDS)
-    axe = False
-    axes = 0
-    shields = 0
-    if st[S_HAND + N_CARDS * attacker + AXE] >= 1:  # DP-5
-        present(st, 2)
-        if policies[attacker] == 0:
-            play = pick(rs, attacker, 2) == 0
-        else:
-            play = land_gain(ip, st, attacker, k, j, work) >= 2
-        if play:
-            axe = True
-            axes = 1
-            st[S_HAND + N_CARDS * attacker + AXE] -= 1
-            st[S_AXES + attacker] += 1
-    if axe and st[S_HAND + N_CARDS * defender + SHIELD] >= 1:  # DP-6
-        present(st, 2)
-        if policies[defender] == 0:
-            play = pick(rs, defender, 2) == 0
-        else:
-            play = stake(ip, st, defender, k, j, work) >= 2
-        if play:
-            axe = False
-            shields = 1
-            st[S_HAND + N_CARDS * defender + SHIELD] -= 1
-            st[S_SHIELDS + defender] += 1
-    if axe:
-        attacker_won = True
-    else:  # DP-7
-        present(st, 2)
-        st[S_DEF_CHOICES] += 1
-        if policies[defender] == 0:
-            attacker_won = pick(rs, defender, 2) == 1
-        else:
-            attacker_won = stake(ip, st, defender, k, j, work) < 2
-        if not attacker_won:
-            st[S_DEF_WIN] += 1
     winner = attacker if attacker_won else defender
     loser = defender if attacker_won else attacker
     st[S_WALHALLA + loser] += 1
@@ -556,53 +746,17 @@ def combat(ip, st, rs, attacker, k, j, policies, work):
         st[S_ATT_WINS] += 1
         st[S_OCC + MAX_FIELDS * k + j] = -1
         occupy(ip, st, rs, attacker, k, j)
-    st[S_DISCARD + AXE] += axes
-    st[S_DISCARD + SHIELD] += shields
+    st[S_DISCARD + AXE] += st[S_AXES_PLAYED]
+    st[S_DISCARD + SHIELD] += st[S_SHIELDS_PLAYED]
+    landed(st)
 
 
-@njit_no_nrt
-def disembark(ip, st, rs, p, f, q, policies, work):
-    """W-5: the Viking of ``p`` at position q of fjord f."""
-    n_cand = 0
-    cand_k0, cand_k1 = -1, -1
-    for k in (f - 1, f):  # the left peninsula first
-        if 0 <= k <= 2 and q <= field_count(st, k) and st[S_OCC + MAX_FIELDS * k + q - 1] != p:
-            if n_cand == 0:
-                cand_k0 = k
-            else:
-                cand_k1 = k
-            n_cand += 1
-    if n_cand == 0:
-        st[S_MIDGARD + p] += 1
-        return
-    options = n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1)
-    present(st, options)
-    if policies[p] == 0:
-        i = pick(rs, p, options)
-    else:  # the candidate of largest value; stay (-1) only if every candidate is below 0
-        v0 = option_value(ip, st, p, cand_k0, q - 1, work)
-        v1 = option_value(ip, st, p, cand_k1, q - 1, work) if n_cand == 2 else -(1 << 40)
-        stay = -1
-        if options > n_cand and max(v0, v1, stay) >= 0:
-            stay = -2
-        i, top, ties = 0, v0, 1
-        if n_cand == 2:
-            take, ties = best_of(rs, p, v1, top, ties, 1)
-            if take:
-                i, top = 1, v1
-        if options > n_cand:
-            take, ties = best_of(rs, p, stay, top, ties, n_cand)
-            if take:
-                i, top = n_cand, stay
-    if i == n_cand:  # stay
-        st[S_MIDGARD + p] += 1
-        return
-    k = cand_k0 if i == 0 else cand_k1
-    j = q - 1
-    if st[S_OCC + MAX_FIELDS * k + j] < 0:
-        occupy(ip, st, rs, p, k, j)
-    else:
-        combat(ip, st, rs, p, k, j, policies, work)
+@njit_inline
+def landed(st):
+    """The Viking at dragon seat ``S_J`` has disembarked: the next one's turn (W-4.5)."""
+    st[S_ABOARD + st[S_J]] = -1
+    st[S_J] += 1
+    st[S_PHASE] = PH_LAND
 
 
 @njit_inline
@@ -611,115 +765,6 @@ def boardable(mask, cseat, colour, active, midgard):
     if (mask >> cseat) & 1 == 1 and colour != active:
         return False
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) <= midgard
-
-
-@njit_no_nrt
-def turn_start(ip, st, rs, active, policies, work):
-    """W-4.1-3: draw the dragon, board (DP-1), the coloured seat (DP-2); returns the legal
-    fjords as bits (0: none, the Vikings went back to Midgard)."""
-    n = ip[P_PLAYERS]
-    st[S_TURNS] += 1
-    st[S_TURNS_RAID + st[S_RAID]] += 1
-    d = st[S_DRAGONS + st[S_DRAGON_HEAD]]
-    st[S_DRAGON_HEAD] += 1
-    colour, cseat = ip[P_DRAGON_COLOUR + d], ip[P_DRAGON_SEAT + d]
-    for j in range(3):
-        st[S_ABOARD + j] = -1
-    midgard = st[S_MIDGARD + active]
-    if midgard >= 1:  # DP-1: the seat sets by bitmask, ascending
-        n_opts = 0
-        for mask in range(8):
-            if boardable(mask, cseat, colour, active, midgard):
-                n_opts += 1
-        present(st, n_opts)
-        if policies[active] == 0:
-            i = pick(rs, active, n_opts)
-        else:  # the set with the largest best-fjord total of seat values
-            legal = greedy_nets(ip, st, active, work)
-            i, top, ties, idx = 0, 0, 1, 0
-            for mask in range(8):
-                if not boardable(mask, cseat, colour, active, midgard):
-                    continue
-                value = -(1 << 40)
-                for f in range(4):
-                    if (legal >> f) & 1 == 1:
-                        total = 0
-                        for j in range(3):
-                            if (mask >> j) & 1 == 1:
-                                total += work[W_NET + 3 * f + j]
-                        value = max(value, total)
-                take, ties = best_of(rs, active, value, top, ties, idx)
-                if take:
-                    i, top = idx, value
-                idx += 1
-        for mask in range(8):
-            if boardable(mask, cseat, colour, active, midgard):
-                if i == 0:
-                    for j in range(3):
-                        if (mask >> j) & 1 == 1:
-                            st[S_ABOARD + j] = active
-                            st[S_MIDGARD + active] -= 1
-                    break
-                i -= 1
-    if colour != active and colour < n and st[S_MIDGARD + colour] >= 1:  # DP-2
-        present(st, 2)
-        if policies[colour] == 0:
-            board = pick(rs, colour, 2) == 0
-        else:
-            legal = greedy_nets(ip, st, colour, work)
-            total = 0
-            for f in range(4):
-                if (legal >> f) & 1 == 1:
-                    total += work[W_NET + 3 * f + cseat]
-            board = total > 0
-        if board:
-            st[S_ABOARD + cseat] = colour
-            st[S_MIDGARD + colour] -= 1
-    legal = legal_mask(st)
-    if legal == 0:  # cannot happen with lengths 5..8
-        for j in range(3):
-            if st[S_ABOARD + j] >= 0:
-                st[S_MIDGARD + st[S_ABOARD + j]] += 1
-                st[S_ABOARD + j] = -1
-    return legal
-
-
-@njit_no_nrt
-def turn(ip, st, rs, active, policies, work):
-    """W-4 for a ``random`` or ``greedy`` active player (a ``lookahead`` one: :func:`turn_top`)."""
-    legal = turn_start(ip, st, rs, active, policies, work)
-    if legal == 0:
-        return
-    n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
-    present(st, n_legal)  # DP-3
-    if policies[active] == 0:
-        i = pick(rs, active, n_legal)
-    else:  # the largest total landing value of its Vikings aboard
-        greedy_nets(ip, st, active, work)
-        i, top, ties, idx = 0, 0, 1, 0
-        for f in range(4):
-            if (legal >> f) & 1 == 1:
-                value = 0
-                for j in range(3):
-                    if st[S_ABOARD + j] == active:
-                        value += work[W_NET + 3 * f + j] + 1
-                take, ties = best_of(rs, active, value, top, ties, idx)
-                if take:
-                    i, top = idx, value
-                idx += 1
-    sail(ip, st, rs, nth_fjord(legal, i), policies, work)
-
-
-@njit_no_nrt
-def sail(ip, st, rs, f, policies, work):
-    """W-4.4-5 after DP-3: moor in fjord f, then disembark bow, middle, stern."""
-    base = 3 * st[S_MOORED + f]
-    st[S_MOORED + f] += 1
-    for j in range(3):
-        p = st[S_ABOARD + j]
-        if p >= 0:
-            disembark(ip, st, rs, p, f, base + 1 + j, policies, work)
-            st[S_ABOARD + j] = -1
 
 
 # ------------------------------------------------------------------------ W-7 .. W-11
@@ -773,46 +818,10 @@ def majority(ip, st, strength, eligible, first, second, source):
 
 
 @njit_no_nrt
-def card_phase(ip, st, rs, last, policies, work):
-    """W-7.2: DP-8 from the start player clockwise, then everything revealed together."""
-    n = ip[P_PLAYERS]
-    tmp = work[W_TMP:W_TMP + 32]
-    limits = tmp[0:N_CARDS]
-    laid = tmp[8:8 + N_CARDS * MAX_SEATS]  # (h0, h1, h2, w, pl) per seat
-    for i in range(N_CARDS * MAX_SEATS):
-        laid[i] = 0
-    for i in range(n):
-        p = (st[S_START] + i) % n
-        horns = st[S_HAND + N_CARDS * p + HORN]
-        walhalla = 0 if last else st[S_HAND + N_CARDS * p + WCARD]
-        plunder = st[S_HAND + N_CARDS * p + PLUNDER]
-        if horns + walhalla + plunder == 0:
-            continue
-        limits[0], limits[1], limits[2], limits[3], limits[4] = horns, horns, horns, walhalla, plunder
-        v = laid[N_CARDS * p:N_CARDS * (p + 1)]
-        if policies[p] == 0:
-            choose_vector(st, rs, p, limits, 3, horns, 1 << 30, v)
-        else:  # every Plunder and Walhalla card; the Horns where they raise its worth most
-            present(st, nth_vector(limits, 3, horns, 1 << 30, -1, v))  # counting leaves v all zero
-            v[3], v[4] = walhalla, plunder
-            base = worth(ip, st, p, -1, 0, work)
-            gain0 = worth(ip, st, p, 0, ip[P_HORN] * horns, work) - base
-            gain1 = worth(ip, st, p, 1, ip[P_HORN] * horns, work) - base
-            gain2 = worth(ip, st, p, 2, ip[P_HORN] * horns, work) - base
-            if horns > 0 and max(gain0, gain1, gain2) > 0:
-                at, top, ties = 0, gain0, 1
-                take, ties = best_of(rs, p, gain1, top, ties, 1)
-                if take:
-                    at, top = 1, gain1
-                take, ties = best_of(rs, p, gain2, top, ties, 2)
-                if take:
-                    at, top = 2, gain2
-                v[at] = horns
-        st[S_HAND + N_CARDS * p + HORN] -= v[0] + v[1] + v[2]
-        st[S_HAND + N_CARDS * p + WCARD] -= v[3]
-        st[S_HAND + N_CARDS * p + PLUNDER] -= v[4]
-    for p in range(n):
-        v = laid[N_CARDS * p:N_CARDS * (p + 1)]
+def reveal_cards(ip, st):
+    """W-7.2 after every DP-8: the cards laid (``S_LAID``) revealed together."""
+    for p in range(ip[P_PLAYERS]):
+        v = st[S_LAID + N_CARDS * p:S_LAID + N_CARDS * (p + 1)]
         gain = ip[P_PLUNDER] * v[4]
         st[S_VP + p] += gain
         st[S_VP_FROM + 5 * MAX_SEATS + p] += gain
@@ -825,10 +834,10 @@ def card_phase(ip, st, rs, last, policies, work):
 
 
 @njit_no_nrt
-def peninsula_scoring(ip, st, work):
+def peninsula_scoring(ip, st):
     """W-8: majorities, then wheat."""
     n = ip[P_PLAYERS]
-    tmp = work[W_TMP:W_TMP + 32]
+    tmp = st[S_TMP:S_TMP + 32]
     strength = tmp[0:MAX_SEATS]
     eligible = tmp[4:4 + MAX_SEATS]
     vikings = tmp[8:8 + MAX_SEATS]
@@ -865,15 +874,15 @@ def fields_of(st, p):
 
 
 @njit_no_nrt
-def final_scoring(ip, st, work):
+def final_scoring(ip, st):
     """W-9: peninsulas, occupied fields, the Walhalla majority."""
     n = ip[P_PLAYERS]
-    peninsula_scoring(ip, st, work)
+    peninsula_scoring(ip, st)
     for p in range(n):
         g = ip[P_FIELD_VP] * fields_of(st, p)
         st[S_VP + p] += g
         st[S_VP_FROM + 3 * MAX_SEATS + p] += g
-    tmp = work[W_TMP:W_TMP + 32]
+    tmp = st[S_TMP:S_TMP + 32]
     strength = tmp[16:16 + MAX_SEATS]
     eligible = tmp[20:20 + MAX_SEATS]
     for p in range(n):
@@ -883,8 +892,8 @@ def final_scoring(ip, st, work):
 
 
 @njit_no_nrt
-def preparation(ip, st, rs, policies, work):
-    """W-7.3 between raids: cleanup, dragons, start player, reinforcement, selling, heroes."""
+def preparation(ip, st, rs):
+    """W-10 up to the selling: cleanup, dragons, start player, reinforcement (W-10.1-10.3)."""
     n = ip[P_PLAYERS]
     for k in range(3):
         for j in range(field_count(st, k)):
@@ -904,7 +913,7 @@ def preparation(ip, st, rs, policies, work):
     for f in range(4):
         st[S_MOORED + f] = 0
     st[S_START] = (st[S_START] + 1) % n
-    tmp = work[W_TMP:W_TMP + 32]
+    tmp = st[S_TMP:S_TMP + 32]
     w = tmp[24:24 + MAX_SEATS]
     for p in range(n):
         w[p] = st[S_WALHALLA + p] + ip[P_WCARD_BONUS] * st[S_WCARDS + p]
@@ -918,33 +927,12 @@ def preparation(ip, st, rs, policies, work):
         st[S_MIDGARD + p] += moved
         if st[S_CHECK] == 1 and (moved > ip[P_REINFORCE + rank] or st[S_ASGARD + p] < 0):
             violation(st, INV_REINFORCEMENT)  # §7.8
-    if ip[P_SELL] == 1:
-        limits = tmp[0:N_CARDS]
-        v = tmp[8:8 + N_CARDS]
-        for i in range(n):
-            p = (st[S_START] + i) % n
-            held = 0
-            for c in range(N_CARDS):
-                limits[c] = st[S_HAND + N_CARDS * p + c]
-                held += limits[c]
-            if held == 0 or st[S_ASGARD + p] == 0:
-                continue
-            if policies[p] == 0:
-                choose_vector(st, rs, p, limits, 0, 0, st[S_ASGARD + p], v)
-            else:  # greedy sells nothing
-                present(st, nth_vector(limits, 0, 0, st[S_ASGARD + p], -1, v))
-                for c in range(N_CARDS):
-                    v[c] = 0
-            sold = 0
-            for c in range(N_CARDS):
-                st[S_HAND + N_CARDS * p + c] -= v[c]
-                st[S_DISCARD + c] += v[c]
-                sold += v[c]
-            st[S_ASGARD + p] -= sold
-            st[S_MIDGARD + p] += sold
-            st[S_SOLD + p] += sold
-            if st[S_CHECK] == 1 and st[S_ASGARD + p] < 0:
-                violation(st, INV_REINFORCEMENT)
+
+
+@njit_no_nrt
+def heroes(ip, st):
+    """W-10.5 after the selling: every Walhalla count drops by the least one, those Vikings to Asgard."""
+    n = ip[P_PLAYERS]
     m = st[S_WALHALLA]
     for p in range(1, n):
         m = min(m, st[S_WALHALLA + p])
@@ -970,120 +958,6 @@ def raid_over(ip, st):
     return True
 
 
-# ------------------------------------------------------------------------ raids and the lookahead
-
-
-@njit_no_nrt
-def run_turns(ip, st, rs, active, policies, work):
-    """W-3: turns from ``active`` on until the raid ends (the rollouts' loop; no lookahead)."""
-    n = ip[P_PLAYERS]
-    while not raid_over(ip, st):
-        turn(ip, st, rs, active, policies, work)
-        active = (active + 1) % n
-
-
-@njit_no_nrt
-def score_raid(ip, st, rs, policies, work):
-    """W-7.2 and the raid's scoring (W-8, or W-9 after the last raid)."""
-    last = st[S_RAID] == ip[P_RAIDS] - 1
-    st[S_RAIDS] += 1
-    card_phase(ip, st, rs, last, policies, work)
-    if last:
-        final_scoring(ip, st, work)
-    else:
-        peninsula_scoring(ip, st, work)
-
-
-@njit_no_nrt
-def lookahead_fjord(ip, st, rs, me, legal, policies, work):
-    """policies.lookahead_fjord: the index, among the legal fjords, of the best rollout total."""
-    n = ip[P_PLAYERS]
-    k = 1 + me
-    world = work[W_WORLD:W_WORLD + STATE_SIZE]
-    pool = work[W_POOL:W_POOL + MAX_DECK]
-    dragons = work[W_DRAG:W_DRAG + N_DRAGONS]
-    roll = work[W_ROLL:W_ROLL + 2 * MAX_SEATS]
-    totals = work[W_TOTALS:W_TOTALS + 4]
-    rs2 = rs[N_STREAMS:]
-    for p in range(MAX_SEATS):
-        roll[p], roll[MAX_SEATS + p] = 1, 0
-    for f in range(4):
-        totals[f] = 0
-    head = st[S_DRAGON_HEAD]
-    for _ in range(policies[MAX_SEATS + me]):
-        m = 0  # the unseen cards, canonical order, shuffled
-        for c in range(N_CARDS):
-            for _ in range(ip[P_DECK + c] - st[S_HAND + N_CARDS * me + c] - st[S_DISCARD + c]):
-                pool[m] = c
-                m += 1
-        rng.shuffle(pool, 0, m, rs, k)
-        nd = 0  # the dragons to come, canonical order, shuffled
-        for d in range(N_DRAGONS):
-            for i in range(head, N_DRAGONS):
-                if st[S_DRAGONS + i] == d:
-                    dragons[nd] = d
-                    nd += 1
-        rng.shuffle(dragons, 0, nd, rs, k)
-        chance = rs[k]
-        for f in range(4):
-            if (legal >> f) & 1 == 0:
-                continue
-            for i in range(STATE_SIZE):
-                world[i] = st[i]
-            off = 0
-            for p in range(n):
-                if p == me:
-                    continue
-                size = 0
-                for c in range(N_CARDS):
-                    size += st[S_HAND + N_CARDS * p + c]
-                    world[S_HAND + N_CARDS * p + c] = 0
-                for i in range(size):
-                    world[S_HAND + N_CARDS * p + pool[off + i]] += 1
-                off += size
-            for i in range(m - off):
-                world[S_DECK + i] = pool[off + i]
-            world[S_DECK_HEAD] = 0
-            world[S_DECK_N] = m - off
-            for i in range(nd):
-                world[S_DRAGONS + head + i] = dragons[i]
-            rs2[0] = chance
-            for p in range(n):
-                rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
-            sail(ip, world, rs2, f, roll, work)
-            run_turns(ip, world, rs2, (me + 1) % n, roll, work)
-            score_raid(ip, world, rs2, roll, work)
-            best = -(1 << 40)
-            for p in range(n):
-                if p != me:
-                    best = max(best, world[S_VP + p])
-            totals[f] += world[S_VP + me] - best
-    i, top, ties, idx = 0, 0, 1, 0
-    for f in range(4):
-        if (legal >> f) & 1 == 1:
-            take, ties = best_of(rs, me, totals[f], top, ties, idx)
-            if take:
-                i, top = idx, totals[f]
-            idx += 1
-    return i
-
-
-@njit_no_nrt
-def turn_top(ip, st, rs, active, policies, work):
-    """A turn of the real game: :func:`turn`, or for a ``lookahead`` seat the same steps with DP-3
-    decided by :func:`lookahead_fjord` (a separate function, so rollouts never recurse)."""
-    if policies[active] != 2:
-        turn(ip, st, rs, active, policies, work)
-        return
-    legal = turn_start(ip, st, rs, active, policies, work)
-    if legal == 0:
-        return
-    n_legal = (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1)
-    present(st, n_legal)  # DP-3: the rollouts below count in their own world, never here
-    i = lookahead_fjord(ip, st, rs, active, legal, policies, work) if n_legal > 1 else 0
-    sail(ip, st, rs, nth_fjord(legal, i), policies, work)
-
-
 # ------------------------------------------------------------------------ design metrics
 
 
@@ -1094,7 +968,15 @@ def lead_measure(ip, st, values):
         values[p] = st[S_VP + p]
 
 
-# ------------------------------------------------------------------------ §7 checks (check=True)
+@njit_inline
+def lead_step(ip, st):
+    """The lead after the previous turn, everything it triggered resolved (module docstring)."""
+    values = st[S_LEAD_VALUES:S_LEAD_VALUES + MAX_SEATS]
+    lead_measure(ip, st, values)
+    lead_update(st[S_LEAD:S_LEAD + LEAD_FIELDS], values, ip[P_PLAYERS], st[S_TURNS])
+
+
+# ------------------------------------------------------------------------ §7 checks
 
 
 @njit_inline
@@ -1158,47 +1040,533 @@ def check_lengths(st, draw18):
     return 0
 
 
+# ------------------------------------------------------------------------ the protocol (one game)
+#
+# The decision-point protocol of docs/architecture.md: start, advance (the automatic steps and chance up to
+# the next decision point), count / nth / options, apply, choose (greedy and lookahead; random is the
+# driver's), check_step / check_end (§7) and record.  ``st`` (STATE) holds the game and where it stands.
+
+
+@njit_inline
+def start(params, st, rs):
+    """W-2: the set-up (chance from stream 0); then the first raid's first turn is due."""
+    for q in range(STATE_SIZE):
+        st[q] = 0
+    lead_reset(st[S_LEAD:S_LEAD + LEAD_FIELDS])
+    setup(params, st, rs)
+    st[S_ACTIVE] = st[S_START]
+    st[S_PHASE] = PH_TURN
+
+
+@njit_inline
+def advance(params, st, rs):
+    """The automatic steps and chance (W-3 .. W-10) up to the next decision point: returns the seat to
+    decide, or -1 at the end of the game (in a lookahead's world: at the end of the raid's scoring)."""
+    ip = params
+    n = ip[P_PLAYERS]
+    while True:
+        phase = st[S_PHASE]
+        if phase <= DP_9:
+            return st[S_SEAT]
+        if phase == PH_LAND:  # W-5: the next Viking aboard, bow first
+            j = st[S_J]
+            if j == 3:
+                st[S_PHASE] = PH_TURN_END
+                continue
+            p = st[S_ABOARD + j]
+            if p < 0:
+                st[S_J] = j + 1
+                continue
+            q = st[S_BASE] + 1 + j
+            f = st[S_FJORD]
+            n_cand = 0
+            for k in (f - 1, f):  # the left peninsula first
+                if 0 <= k <= 2 and q <= field_count(st, k) and st[S_OCC + MAX_FIELDS * k + q - 1] != p:
+                    st[S_CAND + n_cand] = k
+                    n_cand += 1
+            if n_cand == 0:
+                st[S_MIDGARD + p] += 1
+                st[S_ABOARD + j] = -1
+                st[S_J] = j + 1
+                continue
+            st[S_N_CAND] = n_cand
+            present(st, n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1))  # DP-4
+            st[S_SEAT] = p
+            st[S_PHASE] = DP_4
+            return p
+        if phase == PH_TURN:
+            if raid_over(ip, st):  # W-7: the raid's scoring begins with the card phase
+                st[S_LAST] = 1 if st[S_RAID] == ip[P_RAIDS] - 1 else 0
+                st[S_RAIDS] += 1
+                for i in range(N_CARDS * MAX_SEATS):
+                    st[S_LAID + i] = 0
+                st[S_I] = 0
+                st[S_PHASE] = PH_CARDS
+                continue
+            if st[S_TURNS] > 0 and st[S_ROLLOUT] == 0:  # the lead after the previous turn
+                lead_step(ip, st)
+            active = st[S_ACTIVE]  # W-4.1: the dragon
+            st[S_TURNS] += 1
+            st[S_TURNS_RAID + st[S_RAID]] += 1
+            d = st[S_DRAGONS + st[S_DRAGON_HEAD]]
+            st[S_DRAGON_HEAD] += 1
+            colour, cseat = ip[P_DRAGON_COLOUR + d], ip[P_DRAGON_SEAT + d]
+            st[S_COLOUR] = colour
+            st[S_CSEAT] = cseat
+            for j in range(3):
+                st[S_ABOARD + j] = -1
+            midgard = st[S_MIDGARD + active]
+            if midgard >= 1:  # DP-1: the seat sets by bitmask, ascending
+                n_opts = 0
+                for mask in range(8):
+                    if boardable(mask, cseat, colour, active, midgard):
+                        n_opts += 1
+                present(st, n_opts)
+                st[S_SEAT] = active
+                st[S_PHASE] = DP_1
+                return active
+            st[S_PHASE] = PH_COLOUR
+            continue
+        if phase == PH_COLOUR:  # W-4.3: DP-2
+            colour = st[S_COLOUR]
+            if colour != st[S_ACTIVE] and colour < n and st[S_MIDGARD + colour] >= 1:
+                present(st, 2)
+                st[S_SEAT] = colour
+                st[S_PHASE] = DP_2
+                return colour
+            st[S_PHASE] = PH_FJORD
+            continue
+        if phase == PH_FJORD:  # DP-3
+            legal = legal_mask(st)
+            if legal == 0:  # cannot happen with lengths 5..8
+                for j in range(3):
+                    if st[S_ABOARD + j] >= 0:
+                        st[S_MIDGARD + st[S_ABOARD + j]] += 1
+                        st[S_ABOARD + j] = -1
+                st[S_PHASE] = PH_TURN_END
+                continue
+            st[S_LEGAL] = legal
+            present(st, (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1))
+            st[S_SEAT] = st[S_ACTIVE]
+            st[S_PHASE] = DP_3
+            return st[S_SEAT]
+        if phase == PH_TURN_END:
+            if st[S_CHECK] == 1:
+                violation(st, check_between_turns(ip, st))
+            st[S_ACTIVE] = (st[S_ACTIVE] + 1) % n
+            st[S_PHASE] = PH_TURN
+            continue
+        if phase == PH_COMBAT:  # W-6 on S_FIELD: DP-5
+            attacker = st[S_ABOARD + st[S_J]]
+            if st[S_CHECK] == 1 and st[S_OCC + MAX_FIELDS * st[S_FIELD] + st[S_FIELD + 1]] == attacker:
+                violation(st, INV_FIELDS)
+            st[S_AXE] = 0
+            st[S_AXES_PLAYED] = 0
+            st[S_SHIELDS_PLAYED] = 0
+            if st[S_HAND + N_CARDS * attacker + AXE] >= 1:
+                present(st, 2)
+                st[S_SEAT] = attacker
+                st[S_PHASE] = DP_5
+                return attacker
+            st[S_PHASE] = PH_FIGHT
+            continue
+        if phase == PH_SHIELD:  # DP-6
+            defender = st[S_OCC + MAX_FIELDS * st[S_FIELD] + st[S_FIELD + 1]]
+            if st[S_AXE] == 1 and st[S_HAND + N_CARDS * defender + SHIELD] >= 1:
+                present(st, 2)
+                st[S_SEAT] = defender
+                st[S_PHASE] = DP_6
+                return defender
+            st[S_PHASE] = PH_FIGHT
+            continue
+        if phase == PH_FIGHT:  # an uncancelled Axe wins; else DP-7
+            if st[S_AXE] == 1:
+                resolve_combat(ip, st, rs, True)
+                continue
+            present(st, 2)
+            st[S_DEF_CHOICES] += 1
+            defender = st[S_OCC + MAX_FIELDS * st[S_FIELD] + st[S_FIELD + 1]]
+            st[S_SEAT] = defender
+            st[S_PHASE] = DP_7
+            return defender
+        if phase == PH_CARDS:  # W-7.2: DP-8 from the start player clockwise, then everything revealed
+            i = st[S_I]
+            while i < n:
+                p = (st[S_START] + i) % n
+                h = S_HAND + N_CARDS * p
+                if st[h + HORN] + (0 if st[S_LAST] == 1 else st[h + WCARD]) + st[h + PLUNDER] > 0:
+                    break
+                i += 1
+            if i < n:
+                st[S_I] = i
+                st[S_SEAT] = p
+                st[S_PHASE] = DP_8
+                limits = st[S_TMP:S_TMP + N_CARDS]
+                group_end, group_cap, total_cap = vector_rule(ip, st, limits)
+                present(st, nth_vector(limits, group_end, group_cap, total_cap, -1, st[S_TMP + 8:S_TMP + 16]))
+                return p
+            reveal_cards(ip, st)
+            if st[S_LAST] == 1:
+                final_scoring(ip, st)
+            else:
+                peninsula_scoring(ip, st)
+            st[S_PHASE] = PH_SCORED
+            continue
+        if phase == PH_SCORED:
+            if st[S_ROLLOUT] == 1:
+                return -1
+            if st[S_LAST] == 1:
+                st[S_PHASE] = PH_RAID_END
+            else:
+                preparation(ip, st, rs)
+                st[S_I] = 0
+                st[S_PHASE] = PH_SELL
+            continue
+        if phase == PH_SELL:  # W-10.4: DP-9 from the new start player clockwise, then the heroes
+            i = st[S_I]
+            if ip[P_SELL] == 1:
+                while i < n:
+                    p = (st[S_START] + i) % n
+                    held = 0
+                    for c in range(N_CARDS):
+                        held += st[S_HAND + N_CARDS * p + c]
+                    if held > 0 and st[S_ASGARD + p] > 0:
+                        break
+                    i += 1
+            else:
+                i = n
+            if i < n:
+                st[S_I] = i
+                st[S_SEAT] = p
+                st[S_PHASE] = DP_9
+                limits = st[S_TMP:S_TMP + N_CARDS]
+                group_end, group_cap, total_cap = vector_rule(ip, st, limits)
+                present(st, nth_vector(limits, group_end, group_cap, total_cap, -1, st[S_TMP + 8:S_TMP + 16]))
+                return p
+            heroes(ip, st)
+            st[S_PHASE] = PH_RAID_END
+            continue
+        if phase == PH_RAID_END:
+            if st[S_CHECK] == 1:
+                violation(st, check_between_turns(ip, st))
+            if st[S_LAST] == 1:
+                if st[S_TURNS] > 0:  # the last turn's lead, after the final scoring (W-9)
+                    lead_step(ip, st)
+                st[S_PHASE] = PH_OVER
+                return -1
+            st[S_RAID] += 1
+            st[S_ACTIVE] = st[S_START]
+            st[S_PHASE] = PH_TURN
+            continue
+        return -1  # PH_OVER
+
+
+@njit_inline
+def kind(params, st):
+    """The §5 decision kind of the current decision point: 1 .. 9 (DP-1 .. DP-9)."""
+    return st[S_PHASE]
+
+
+@njit_inline
+def count(params, st):
+    """The number of options of the current decision point (counted when it was presented)."""
+    return st[S_N]
+
+
+@njit_inline
+def nth(params, st, i):
+    """The ``i``-th option's code, in the spec's order (module docstring, "Decision points")."""
+    phase = st[S_PHASE]
+    if phase == DP_4:
+        return st[S_CAND + i] if i < st[S_N_CAND] else STAY
+    if phase == DP_3:
+        return nth_fjord(st[S_LEGAL], i)
+    if phase == DP_1:
+        active = st[S_ACTIVE]
+        cseat, colour, midgard = st[S_CSEAT], st[S_COLOUR], st[S_MIDGARD + active]
+        for mask in range(8):
+            if boardable(mask, cseat, colour, active, midgard):
+                if i == 0:
+                    return mask
+                i -= 1
+        return -1
+    if phase <= DP_7:  # DP-2, DP-5, DP-6, DP-7: the first or the second of two
+        return i
+    limits = st[S_TMP:S_TMP + N_CARDS]
+    v = st[S_TMP + 8:S_TMP + 8 + N_CARDS]
+    group_end, group_cap, total_cap = vector_rule(params, st, limits)
+    nth_vector(limits, group_end, group_cap, total_cap, i, v)
+    return pack_vector(v)
+
+
 @njit_no_nrt
-def play_game(ip, policies, seed, game, row, check, rs, work):
-    """One game into ``row`` (the columns of ``COLUMNS``).  With ``check`` it tests §7 after setup,
-    after every turn, after every raid and inside the steps (7.2, 7.6-7.8) and returns the first
-    violated invariant's number (0 = none)."""
-    rng.seed_streams(rs, seed, game)
-    st = work[:STATE_SIZE]
-    for i in range(STATE_SIZE):
-        st[i] = 0
+def list_vectors(limits, v, group_end, group_cap, total_cap, out, most):
+    """The codes of :func:`nth_vector`'s vectors in its order into ``out``, at most ``most``; returns how
+    many (``v``: scratch for the vector)."""
+    for i in range(N_CARDS):
+        v[i] = 0
+    m = 0
+    while m < most:
+        group = 0
+        total = 0
+        for i in range(N_CARDS):
+            total += v[i]
+            if i < group_end:
+                group += v[i]
+        if group <= group_cap and total <= total_cap:
+            out[m] = pack_vector(v)
+            m += 1
+        i = N_CARDS - 1
+        while i >= 0 and v[i] == limits[i]:
+            v[i] = 0
+            i -= 1
+        if i < 0:
+            break
+        v[i] += 1
+    return m
+
+
+@njit_inline
+def canonical_key(code):
+    """A count vector's place in the spec's order (entry 0 first) as a number."""
+    key = 0
+    for c in range(N_CARDS):
+        key = (key << VEC_BITS) | vector_entry(code, c)
+    return key
+
+
+@njit_no_nrt
+def vector_options(params, st, out):
+    """DP-8 / DP-9's options into ``out``.  More than ``MAX_OPTIONS`` vectors (only with hands of dozens of
+    cards) do not fit: then the first ``MAX_OPTIONS - 3`` are listed, followed by those of the vectors
+    greedy can choose that come later, still in the spec's order (module docstring)."""
+    n = st[S_N]
+    limits = st[S_TMP:S_TMP + N_CARDS]
+    v = st[S_TMP + 8:S_TMP + 8 + N_CARDS]
+    group_end, group_cap, total_cap = vector_rule(params, st, limits)
+    if n <= MAX_OPTIONS:
+        return list_vectors(limits, v, group_end, group_cap, total_cap, out, n)
+    m = list_vectors(limits, v, group_end, group_cap, total_cap, out, MAX_OPTIONS - 3)
+    if st[S_PHASE] == DP_8:  # every Walhalla card and Plunder, the Horns on none or on one peninsula
+        rest = (limits[3] << (VEC_BITS * 3)) | (limits[4] << (VEC_BITS * 4))
+        for at in range(-1, 3):  # (0, 0, 0, w, pl) < (0, 0, h, w, pl) < (0, h, 0, w, pl) < (h, 0, 0, w, pl)
+            code = rest if at < 0 else rest | (limits[0] << (VEC_BITS * (2 - at)))
+            if canonical_key(code) > canonical_key(out[m - 1]):
+                out[m] = code
+                m += 1
+    return m
+
+
+@njit_inline
+def options(params, st, out):
+    """The current decision point's option codes in the spec's order into ``out``; returns their number."""
+    phase = st[S_PHASE]
+    if phase >= DP_8:
+        return vector_options(params, st, out)
+    n = st[S_N]
+    for i in range(n):
+        out[i] = nth(params, st, i)
+    return n
+
+
+@njit_inline
+def apply(params, st, rs, option):
+    """Carry out ``option`` (a code of :func:`nth`) at the current decision point (a landing may draw
+    cards: chance)."""
+    ip = params
+    phase = st[S_PHASE]
+    seat = st[S_SEAT]
+    if phase == DP_4:  # a peninsula, or STAY
+        if option == STAY:
+            st[S_MIDGARD + seat] += 1
+            landed(st)
+            return
+        j = st[S_BASE] + st[S_J]
+        if st[S_OCC + MAX_FIELDS * option + j] < 0:
+            occupy(ip, st, rs, seat, option, j)
+            landed(st)
+        else:
+            st[S_FIELD] = option
+            st[S_FIELD + 1] = j
+            st[S_PHASE] = PH_COMBAT
+    elif phase == DP_3:  # W-4.4: moor in fjord ``option``
+        st[S_BASE] = 3 * st[S_MOORED + option]
+        st[S_MOORED + option] += 1
+        st[S_FJORD] = option
+        st[S_J] = 0
+        st[S_PHASE] = PH_LAND
+    elif phase == DP_1:  # the seats of the bitmask ``option``
+        for j in range(3):
+            if (option >> j) & 1 == 1:
+                st[S_ABOARD + j] = seat
+                st[S_MIDGARD + seat] -= 1
+        st[S_PHASE] = PH_COLOUR
+    elif phase == DP_2:  # 0 board, 1 decline
+        if option == 0:
+            st[S_ABOARD + st[S_CSEAT]] = seat
+            st[S_MIDGARD + seat] -= 1
+        st[S_PHASE] = PH_FJORD
+    elif phase == DP_5:  # 0 play an Axe, 1 decline
+        if option == 0:
+            st[S_AXE] = 1
+            st[S_AXES_PLAYED] = 1
+            st[S_HAND + N_CARDS * seat + AXE] -= 1
+            st[S_AXES + seat] += 1
+        st[S_PHASE] = PH_SHIELD
+    elif phase == DP_6:  # 0 play a Shield, 1 decline
+        if option == 0:
+            st[S_AXE] = 0
+            st[S_SHIELDS_PLAYED] = 1
+            st[S_HAND + N_CARDS * seat + SHIELD] -= 1
+            st[S_SHIELDS + seat] += 1
+        st[S_PHASE] = PH_FIGHT
+    elif phase == DP_7:  # 0 the defender wins, 1 the attacker wins
+        if option == 0:
+            st[S_DEF_WIN] += 1
+        resolve_combat(ip, st, rs, option == 1)
+    elif phase == DP_8:  # the vector (h0, h1, h2, w, pl) laid, face down
+        h = S_HAND + N_CARDS * seat
+        for c in range(N_CARDS):
+            st[S_LAID + N_CARDS * seat + c] = vector_entry(option, c)
+        st[h + HORN] -= vector_entry(option, 0) + vector_entry(option, 1) + vector_entry(option, 2)
+        st[h + WCARD] -= vector_entry(option, 3)
+        st[h + PLUNDER] -= vector_entry(option, 4)
+        st[S_I] += 1
+        st[S_PHASE] = PH_CARDS
+    else:  # DP-9: the vector (axe, shield, horn, walhalla, plunder) sold
+        sold = 0
+        for c in range(N_CARDS):
+            v = vector_entry(option, c)
+            st[S_HAND + N_CARDS * seat + c] -= v
+            st[S_DISCARD + c] += v
+            sold += v
+        st[S_ASGARD + seat] -= sold
+        st[S_MIDGARD + seat] += sold
+        st[S_SOLD + seat] += sold
+        if st[S_CHECK] == 1 and st[S_ASGARD + seat] < 0:
+            violation(st, INV_REINFORCEMENT)
+        st[S_I] += 1
+        st[S_PHASE] = PH_SELL
+
+
+@njit_no_nrt
+def lookahead_fjord(ip, st, rs, me, legal, samples, scratch):
+    """policies.lookahead_fjord: the index, among the legal fjords, of the best rollout total.  Each
+    rollout plays the rest of the raid with greedy seats (:func:`greedy_option`) in its own world."""
+    n = ip[P_PLAYERS]
+    k = 1 + me
+    world = scratch[W_WORLD:W_WORLD + STATE_SIZE]
+    pool = scratch[W_POOL:W_POOL + MAX_DECK]
+    dragons = scratch[W_DRAG:W_DRAG + N_DRAGONS]
+    totals = scratch[W_TOTALS:W_TOTALS + 4]
+    rs2 = rs[N_STREAMS:]
+    for f in range(4):
+        totals[f] = 0
+    head = st[S_DRAGON_HEAD]
+    for _ in range(samples):
+        m = 0  # the unseen cards, canonical order, shuffled
+        for c in range(N_CARDS):
+            for _ in range(ip[P_DECK + c] - st[S_HAND + N_CARDS * me + c] - st[S_DISCARD + c]):
+                pool[m] = c
+                m += 1
+        rng.shuffle(pool, 0, m, rs, k)
+        nd = 0  # the dragons to come, canonical order, shuffled
+        for d in range(N_DRAGONS):
+            for i in range(head, N_DRAGONS):
+                if st[S_DRAGONS + i] == d:
+                    dragons[nd] = d
+                    nd += 1
+        rng.shuffle(dragons, 0, nd, rs, k)
+        chance = rs[k]
+        for f in range(4):
+            if (legal >> f) & 1 == 0:
+                continue
+            for i in range(STATE_SIZE):
+                world[i] = st[i]
+            off = 0
+            for p in range(n):
+                if p == me:
+                    continue
+                size = 0
+                for c in range(N_CARDS):
+                    size += st[S_HAND + N_CARDS * p + c]
+                    world[S_HAND + N_CARDS * p + c] = 0
+                for i in range(size):
+                    world[S_HAND + N_CARDS * p + pool[off + i]] += 1
+                off += size
+            for i in range(m - off):
+                world[S_DECK + i] = pool[off + i]
+            world[S_DECK_HEAD] = 0
+            world[S_DECK_N] = m - off
+            for i in range(nd):
+                world[S_DRAGONS + head + i] = dragons[i]
+            rs2[0] = chance
+            for p in range(n):
+                rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
+            world[S_ROLLOUT] = 1
+            world[S_CHECK] = 0
+            apply(ip, world, rs2, f)  # DP-3, then the raid to its scoring with greedy seats
+            while True:
+                seat = advance(ip, world, rs2)
+                if seat < 0:
+                    break
+                apply(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
+            best = -(1 << 40)
+            for p in range(n):
+                if p != me:
+                    best = max(best, world[S_VP + p])
+            totals[f] += world[S_VP + me] - best
+    i, top, ties, idx = 0, 0, 1, 0
+    for f in range(4):
+        if (legal >> f) & 1 == 1:
+            take, ties = best_of(rs, me, totals[f], top, ties, idx)
+            if take:
+                i, top = idx, totals[f]
+            idx += 1
+    return i
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` (policy 1) or ``lookahead`` (2 + samples << POLICY_BITS; greedy but at DP-3): the index
+    of the chosen option (``random`` is the driver's)."""
+    if st[S_PHASE] == DP_3 and (policy & ((1 << POLICY_BITS) - 1)) == LOOKAHEAD:
+        return lookahead_fjord(params, st, rs, seat, st[S_LEGAL], policy >> POLICY_BITS, scratch)
+    code = greedy_option(params, st, rs, seat, scratch)
+    for i in range(n):
+        if opts[i] == code:
+            return i
+    return -1  # cannot happen: greedy's option is listed
+
+
+@njit
+def check_step(params, before, st, option):
+    """§7 after a step.  The game checks itself (§7.1-7.5 between turns and after each raid, 7.2 at each
+    landing, 7.6-7.8 in the preparation) once ``S_CHECK`` is set: the first call sets it and runs the
+    set-up's checks (7.9, and 7.1-7.5 on ``before``, the state at the first decision point, where
+    nothing has happened since the set-up but the first dragon's draw).  Returns the first violation."""
+    if st[S_CHECK] == 0:
+        st[S_CHECK] = 1
+        violation(st, check_lengths(st, params[P_DRAW18]))
+        violation(st, check_between_turns(params, before))
+    return st[S_VIOLATION]
+
+
+@njit
+def check_end(params, st):
+    """§7.3 at the end (the first raid's turns), then the first violation of the game (0: none)."""
+    if st[S_TURNS_RAID] > N_DRAGONS:
+        violation(st, INV_FJORDS)
+    return st[S_VIOLATION]
+
+
+@njit_inline
+def record(params, st, row):
+    """The §6 record of a finished game into ``row`` (COLUMNS): W-9.4 the winners, the tallies."""
+    ip = params
+    n = ip[P_PLAYERS]
     for i in range(row.shape[0]):
         row[i] = 0
-    n = ip[P_PLAYERS]
-    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
-    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + MAX_SEATS]
-    lead_reset(lead)
-    st[S_CHECK] = 1 if check else 0
-    setup(ip, st, rs, work)
-    if check:
-        violation(st, check_lengths(st, ip[P_DRAW18]))
-        violation(st, check_between_turns(ip, st))
-    for r in range(ip[P_RAIDS]):
-        st[S_RAID] = r
-        last = r == ip[P_RAIDS] - 1
-        active = st[S_START]
-        while not raid_over(ip, st):
-            if st[S_TURNS] > 0:  # the lead after the previous turn, all it triggered resolved
-                lead_measure(ip, st, lead_values)
-                lead_update(lead, lead_values, n, st[S_TURNS])
-            turn_top(ip, st, rs, active, policies, work)
-            if check:
-                violation(st, check_between_turns(ip, st))
-            active = (active + 1) % n
-        score_raid(ip, st, rs, policies, work)
-        if not last:
-            preparation(ip, st, rs, policies, work)
-        if check:
-            violation(st, check_between_turns(ip, st))
-    if st[S_TURNS] > 0:  # the last turn's lead, after the final scoring (W-9)
-        lead_measure(ip, st, lead_values)
-        lead_update(lead, lead_values, n, st[S_TURNS])
-    # W-9.4 the winners
     best = st[S_VP]
     for p in range(1, n):
         best = max(best, st[S_VP + p])
@@ -1225,8 +1593,6 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             winners += 1
             winner = p
     row[C_WINNER] = winner if winners == 1 else -1
-    if check and st[S_TURNS_RAID] > N_DRAGONS:
-        violation(st, INV_FJORDS)
     row[C_N_WINNERS] = winners
     row[C_RESULT] = 0 if winners == 1 else 1
     row[C_START] = st[S_FIRST]
@@ -1234,7 +1600,8 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     row[C_PLIES] = st[S_PLIES]
     row[C_DECISIONS] = st[S_PLIES]  # every ply is a §5 decision point presented
     row[C_OPTIONS] = st[S_OPTIONS]
-    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, row[C_WINNER], st[S_TURNS])
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], row[C_WINNER],
+                                                            st[S_TURNS])
     row[C_RAIDS] = st[S_RAIDS]
     row[C_COMBATS] = st[S_COMBATS]
     row[C_ATT_WINS] = st[S_ATT_WINS]
@@ -1254,7 +1621,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             row[C_SEAT + MAX_SEATS * (8 + s) + p] = st[S_VP_FROM + MAX_SEATS * s + p]
         row[C_SEAT + MAX_SEATS * 14 + p] = st[S_WALHALLA + p]
         row[C_SEAT + MAX_SEATS * 15 + p] = fields_of(st, p)
-    return st[S_VIOLATION]
 
 
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 play_many = make_play_many(play_game, 2 * N_STREAMS, WORK_SIZE)
