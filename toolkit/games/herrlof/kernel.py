@@ -16,7 +16,9 @@ The game runs on the decision-point protocol of ``docs/architecture.md``
 for a single option).  :func:`apply` applies an option and runs the
 automatic steps on to the next decision point or the round's end, so that
 :func:`check_step` sees the state between two decisions where §7 holds (the
-states the checks saw before the protocol); :func:`advance` scores a
+states the checks saw before the protocol, but for the one right after a
+deal: the first bid moves no card, so the check after it sees the deal's
+cards); :func:`advance` scores a
 finished round (R-5) and deals the next one.  The round log of
 :func:`play_logged` is written by :func:`play_logged_game`, the same loop
 over the same functions with the log written between the steps.
