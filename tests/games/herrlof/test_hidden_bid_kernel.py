@@ -118,12 +118,12 @@ def peeking_lookahead(st, d):
         return int(opts[0])
     rs = np.zeros(3, np.uint64)
     rng.seed_streams(rs, 99, 0)
-    work = np.zeros(K.WORK_SIZE, np.int64)
+    scratch = np.zeros(K.SCRATCH_SIZE, np.int64)
     me, stream = int(k[K.S_DSEAT]), 1 + int(k[K.S_DSEAT])
-    base = work[K.W_BASE:K.W_BASE + K.STATE_SIZE]
-    world = work[K.W_WORLD:K.W_WORLD + K.STATE_SIZE]
-    pool, rest = work[K.W_POOL:K.W_POOL + K.MAX_DECK], work[K.W_REST:K.W_REST + K.MAX_DECK]
-    opts2 = work[K.W_OPTS2:K.W_OPTS2 + K.MAX_FACES]
+    base = scratch[K.W_BASE:K.W_BASE + K.ROLLOUT_SIZE]
+    world = scratch[K.W_WORLD:K.W_WORLD + K.ROLLOUT_SIZE]
+    pool, rest = scratch[K.W_POOL:K.W_POOL + K.MAX_DECK], scratch[K.W_REST:K.W_REST + K.MAX_DECK]
+    opts2 = scratch[K.W_OPTS2:K.W_OPTS2 + K.MAX_FACES]
     if k[K.S_DKIND] == K.DP_BID:
         g = K.greedy_bid(ip, k, me)
         cands = [int(o) for o in opts[:n] if abs(int(o) - g) <= K.BID_WINDOW]

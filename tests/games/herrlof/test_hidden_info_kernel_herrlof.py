@@ -101,8 +101,8 @@ def kernel_decide(policy, st, d, seed):
         return int(K.greedy_choice(ip, k, opts, n))
     rs = np.zeros(3, np.uint64)
     rng.seed_streams(rs, seed, 0)
-    work = np.zeros(K.WORK_SIZE, np.int64)
-    return int(K.lookahead_choice(ip, k, opts, n, 4, rs, work))
+    scratch = np.zeros(K.SCRATCH_SIZE, np.int64)
+    return int(K.lookahead_choice(ip, k, opts, n, 4, rs, scratch))
 
 
 def decision_points(rules, n_games, policies=("random", "random")):

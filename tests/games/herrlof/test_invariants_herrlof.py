@@ -140,34 +140,64 @@ def test_kernel_games_keep_every_invariant(config, policies):
 
 def _dealt_state(rules):
     ip = K.to_kernel(rules)
-    work = np.zeros(K.WORK_SIZE, np.int64)
-    st = work[:K.STATE_SIZE]
+    st = np.zeros(K.STATE_SIZE, np.int64)
     rs = np.zeros(3, np.uint64)
     from toolkit.core import rng
 
     rng.seed_streams(rs, 1, 0)
-    K.deal_round(ip, st, work[K.W_DECK:K.W_DECK + K.MAX_DECK], 0, rs)
+    K.deal_round(ip, st, st[K.S_DECK:K.S_DECK + K.MAX_DECK], 0, rs)
     st[K.S_PHASE] = K.PH_LEAD
-    return ip, st, work[K.W_COUNTS:K.W_COUNTS + K.MAX_FACES]
+    return ip, st
+
+
+def _decision(st, kind, seat):
+    """``before`` for ``K.check_step``: ``st`` at a decision point of ``kind`` for ``seat``."""
+    before = st.copy()
+    before[K.S_DKIND], before[K.S_DSEAT] = kind, seat
+    return before
 
 
 def test_kernel_check_catches_a_lost_card():
-    """Negative control: the kernel's §7.1 and §7.2 checks fail on a corrupted state."""
-    ip, st, counts = _dealt_state(CONFIGS["standard"])
-    assert K.check_step(ip, st, counts, True) == 0
+    """Negative control: the kernel's §7.1, §7.2, §7.7 and §7.8 checks (the protocol's ``check_step``)
+    fail on a corrupted state or an illegal card."""
+    ip, st = _dealt_state(CONFIGS["standard"])
+    assert K.check_step(ip, _decision(st, K.DP_BID, 1), st, 0) == 0
     st[K.S_STOCK_HEAD] += 1  # a stock card vanishes
-    assert K.check_step(ip, st, counts, True) == K.INV_CARDS
-    ip, st, counts = _dealt_state(CONFIGS["standard"])
+    assert K.check_step(ip, _decision(st, K.DP_BID, 1), st, 0) == K.INV_CARDS
+    ip, st = _dealt_state(CONFIGS["standard"])
     f = int(np.flatnonzero([(st[K.S_HBITS] >> b) & 1 for b in range(36)])[0])
     K.hand_remove(ip, st, 0, f)  # move a card from seat 0's hand to seat 1's: all cards there, sizes wrong
     K.hand_add(ip, st, 1, f) if f >= 36 else None
     st[K.S_HBITS + 1] |= 1 << f
     st[K.S_HN + 1] += 1
-    assert K.check_step(ip, st, counts, True) == K.INV_HAND_SIZES
-    ip, st, counts = _dealt_state(CONFIGS["standard"])
-    assert K.check_step(ip, st, counts, False) == K.INV_FOLLOW
+    assert K.check_step(ip, _decision(st, K.DP_BID, 1), st, 0) == K.INV_HAND_SIZES
+    ip, st = _dealt_state(CONFIGS["standard"])
+    mine = int(np.flatnonzero([(st[K.S_HBITS] >> b) & 1 for b in range(36)])[0])
+    theirs = int(np.flatnonzero([(st[K.S_HBITS + 1] >> b) & 1 for b in range(36)])[0])
+    assert K.check_step(ip, _decision(st, K.DP_CARD, 0), st, mine) == 0  # seat 0 leads a card it holds
+    assert K.check_step(ip, _decision(st, K.DP_CARD, 0), st, theirs) == K.INV_FOLLOW  # ... one it does not
+    assert K.check_step(ip, _decision(st, K.DP_BID, 0), st, theirs) == 0  # (a bid is no card)
     st[K.S_TRUMP] = -1 if st[K.S_TRUMP] >= 0 else 0
-    assert K.check_step(ip, st, counts, True) == K.INV_TRUMP
+    assert K.check_step(ip, _decision(st, K.DP_BID, 1), st, 0) == K.INV_TRUMP
+
+
+def test_kernel_check_catches_a_bad_round_end():
+    """Negative control: the round-end checks (§7.3, §7.6, the bounds) fail on a corrupted round."""
+    rules = CONFIGS["standard"]
+    h = rules.hand_size
+    ip, st = _dealt_state(rules)
+    st[K.S_BID], st[K.S_BID + 1] = 1, 2
+    st[K.S_WON_N], st[K.S_WON_N + 1] = h - 3, 3
+    st[K.S_ROUND] = 1
+    assert K.check_round(ip, st) == 0
+    st[K.S_WON_N + 1] = 2  # a trick vanishes
+    assert K.check_round(ip, st) == K.INV_TRICKS
+    st[K.S_WON_N + 1] = 3
+    st[K.S_BID + 1] = h + 1
+    assert K.check_round(ip, st) == K.INV_BOUNDS
+    st[K.S_BID + 1] = 2
+    st[K.S_ROUND] = rules.max_rounds + 1
+    assert K.check_round(ip, st) == K.INV_ROUNDS
 
 
 def test_python_checker_catches_a_lost_card():

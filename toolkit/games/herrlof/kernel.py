@@ -4,39 +4,79 @@ Same rules, same random draws and same option order as ``reference.py``
 (whose docstring lists the draw order and the spec choices); the tests check
 both produce identical games.  Rules arrive as values (:func:`to_kernel`), so
 changing a rule never recompiles.  The round is the same state machine as in
-the reference: :func:`next_decision` runs the automatic steps and lists the
-options of the next decision point, :func:`apply_decision` applies one.
+the reference: :func:`to_decision` runs the automatic steps up to the next
+decision point, :func:`apply_decision` applies one option.
 
-State of one game: one ``int64`` array ``st`` (layout below).  A hand is a
-bit set of its suited faces (face ``f`` = bit ``f``; every suited face is
-unique) plus counts of Valknut and Hagalaz cards; the distinct faces of a
-hand, in canonical order, are its set bits in ascending order with the V bit
-(``suited``) and the N bit (``suited + 1``) on top.  The ``lookahead``
-policy copies the first ``COPY_SIZE`` entries (everything but the knowledge
-and the discard tally) for each rollout.
+The game runs on the decision-point protocol of ``docs/architecture.md``
+("The game protocol"): :func:`start`, :func:`advance`, :func:`kind`,
+:func:`count`, :func:`nth`, :func:`options`, :func:`apply`, :func:`choose`,
+:func:`check_step`, :func:`check_end` and :func:`record`, from which
+``core.driver.make_play_game`` builds :data:`play_game` (``random``, policy
+0, is the driver's: one ``below(n)`` from the seat's decision stream, none
+for a single option).  :func:`apply` applies an option and runs the
+automatic steps on to the next decision point or the round's end, so that
+:func:`check_step` sees the state between two decisions where §7 holds (the
+states the checks saw before the protocol, but for the one right after a
+deal: the first bid moves no card, so the check after it sees the deal's
+cards); :func:`advance` scores a
+finished round (R-5) and deals the next one.  The round log of
+:func:`play_logged` is written by :func:`play_logged_game`, the same loop
+over the same functions with the log written between the steps.
+
+Decision points (§5; ``kind`` is the DP number, ``st[S_DKIND]``) and their
+option codes, in the spec's canonical order:
+
+- DP-1 bid (``DP_BID``): the bid, ``0 .. hand_size``;
+- DP-2 card (``DP_CARD``), DP-4 trade discard (``DP_TRADE_DISCARD``), DP-7
+  give (``DP_GIVE``): a face (``0 .. suited - 1`` the suited faces, ``suited``
+  Valknut, ``suited + 1`` Hagalaz), ascending, each distinct face once;
+- DP-3 trade, DP-5 steal, DP-6 swap (``DP_TRADE``, ``DP_STEAL``,
+  ``DP_SWAP``): ``YES`` (1), then ``DECLINE`` (0).
+
+At a decision point ``st[S_MASK]`` holds its options as bits (a face's bit;
+DP-1 bits ``0 .. hand_size``; DP-3/5/6 ``0b11``, read as YES, DECLINE) and
+``st[S_N]`` their number, so :func:`count` and :func:`nth` never list them.
+
+State of one game: one ``int64`` array ``st``, laid out by :data:`STATE`
+(``core.layout.Layout``; the ``S_*`` names are its offsets): the round and
+the game's tallies (the first ``COPY_SIZE`` entries, what the lookahead
+copies for each rollout), what each seat knows and the discards (up to
+``ROLLOUT_SIZE``: all the state machine reads and writes), then the
+protocol's own: the options presented (``offered``), the lead tracker, the
+§7.1 tally and the deck of a deal.  Phases ``PH_*`` say where the state
+machine stands; ``PH_ROUND_END`` waits for :func:`advance` to score the
+round, ``PH_OVER`` ends the game.  A hand is a bit set of its suited faces
+(face ``f`` = bit ``f``; every suited face is unique) plus counts of
+Valknut and Hagalaz cards; the distinct faces of a hand, in canonical
+order, are its set bits in ascending order with the V bit (``suited``) and
+the N bit (``suited + 1``) on top.  The policies' scratch (``choose``'s
+``scratch``) is laid out by :data:`SCRATCH`.  A seat's policy code
+(:func:`policy_ids`) is its ``POLICY_ID``, plus for ``lookahead`` its
+samples ``<< SAMPLES_SHIFT``: the driver hands :func:`choose` the seat's
+code only.
 
 Design metrics (the columns ``decisions``, ``options``, ``lead_changes`` and
 ``decisive_turn``; their choices are explained in ``reference.py``'s
-docstring): :func:`play_game` counts each decision point it hands to a
-policy and its ``n`` options (the lookahead's rollouts run
-``next_decision`` / ``apply_decision`` on copies and are not counted), and
-reports :func:`lead_measure` (each seat's score of the hands already scored;
-the bids, hence the points of the hand in progress, are secret) to
+docstring): every decision point presented is a ply (``decisions`` =
+``plies``), its ``n`` options are summed into ``st[S_OFFERED]`` when it is
+reached (the lookahead's rollouts run ``next_decision`` /
+``apply_decision`` on copies and are not counted), and the lead measure
+(:func:`lead_measure`: each seat's score of the hands already scored; the
+bids, hence the points of the hand in progress, are secret) goes to
 ``toolkit.core.lead`` after every trick: at once for a trick that is not
-the hand's last, after the scoring for the last one.  The lead scratch and
-the measure's values live in the work array (``W_LEAD``, ``W_VALUES``).
+the hand's last (:func:`apply`), after the scoring for the last one
+(:func:`advance`).
 """
-
 from __future__ import annotations
 
 import numpy as np
 from numba import prange
 
 from toolkit.core import rng
-from toolkit.core.bits import lowest_bit_index, popcount
-from toolkit.core.driver import make_play_many
-from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
-from toolkit.core.layout import block, offset, seat_run
+from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
+from toolkit.core.driver import make_play_game, make_play_many, work_size
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
@@ -54,40 +94,71 @@ OPTIONAL, MANDATORY, OFF = 0, 1, 2
 DESTROYED_LEADER = {"same_leader": 0, "valknut_player": 1, "other_player": 2}
 FIRST_DEALER = {"random": 0, "seat0": 1, "seat1": 2}
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
+RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
+SAMPLES_SHIFT = 8  # a seat's policy code (policy_ids): its POLICY_ID, plus its samples << SAMPLES_SHIFT
 
 # -- decision points and phases (codes shared with reference.DP_*) -----------------------
 DP_BID, DP_CARD, DP_TRADE, DP_TRADE_DISCARD, DP_STEAL, DP_SWAP, DP_GIVE = 1, 2, 3, 4, 5, 6, 7
 YES, DECLINE = 1, 0  # option values of DP-3/5/6, listed YES first (§5)
 PH_BID, PH_LEAD, PH_FOLLOW, PH_THREE, PH_THREE_DISCARD, PH_ONE, PH_ONE_DECIDE = 0, 1, 2, 3, 4, 5, 6
-PH_SIX, PH_SIX_DECIDE, PH_GIVE, PH_NEXT_LEADER, PH_ROUND_END = 7, 8, 9, 10, 11
+PH_SIX, PH_SIX_DECIDE, PH_GIVE, PH_NEXT_LEADER, PH_ROUND_END, PH_OVER = 7, 8, 9, 10, 11, 12
 DESTROYED = -1
 
 # -- state layout ------------------------------------------------------------------------
 MAX_FACES = 64  # suited faces (<= 60) + V + N
 MAX_DECK = 84  # 4 * 15 + 12 + 12
 MAX_TRICKS = 42  # hand_size <= (84 - 1) // 2 = 41
-S_HBITS, S_VC, S_NC, S_HN = 0, 2, 4, 6  # [2] each: suited bits, Valknuts, Hagalaz, cards in hand
-S_STOCK_HEAD, S_STOCK_TAIL, S_IND, S_TRUMP = 8, 9, 10, 11  # stock = st[S_STOCK + head .. tail - 1], top first
-S_WON_N = 12  # [2] tricks in each won pile
-S_LEAD, S_FOLLOW, S_TRICK_N, S_DISC_N = 14, 15, 16, 17  # faces on the table, public discards
-S_BURIED_N = 18  # [2] 3-discards per seat
-S_BID, S_SCORE, S_EXACT = 20, 22, 24  # [2] each; bid -1 = not yet
-S_DEALER, S_LEADER, S_ROUND, S_TRICKS_PLAYED = 26, 27, 28, 29
-S_TRICK_LEADER, S_TRICK_WINNER, S_WIN_FACE = 30, 31, 32
-S_THREE_Q, S_THREE_N, S_THREES_OWNER = 33, 35, 36  # queue of seats whose 3 trades (leader's first)
-S_PHASE, S_BID_TURN, S_DKIND, S_DSEAT, S_TAKEN = 37, 38, 39, 40, 41
-S_PLIES, S_TURNS, S_TRICKS_WON, S_DESTROYED, S_STEALS, S_TRADES, S_SWAPS = 42, 43, 44, 46, 47, 49, 51
-S_TRUMP_CHANGES, S_NO_TRUMP_ROUNDS, S_FIRST_DEALER, S_ROUND_POINTS = 53, 54, 55, 56  # round points [2]
-S_DESTROYED_AT_START, S_STOCK_LAST = 58, 59  # for the §7 checks
-S_SEAT_PLIES = 60  # [2] decision points presented to each seat
-S_STOCK = 64  # [2 * MAX_DECK]
-S_WON = S_STOCK + 2 * MAX_DECK  # won[seat, k, 0/1] at S_WON + (seat * MAX_TRICKS + k) * 2 + j
-COPY_SIZE = S_WON + 2 * MAX_TRICKS * 2  # what a rollout copies
-S_VOID = COPY_SIZE  # [2] suits (bits) the seat knows the opponent lacks
-S_SEEN = COPY_SIZE + 2  # [2 * MAX_FACES]
-S_KNOWN = S_SEEN + 2 * MAX_FACES  # [2 * MAX_FACES]
-S_DISC = S_KNOWN + 2 * MAX_FACES  # [MAX_FACES] every discarded face (public and buried), for §7.1
-STATE_SIZE = S_DISC + MAX_FACES
+STATE = Layout(
+    # the round and the game, as the rules see them (what a rollout copies: COPY_SIZE)
+    ("hbits", 2), ("vc", 2), ("nc", 2), ("hn", 2),  # per seat: suited bits, Valknuts, Hagalaz, cards in hand
+    ("stock_head", 1), ("stock_tail", 1), ("ind", 1), ("trump", 1),  # stock = stock[head .. tail - 1], top first
+    ("won_n", 2),  # tricks in each won pile
+    ("lead", 1), ("follow", 1), ("trick_n", 1), ("disc_n", 1),  # faces on the table, public discards
+    ("buried_n", 2),  # 3-discards per seat
+    ("bid", 2), ("score", 2), ("exact", 2),  # bid -1 = not yet
+    ("dealer", 1), ("leader", 1), ("round", 1), ("tricks_played", 1),
+    ("trick_leader", 1), ("trick_winner", 1), ("win_face", 1),
+    ("three_q", 2), ("three_n", 1), ("threes_owner", 1),  # queue of seats whose 3 trades (leader's first)
+    ("phase", 1), ("bid_turn", 1),
+    ("dkind", 1), ("dseat", 1),  # the pending decision point: its §5 kind (DP_*) and seat
+    ("taken", 1),
+    ("plies", 1), ("turns", 1), ("tricks_won", 2), ("destroyed", 1), ("steals", 2), ("trades", 2), ("swaps", 2),
+    ("trump_changes", 1), ("no_trump_rounds", 1), ("first_dealer", 1), ("round_points", 2),
+    ("destroyed_at_start", 1), ("stock_last", 1),  # for the §7 checks
+    ("seat_plies", 2),  # decision points presented to each seat
+    ("mask", 1), ("n", 1),  # the pending decision's options: their bits (module docstring) and number
+    ("stock", 2 * MAX_DECK),
+    ("won", 2 * MAX_TRICKS * 2),  # won[seat, k, 0/1] at won + (seat * MAX_TRICKS + k) * 2 + j
+    # what each seat knows (a rollout leaves these as they were)
+    ("void", 2),  # suits (bits) the seat knows the opponent lacks
+    ("seen", 2 * MAX_FACES), ("known", 2 * MAX_FACES),
+    ("disc", MAX_FACES),  # every discarded face (public and buried), for §7.1
+    # the protocol's own (never touched by the state machine, so never by a rollout)
+    ("offered", 1),  # options presented, summed over the decision points (the column ``options``)
+    ("lead_tracker", LEAD_FIELDS),  # toolkit.core.lead's scratch
+    ("counts", MAX_FACES),  # §7.1 tally (check_step)
+    ("deck", MAX_DECK))  # the shuffled deck of a deal
+STATE_SIZE = STATE.size
+S_HBITS, S_VC, S_NC, S_HN = STATE.hbits, STATE.vc, STATE.nc, STATE.hn
+S_STOCK_HEAD, S_STOCK_TAIL, S_IND, S_TRUMP = STATE.stock_head, STATE.stock_tail, STATE.ind, STATE.trump
+S_WON_N = STATE.won_n
+S_LEAD, S_FOLLOW, S_TRICK_N, S_DISC_N = STATE.lead, STATE.follow, STATE.trick_n, STATE.disc_n
+S_BURIED_N, S_BID, S_SCORE, S_EXACT = STATE.buried_n, STATE.bid, STATE.score, STATE.exact
+S_DEALER, S_LEADER, S_ROUND, S_TRICKS_PLAYED = STATE.dealer, STATE.leader, STATE.round, STATE.tricks_played
+S_TRICK_LEADER, S_TRICK_WINNER, S_WIN_FACE = STATE.trick_leader, STATE.trick_winner, STATE.win_face
+S_THREE_Q, S_THREE_N, S_THREES_OWNER = STATE.three_q, STATE.three_n, STATE.threes_owner
+S_PHASE, S_BID_TURN, S_DKIND, S_DSEAT, S_TAKEN = STATE.phase, STATE.bid_turn, STATE.dkind, STATE.dseat, STATE.taken
+S_PLIES, S_TURNS, S_TRICKS_WON, S_DESTROYED = STATE.plies, STATE.turns, STATE.tricks_won, STATE.destroyed
+S_STEALS, S_TRADES, S_SWAPS = STATE.steals, STATE.trades, STATE.swaps
+S_TRUMP_CHANGES, S_NO_TRUMP_ROUNDS, S_FIRST_DEALER = STATE.trump_changes, STATE.no_trump_rounds, STATE.first_dealer
+S_ROUND_POINTS, S_DESTROYED_AT_START, S_STOCK_LAST = STATE.round_points, STATE.destroyed_at_start, STATE.stock_last
+S_SEAT_PLIES, S_MASK, S_N = STATE.seat_plies, STATE.mask, STATE.n
+S_STOCK, S_WON = STATE.stock, STATE.won
+COPY_SIZE = STATE.void  # what a rollout copies
+S_VOID, S_SEEN, S_KNOWN, S_DISC = STATE.void, STATE.seen, STATE.known, STATE.disc
+S_OFFERED, S_LEAD_TRACKER, S_COUNTS, S_DECK = STATE.offered, STATE.lead_tracker, STATE.counts, STATE.deck
+ROLLOUT_SIZE = STATE.offered  # what the state machine (and so a rollout's world) reads and writes
+MAX_OPTIONS = MAX_FACES  # DP-1 has hand_size + 1 <= 42 options, DP-2/4/7 at most the distinct faces
 
 # -- result columns (one row per game) -----------------------------------------------------
 COLUMNS = (("winner", "win_0", "win_1", "result", "first_dealer", "rounds", "turns", "plies",
@@ -115,21 +186,16 @@ L_ONES, L_THREES, L_SIXES, L_NINES, L_TRUMP, L_STEALS, L_TRADES, L_SWAPS = range
 INV_CARDS, INV_HAND_SIZES, INV_TRICKS, INV_ROUND_POINTS, INV_SCORES, INV_ROUNDS, INV_TRUMP = 1, 2, 3, 4, 5, 6, 7
 INV_FOLLOW, INV_STOCK, INV_BOUNDS = 8, 9, 10
 
-# -- work array layout (play_game's buffers) ---------------------------------------------------
-W_ST = 0
-W_BASE = STATE_SIZE  # the lookahead's determinized world
-W_WORLD = 2 * STATE_SIZE  # one rollout's copy
-W_OPTS = 3 * STATE_SIZE  # options of the real decision [MAX_FACES]
-W_OPTS2 = W_OPTS + MAX_FACES  # options inside rollouts
-W_CANDS = W_OPTS2 + MAX_FACES
-W_TOTALS = W_CANDS + MAX_FACES
-W_POOL = W_TOTALS + MAX_FACES  # [MAX_DECK] unseen cards
-W_REST = W_POOL + MAX_DECK  # [MAX_DECK]
-W_DECK = W_REST + MAX_DECK  # [MAX_DECK] the shuffled deck
-W_COUNTS = W_DECK + MAX_DECK  # [MAX_FACES] §7.1 tally
-W_LEAD = W_COUNTS + MAX_FACES  # [LEAD_FIELDS] toolkit.core.lead's scratch
-W_VALUES = W_LEAD + LEAD_FIELDS  # [2] the seats' lead measures
-WORK_SIZE = W_VALUES + 2
+# -- the policies' scratch (choose's ``scratch``) ---------------------------------------------
+SCRATCH = Layout(("base", ROLLOUT_SIZE),  # the lookahead's determinized world
+                 ("world", ROLLOUT_SIZE),  # one rollout's copy
+                 ("opts2", MAX_FACES),  # options inside rollouts
+                 ("cands", MAX_FACES), ("totals", MAX_FACES),
+                 ("pool", MAX_DECK),  # unseen cards
+                 ("rest", MAX_DECK))
+SCRATCH_SIZE = SCRATCH.size
+W_BASE, W_WORLD, W_OPTS2, W_CANDS, W_TOTALS, W_POOL, W_REST = (
+    SCRATCH.base, SCRATCH.world, SCRATCH.opts2, SCRATCH.cands, SCRATCH.totals, SCRATCH.pool, SCRATCH.rest)
 
 
 def to_kernel(rules):
@@ -168,11 +234,15 @@ def to_kernel(rules):
 
 
 def policy_ids(policies) -> np.ndarray:
-    """Policy names -> kernel ids and sample counts: ``[id_0, id_1, samples_0, samples_1]``."""
+    """Policy names -> the seats' policy codes and sample counts: ``[code_0, code_1, samples_0, samples_1]``.
+
+    A code is the policy's ``POLICY_ID``, plus for ``lookahead`` its samples ``<< SAMPLES_SHIFT``: the
+    driver hands :func:`choose` only the seat's code (``random``'s is 0, as the driver wants)."""
     out = np.zeros(4, np.int64)
     for seat, name in enumerate(policies):
         base, samples = parse_policy(name)
-        out[seat], out[2 + seat] = POLICY_ID[base], samples
+        out[seat] = POLICY_ID[base] + (samples << SAMPLES_SHIFT if base == "lookahead" else 0)
+        out[2 + seat] = samples
     return out
 
 
@@ -486,12 +556,12 @@ def lead_measure(st, values):
 # ------------------------------------------------------------------------ the state machine (§5)
 
 
-@njit_no_nrt
-def next_decision(ip, st, opts, rs, ck):
-    """Run the automatic steps up to the next decision point; list its options in ``opts``.
+@njit_inline
+def to_decision(ip, st, rs, ck):
+    """Run the automatic steps up to the next decision point; return its seat, or -1 at the round's end.
 
-    Returns the number of options (0 at the round's end); the decision's kind and
-    seat are left in ``st[S_DKIND]``, ``st[S_DSEAT]``.  ``ck`` is the stream of the
+    The decision's kind and seat are left in ``st[S_DKIND]``, ``st[S_DSEAT]``, its options in
+    ``st[S_MASK]`` and their number in ``st[S_N]`` (module docstring).  ``ck`` is the stream of the
     6-effect take."""
     v = ip[P_SUITED]
     while True:
@@ -500,14 +570,15 @@ def next_decision(ip, st, opts, rs, ck):
             if st[S_BID_TURN] < 2:
                 seat = 1 - st[S_DEALER] if st[S_BID_TURN] == 0 else st[S_DEALER]
                 st[S_DKIND], st[S_DSEAT] = DP_BID, seat
-                for b in range(ip[P_HAND] + 1):
-                    opts[b] = b
-                return ip[P_HAND] + 1
+                n = ip[P_HAND] + 1
+                st[S_MASK], st[S_N] = (np.int64(1) << n) - 1, n
+                return seat
             st[S_PHASE] = PH_LEAD
         elif phase == PH_LEAD or phase == PH_FOLLOW:
             seat = st[S_LEADER] if phase == PH_LEAD else 1 - st[S_LEADER]
-            st[S_DKIND], st[S_DSEAT] = DP_CARD, seat
-            return mask_to_options(legal_mask(ip, st, seat), opts)
+            m = legal_mask(ip, st, seat)
+            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_CARD, seat, m, popcount(m)
+            return seat
         elif phase == PH_THREE:
             if st[S_THREE_N] == 0:
                 st[S_PHASE] = PH_ONE
@@ -517,15 +588,15 @@ def next_decision(ip, st, opts, rs, ck):
                 pop_three(st)
                 continue
             if ip[P_E3] == OPTIONAL:
-                st[S_DKIND], st[S_DSEAT] = DP_TRADE, seat
-                opts[0], opts[1] = YES, DECLINE
-                return 2
+                st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_TRADE, seat, 3, 2
+                return seat
             pop_three(st)
             draw_for_trade(ip, st, seat)
         elif phase == PH_THREE_DISCARD:
             seat = st[S_THREES_OWNER]
-            st[S_DKIND], st[S_DSEAT] = DP_TRADE_DISCARD, seat
-            return mask_to_options(hand_mask(ip, st, seat), opts)
+            m = hand_mask(ip, st, seat)
+            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_TRADE_DISCARD, seat, m, popcount(m)
+            return seat
         elif phase == PH_ONE:
             w = st[S_TRICK_WINNER]
             wf = st[S_WIN_FACE]
@@ -536,9 +607,9 @@ def next_decision(ip, st, opts, rs, ck):
                 else:
                     steal(st, w)
         elif phase == PH_ONE_DECIDE:
-            st[S_DKIND], st[S_DSEAT] = DP_STEAL, st[S_TRICK_WINNER]
-            opts[0], opts[1] = YES, DECLINE
-            return 2
+            seat = st[S_TRICK_WINNER]
+            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_STEAL, seat, 3, 2
+            return seat
         elif phase == PH_SIX:
             w = st[S_TRICK_WINNER]
             wf = st[S_WIN_FACE]
@@ -549,19 +620,42 @@ def next_decision(ip, st, opts, rs, ck):
                 else:
                     take_for_swap(ip, st, w, rs, ck)
         elif phase == PH_SIX_DECIDE:
-            st[S_DKIND], st[S_DSEAT] = DP_SWAP, st[S_TRICK_WINNER]
-            opts[0], opts[1] = YES, DECLINE
-            return 2
+            seat = st[S_TRICK_WINNER]
+            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_SWAP, seat, 3, 2
+            return seat
         elif phase == PH_GIVE:
             w = st[S_TRICK_WINNER]
-            st[S_DKIND], st[S_DSEAT] = DP_GIVE, w
-            return mask_to_options(hand_mask(ip, st, w), opts)
+            m = hand_mask(ip, st, w)
+            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_GIVE, w, m, popcount(m)
+            return w
         elif phase == PH_NEXT_LEADER:
             st[S_LEADER] = next_leader(ip, st)
             st[S_TRICK_N] = 0
             st[S_PHASE] = PH_LEAD if st[S_TRICKS_PLAYED] < ip[P_HAND] else PH_ROUND_END
         else:
-            return 0
+            return -1
+
+
+@njit_inline
+def list_options(st, out):
+    """The pending decision's options (:func:`to_decision`) into ``out`` in the spec's order; their number."""
+    kind = st[S_DKIND]
+    if kind == DP_TRADE or kind == DP_STEAL or kind == DP_SWAP:
+        out[0], out[1] = YES, DECLINE
+        return 2
+    return mask_to_options(st[S_MASK], out)
+
+
+@njit_no_nrt
+def next_decision(ip, st, opts, rs, ck):
+    """Run the automatic steps up to the next decision point; list its options in ``opts``.
+
+    Returns the number of options (0 at the round's end); the decision's kind and
+    seat are left in ``st[S_DKIND]``, ``st[S_DSEAT]``.  ``ck`` is the stream of the
+    6-effect take.  (The lookahead's rollouts run on this; the game on the protocol below.)"""
+    if to_decision(ip, st, rs, ck) < 0:
+        return 0
+    return list_options(st, opts)
 
 
 @njit_inline
@@ -816,18 +910,19 @@ def rollout_value(ip, world, me, opts, rs, k):
 
 
 @njit_no_nrt
-def lookahead_choice(ip, st, opts, n, samples, rs, work):
+def lookahead_choice(ip, st, opts, n, samples, rs, scratch):
+    """The ``lookahead`` option of ``opts[:n]`` (policies.lookahead_choice); ``scratch``: ``SCRATCH_SIZE``."""
     if n == 1:
         return opts[0]
     me, kind = st[S_DSEAT], st[S_DKIND]
     k = 1 + me
-    base = work[W_BASE:W_BASE + STATE_SIZE]
-    world = work[W_WORLD:W_WORLD + STATE_SIZE]
-    opts2 = work[W_OPTS2:W_OPTS2 + MAX_FACES]
-    cands = work[W_CANDS:W_CANDS + MAX_FACES]
-    totals = work[W_TOTALS:W_TOTALS + MAX_FACES]
-    pool = work[W_POOL:W_POOL + MAX_DECK]
-    rest = work[W_REST:W_REST + MAX_DECK]
+    base = scratch[W_BASE:W_BASE + ROLLOUT_SIZE]
+    world = scratch[W_WORLD:W_WORLD + ROLLOUT_SIZE]
+    opts2 = scratch[W_OPTS2:W_OPTS2 + MAX_FACES]
+    cands = scratch[W_CANDS:W_CANDS + MAX_FACES]
+    totals = scratch[W_TOTALS:W_TOTALS + MAX_FACES]
+    pool = scratch[W_POOL:W_POOL + MAX_DECK]
+    rest = scratch[W_REST:W_REST + MAX_DECK]
     nc = 0
     if kind == DP_BID:
         g = greedy_bid(ip, st, me)
@@ -883,7 +978,9 @@ def check_cards(ip, st, counts):
 
 
 @njit_no_nrt
-def check_step(ip, st, counts, follow_ok):
+def check_state(ip, st, counts, follow_ok):
+    """Between two decisions (after the automatic steps): §7.1, §7.8 (``follow_ok``: the last card played
+    was legal), §7.2, §7.7 and §7.9; it writes the stock's size for the next call.  0 when all hold."""
     if not check_cards(ip, st, counts):
         return INV_CARDS
     if not follow_ok:
@@ -995,101 +1092,169 @@ def log_deal(ip, st, log, row0, dealer):
         log[lr, L_SWAPS] = -st[S_SWAPS + seat]
 
 
-@njit_no_nrt
-def play_game(ip, policies, seed, game, row, check, rs, work, log):
-    """Play one game; fill ``row`` (COLUMNS) and, if it has rows, the round ``log``.
+# ------------------------------------------------------------------------ the protocol (one game)
+#
+# The decision-point protocol of docs/architecture.md over the state machine above.  ``apply`` applies
+# an option and runs the automatic steps up to the next decision point or the round's end, so that
+# ``check_step`` sees the state between two decisions, where §7 holds; ``advance`` scores a finished
+# round and deals the next one.  Chance (the first dealer, the deals, the 6-effect takes) comes from
+# stream 0, in the order ``reference.py`` draws it.
 
-    Returns a §7 violation code when ``check`` (0 = none).  ``rs`` (3 uint64) and
-    ``work`` (``WORK_SIZE`` int64) belong to the caller: nothing is allocated here."""
-    rng.seed_streams(rs, seed, game)
-    st = work[W_ST:W_ST + STATE_SIZE]
-    opts = work[W_OPTS:W_OPTS + MAX_FACES]
-    deck = work[W_DECK:W_DECK + MAX_DECK]
-    counts = work[W_COUNTS:W_COUNTS + MAX_FACES]
-    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
-    values = work[W_VALUES:W_VALUES + 2]
-    lead_reset(lead)
-    decisions = 0
-    n_options = 0
-    for i in range(STATE_SIZE):
-        st[i] = 0
-    for i in range(row.shape[0]):
-        row[i] = 0
-    violation = 0
-    logging = log.shape[0] > 0
+
+@njit_inline
+def _reach(ip, st, rs):
+    """The automatic steps up to the next decision point (or the round's end); its options are counted."""
+    if to_decision(ip, st, rs, 0) >= 0:
+        st[S_OFFERED] += st[S_N]
+
+
+@njit_inline
+def start(params, st, rs):
+    """R-1.1, R-2: the first dealer (chance), the first deal, up to the first bid."""
+    ip = params
+    for q in range(STATE_SIZE):
+        st[q] = 0
+    lead_reset(st[S_LEAD_TRACKER:S_LEAD_TRACKER + LEAD_FIELDS])
     if ip[P_FIRST_DEALER] == 0:
         dealer = rng.below(rs, 0, 2)
     else:
         dealer = ip[P_FIRST_DEALER] - 1
     st[S_FIRST_DEALER] = dealer
-    h = ip[P_HAND]
-    while True:
+    st[S_ROUND] = 1
+    deal_round(ip, st, st[S_DECK:S_DECK + MAX_DECK], dealer, rs)
+    _reach(ip, st, rs)
+
+
+@njit_inline
+def score_round(ip, st):
+    """R-5: the round's points into the scores; the lead is reported (the hand's last trick).  Returns
+    whether the game is over (R-6.1)."""
+    for seat in range(2):
+        won = st[S_WON_N + seat]
+        bid = st[S_BID + seat]
+        pts = round_points(ip, won, bid)
+        st[S_ROUND_POINTS + seat] = pts
+        st[S_SCORE + seat] += pts
+        if won == bid:
+            st[S_EXACT + seat] += 1
+        st[S_TRICKS_WON + seat] += won
+    lead_update(st[S_LEAD_TRACKER:S_LEAD_TRACKER + LEAD_FIELDS], st[S_SCORE:S_SCORE + 2], 2, st[S_TURNS])
+    return max(st[S_SCORE], st[S_SCORE + 1]) >= ip[P_TARGET] or st[S_ROUND] >= ip[P_MAX_ROUNDS]
+
+
+@njit_inline
+def advance(params, st, rs):
+    """The seat to decide, or -1 when the game is over: a finished round is scored, and the next one
+    dealt (the other seat deals) up to its first bid."""
+    ip = params
+    while st[S_PHASE] >= PH_ROUND_END:
+        if st[S_PHASE] == PH_OVER or score_round(ip, st):
+            st[S_PHASE] = PH_OVER
+            return -1
         st[S_ROUND] += 1
-        deal_round(ip, st, deck, dealer, rs)
-        row0 = 2 * (st[S_ROUND] - 1)
-        if logging and row0 + 1 < log.shape[0]:
-            log_deal(ip, st, log, row0, dealer)
-        follow_ok = True
-        while True:
-            n = next_decision(ip, st, opts, rs, 0)
-            if check and violation == 0:  # between actions, after the automatic steps
-                violation = check_step(ip, st, counts, follow_ok)
-            if n == 0:
-                break
-            decisions += 1
-            n_options += n
-            seat = st[S_DSEAT]
-            pid = policies[seat]
-            if pid == 0:
-                option = opts[0] if n == 1 else opts[rng.below(rs, 1 + seat, n)]
-            elif pid == 1:
-                option = greedy_choice(ip, st, opts, n)
-            else:
-                option = lookahead_choice(ip, st, opts, n, policies[2 + seat], rs, work)
-            if check and st[S_DKIND] == DP_CARD:
-                follow_ok = (legal_mask(ip, st, seat) >> option) & 1 == 1
-            turns = st[S_TURNS]
-            apply_decision(ip, st, option, rs, 0)
-            if st[S_TURNS] != turns and st[S_TRICKS_PLAYED] < h:  # a trick ended, not the hand's last
-                lead_measure(st, values)
-                lead_update(lead, values, 2, st[S_TURNS])
-        # R-5 scoring
-        destroyed = st[S_DESTROYED] - st[S_DESTROYED_AT_START]
-        for seat in range(2):
-            won = st[S_WON_N + seat]
-            bid = st[S_BID + seat]
-            pts = round_points(ip, won, bid)
-            if check and violation == 0:
-                if not (ip[P_POINTS_LO] <= pts <= ip[P_POINTS_HI]):
-                    violation = INV_ROUND_POINTS
-                elif pts < 0 and ip[P_SCORES_MONOTONE] == 1:
-                    violation = INV_SCORES
-                elif bid < 0 or bid > h or won > h:
-                    violation = INV_BOUNDS
-            st[S_ROUND_POINTS + seat] = pts
-            st[S_SCORE + seat] += pts
-            if won == bid:
-                st[S_EXACT + seat] += 1
-            st[S_TRICKS_WON + seat] += won
-            if logging and row0 + 1 < log.shape[0]:
-                lr = row0 + seat
-                log[lr, L_BID] = bid
-                log[lr, L_TRICKS] = won
-                log[lr, L_POINTS] = pts
-                log[lr, L_STEALS] += st[S_STEALS + seat]
-                log[lr, L_TRADES] += st[S_TRADES + seat]
-                log[lr, L_SWAPS] += st[S_SWAPS + seat]
-        lead_measure(st, values)  # the hand's last trick, with the hand scored
-        lead_update(lead, values, 2, st[S_TURNS])
-        if check and violation == 0:
-            if st[S_WON_N] + st[S_WON_N + 1] + destroyed != h:
-                violation = INV_TRICKS
-            elif st[S_ROUND] > ip[P_MAX_ROUNDS]:
-                violation = INV_ROUNDS
-        if max(st[S_SCORE], st[S_SCORE + 1]) >= ip[P_TARGET] or st[S_ROUND] >= ip[P_MAX_ROUNDS]:
-            break
-        dealer = 1 - dealer
-    # R-6.3
+        deal_round(ip, st, st[S_DECK:S_DECK + MAX_DECK], 1 - st[S_DEALER], rs)
+        _reach(ip, st, rs)
+    return st[S_DSEAT]
+
+
+@njit_inline
+def kind(params, st):
+    """The §5 kind of the current decision point: DP_BID .. DP_GIVE (1..7)."""
+    return st[S_DKIND]
+
+
+@njit_inline
+def count(params, st):
+    return st[S_N]
+
+
+@njit_inline
+def nth(params, st, i):
+    """The ``i``-th option's code: DP-1 the bid ``i``; DP-2/4/7 the ``i``-th face of ``st[S_MASK]``; DP-3/5/6
+    YES (``i = 0``) or DECLINE."""
+    k = st[S_DKIND]
+    if k == DP_TRADE or k == DP_STEAL or k == DP_SWAP:
+        return YES - i
+    return nth_set_bit(st[S_MASK], i)
+
+
+@njit_inline
+def options(params, st, out):
+    return list_options(st, out)
+
+
+@njit_inline
+def apply(params, st, rs, option):
+    """Apply ``option`` to the current decision point (the 6-effect take draws chance), report the lead
+    after a trick that is not the hand's last, and run on to the next decision point or the round's end."""
+    ip = params
+    turns = st[S_TURNS]
+    apply_decision(ip, st, option, rs, 0)
+    if st[S_TURNS] != turns and st[S_TRICKS_PLAYED] < ip[P_HAND]:
+        lead_update(st[S_LEAD_TRACKER:S_LEAD_TRACKER + LEAD_FIELDS], st[S_SCORE:S_SCORE + 2], 2, st[S_TURNS])
+    _reach(ip, st, rs)
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` (code 1) or ``lookahead`` (code 2 + samples << SAMPLES_SHIFT): the chosen option's index."""
+    if policy == GREEDY:
+        option = greedy_choice(params, st, opts, n)
+    else:
+        option = lookahead_choice(params, st, opts, n, policy >> SAMPLES_SHIFT, rs, scratch)
+    for i in range(n):
+        if opts[i] == option:
+            return i
+    return 0
+
+
+@njit_inline
+def check_round(ip, st):
+    """§7.3-7.6 and the bounds (INV_BOUNDS) at a round's end, before it is scored."""
+    h = ip[P_HAND]
+    for seat in range(2):
+        won = st[S_WON_N + seat]
+        bid = st[S_BID + seat]
+        pts = round_points(ip, won, bid)
+        if not (ip[P_POINTS_LO] <= pts <= ip[P_POINTS_HI]):
+            return INV_ROUND_POINTS
+        if pts < 0 and ip[P_SCORES_MONOTONE] == 1:
+            return INV_SCORES
+        if bid < 0 or bid > h or won > h:
+            return INV_BOUNDS
+    if st[S_WON_N] + st[S_WON_N + 1] + st[S_DESTROYED] - st[S_DESTROYED_AT_START] != h:
+        return INV_TRICKS
+    if st[S_ROUND] > ip[P_MAX_ROUNDS]:
+        return INV_ROUNDS
+    return 0
+
+
+@njit
+def check_step(params, before, st, option):
+    """§7 after a decision and the automatic steps after it (``before``: the state at the decision):
+    :func:`check_state`, with §7.8 for a card played, and at a round's end :func:`check_round`."""
+    ip = params
+    follow_ok = True
+    if before[S_DKIND] == DP_CARD:
+        follow_ok = (legal_mask(ip, before, before[S_DSEAT]) >> option) & 1 == 1
+    violation = check_state(ip, st, st[S_COUNTS:S_COUNTS + MAX_FACES], follow_ok)
+    if violation == 0 and st[S_PHASE] == PH_ROUND_END:
+        violation = check_round(ip, st)
+    return violation
+
+
+@njit
+def check_end(params, st):
+    """Nothing left to check: every round's end was checked by :func:`check_step`."""
+    return 0
+
+
+@njit_inline
+def record(params, st, row):
+    """The §6 record of a finished game into ``row`` (COLUMNS); R-6.3 decides the winner."""
+    ip = params
+    for c in range(N_COLUMNS):
+        row[c] = 0
     s0, s1 = st[S_SCORE], st[S_SCORE + 1]
     if s0 != s1:
         w = 0 if s0 > s1 else 1
@@ -1105,9 +1270,10 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
     row[C_ROUNDS] = st[S_ROUND]
     row[C_TURNS] = st[S_TURNS]
     row[C_PLIES] = st[S_PLIES]
-    row[C_DECISIONS] = decisions
-    row[C_OPTIONS] = n_options
-    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, w, st[S_TURNS])
+    row[C_DECISIONS] = st[S_PLIES]  # every decision point presented is a ply (reference docstring)
+    row[C_OPTIONS] = st[S_OFFERED]
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD_TRACKER:S_LEAD_TRACKER + LEAD_FIELDS], w,
+                                                            st[S_TURNS])
     row[C_DESTROYED] = st[S_DESTROYED]
     row[C_TRUMP_CHANGES] = st[S_TRUMP_CHANGES]
     row[C_NO_TRUMP] = st[S_NO_TRUMP_ROUNDS]
@@ -1119,10 +1285,66 @@ def play_game(ip, policies, seed, game, row, check, rs, work, log):
         row[C_SEAT + 8 + seat] = st[S_TRADES + seat]
         row[C_SEAT + 10 + seat] = st[S_SWAPS + seat]
         row[C_SEAT_PLIES + seat] = st[S_SEAT_PLIES + seat]
-    return violation
 
 
-play_many = make_play_many(play_game, 3, WORK_SIZE, extra_shape=(0, N_LOG))  # no round log
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+RS_SIZE = 3  # the chance stream and the two seats' decision streams
+play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+
+
+# ------------------------------------------------------------------------ the round log
+
+
+@njit_inline
+def log_scores(ip, st, log):
+    """The per-round log's scoring columns (reference.round_log_row), at the round's end before scoring."""
+    row0 = 2 * (st[S_ROUND] - 1)
+    if row0 + 1 < log.shape[0]:
+        for seat in range(2):
+            lr = row0 + seat
+            won = st[S_WON_N + seat]
+            bid = st[S_BID + seat]
+            log[lr, L_BID] = bid
+            log[lr, L_TRICKS] = won
+            log[lr, L_POINTS] = round_points(ip, won, bid)
+            log[lr, L_STEALS] += st[S_STEALS + seat]
+            log[lr, L_TRADES] += st[S_TRADES + seat]
+            log[lr, L_SWAPS] += st[S_SWAPS + seat]
+
+
+@njit_no_nrt
+def play_logged_game(ip, policies, seed, game, row, rs, work, log):
+    """One game as :data:`play_game` plays it (no checks), its round log written between the protocol's
+    steps: the deal columns after each deal, the scoring columns before each round is scored."""
+    rng.seed_streams(rs, seed, game)
+    st = work[:STATE_SIZE]
+    opts = work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS]
+    scratch = work[STATE_SIZE + MAX_OPTIONS:STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE]
+    start(ip, st, rs)
+    if 1 < log.shape[0]:
+        log_deal(ip, st, log, 0, st[S_DEALER])
+    while True:
+        if st[S_PHASE] == PH_ROUND_END:
+            log_scores(ip, st, log)
+        rounds = st[S_ROUND]
+        seat = advance(ip, st, rs)
+        if seat < 0:
+            break
+        if st[S_ROUND] != rounds:
+            row0 = 2 * (st[S_ROUND] - 1)
+            if row0 + 1 < log.shape[0]:
+                log_deal(ip, st, log, row0, st[S_DEALER])
+        policy = policies[seat]
+        if policy == RANDOM:
+            n = count(ip, st)
+            option = nth(ip, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
+        else:
+            n = options(ip, st, opts)
+            option = opts[choose(ip, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+        apply(ip, st, rs, option)
+    record(ip, st, row)
 
 
 def play_logged(ip, policies, seed, first_game, n_games, max_rounds):
@@ -1138,7 +1360,7 @@ def _play_logged(ip, policies, seed, first_game, out, log):
     n = out.shape[0]
     blocks = min(n, 256)
     for b in prange(blocks):
-        rs = np.empty(3, np.uint64)
+        rs = np.empty(RS_SIZE, np.uint64)
         work = np.zeros(WORK_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
-            play_game(ip, policies, seed, first_game + i, out[i], False, rs, work, log[i])
+            play_logged_game(ip, policies, seed, first_game + i, out[i], rs, work, log[i])
