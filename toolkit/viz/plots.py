@@ -8,8 +8,6 @@ figure, the report can save them, and tests can inspect them headless.
 
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> import toolkit
 >>> from toolkit.viz import plots
 >>> df = toolkit.simulate("valhalla", n_games=1000, seed=1, progress=False)
@@ -75,8 +73,6 @@ def win_rates_bar(table: pd.DataFrame, ax=None, *, labels=None, title: str | Non
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> t = pd.DataFrame({"seat": [0, 1, 2, 3], "win_rate": [0.3, 0.2, 0.25, 0.25],
     ...                   "ci_low": [0.25, 0.15, 0.2, 0.2], "ci_high": [0.35, 0.25, 0.3, 0.3]})
@@ -219,8 +215,6 @@ def length_histogram(data, column: str = "turns", ax=None, *, label: str | None 
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> df = pd.DataFrame({"turns": range(137, 440)})
     >>> share, edges = length_histogram(df).patches[0].get_data()[:2]
@@ -350,8 +344,6 @@ def comparison_matrix(matrix_df: pd.DataFrame, ax=None, *, ci_low: pd.DataFrame 
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import toolkit
     >>> from toolkit.analysis.tournament import matrix
     >>> table = toolkit.compare("valhalla", ["random", "greedy"], n_games=200, seed=1, progress=False)
@@ -463,8 +455,6 @@ def interval_plot(table: pd.DataFrame, ax=None, *, label: str = "label", value: 
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> t = pd.DataFrame({"label": ["a", "b"], "difference": [1.0, -0.5], "ci_low": [0.5, -1.0],
     ...                   "ci_high": [1.5, 0.0]})
@@ -513,8 +503,6 @@ def means_bar(table: pd.DataFrame, ax=None, *, x: str = "quantity", hue: str | N
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> t = pd.DataFrame({"quantity": ["a", "a", "b", "b"], "policy": ["p", "q", "p", "q"],
     ...                   "mean": [1.0, 2.0, 0.5, 0.2], "ci_low": [0.9, 1.8, 0.4, 0.1],
@@ -573,8 +561,6 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> t = pd.DataFrame({"by": ["seat"] * 3, "index": [0, 1, 2], "win_rate": [0.3, 0.3, 0.4],
     ...                   "ci_low": [0.25, 0.25, 0.35], "ci_high": [0.35, 0.35, 0.45], "fair": [1 / 3] * 3})
@@ -644,8 +630,6 @@ def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None,
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> df = pd.DataFrame({"score_0": [1, 2, 2, 5], "score_1": [0, 3, 3, 3]})
     >>> len(score_distribution(df).get_legend().get_texts())

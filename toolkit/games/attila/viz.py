@@ -41,8 +41,6 @@ curious readers) can find them:
 
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> import toolkit
 >>> from toolkit.games.attila.reference import play_game
 >>> from toolkit.games.attila.viz import draw_map

@@ -22,8 +22,6 @@ carries a ``gid``, so tests (and curious readers) can find them:
 
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> import toolkit
 >>> from toolkit.games.halali.replay import positions
 >>> from toolkit.games.halali.viz import draw_board

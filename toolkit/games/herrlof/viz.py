@@ -9,8 +9,6 @@ plots draw.
 
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> from toolkit.games.herrlof import round_log
 >>> from toolkit.games.herrlof.viz import bid_tricks_heatmap
 >>> log = round_log(n_games=100, seed=1, policies=("random", "random"))
@@ -65,8 +63,6 @@ def bid_tricks_heatmap(log: pd.DataFrame, ax=None, *, hand_size: int | None = No
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> log = pd.DataFrame({"bid": [2, 2, 3, 3], "tricks": [2, 3, 3, 1]})
     >>> bid_tricks_heatmap(log).get_xlabel()
@@ -240,8 +236,6 @@ def best_bid_by_strength(log: pd.DataFrame, ax=None, *, width: int = 2, min_roun
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> log = pd.DataFrame({"strength": [8] * 4, "bid": [1, 1, 2, 2], "tricks": [2] * 4, "points": [2, 2, 12, 12]})
     >>> best_bid_by_strength(log, width=4, min_rounds=2).get_ylabel()
@@ -288,8 +282,6 @@ def points_by_bid(log: pd.DataFrame, ax=None, *, width: int = 2, strengths=None,
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> log = pd.DataFrame({"strength": [8] * 4, "bid": [1, 1, 2, 2], "points": [2, 3, 12, 11]})
     >>> points_by_bid(log, width=4).get_xlabel()

@@ -54,8 +54,6 @@ tests (and curious readers) can find them; :func:`parts` parses them:
 
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> import toolkit
 >>> from toolkit.games.walhalla.viz import draw_board, parts, replay
 >>> positions = replay(toolkit.rules("walhalla"), seed=2024)
