@@ -664,9 +664,11 @@ def check_state(ip, st, face_down_before):
     the last action); 0 = fine."""
     up_count = 0
     down = 0
+    packed = 0  # the tiles on the board by kind, 8 bits each (at most 48 < 256)
     for s in range(49):
         k = st[S_KIND + s]
         if k >= 0:
+            packed += np.int64(1) << (8 * k)
             if st[S_UP + s] == 0:
                 down += 1
             if k == HUNTER and st[S_DIR + s] != st[S_GUN_OF_ID + st[S_ID + s]]:
@@ -677,10 +679,7 @@ def check_state(ip, st, face_down_before):
     score0 = 0
     score1 = 0
     for k in range(7):
-        on_board = 0
-        for s in range(49):
-            if st[S_KIND + s] == k:
-                on_board += 1
+        on_board = (packed >> (8 * k)) & 255
         taken = st[S_CAPTURES + k] + st[S_CAPTURES + 7 + k] + st[S_RESCUES + k] + st[S_RESCUES + 7 + k]
         if on_board + taken != ip[P_COUNT + k]:
             return INV_TILES
