@@ -222,19 +222,17 @@ def test_kernel_lead_measure_along_a_replayed_game(pols):
     ref.play_game(rules, seed, game, pols,
                   observer=lambda st, seat, options, action: actions.append((seat, action)))
     ip = K.to_kernel(rules)
-    work = np.zeros(K.WORK_SIZE, np.int64)
-    st = work[:K.STATE_SIZE]
+    st = np.zeros(K.STATE_SIZE, np.int64)
     rs = np.zeros(3, np.uint64)
     rng.seed_streams(rs, seed, game)
-    K.setup(ip, st, rs, 0, work[K.W_DECK:K.W_DECK + 48], work[K.W_KINDS:K.W_KINDS + 48])
+    K.start(ip, st, rs)
     mirror = ref.setup(rules, ref.Stream(seed, game, ref.CHANCE), BLUE)
-    heat = np.zeros(0, np.int64)
     for seat, action in actions:
         if action is None:
             K.apply_pass(ip, st, seat)
             ref.apply_pass(mirror, seat)
         else:
-            K.apply_action(ip, st, seat, ref.action_code(action), heat)
+            K.apply_action(ip, st, seat, ref.action_code(action))
             ref.apply_action(mirror, seat, action)
         for s in (0, 1):
             assert K.lead_measure(st, s, 7) == ref.lead_measure(mirror, s, 7)

@@ -125,25 +125,49 @@ def test_kernel_games_keep_every_invariant(config, policies):
 
 
 def test_kernel_check_catches_corruption():
-    """Negative controls: the kernel's §7.1, §7.3 and §7.6 checks fail on corrupted states."""
+    """Negative controls: the kernel's §7 checks (``check_end`` on a position, ``check_step`` on an action
+    and the position after it) fail on corrupted states and actions."""
     rules = CONFIGS["standard"]
     ip = K.to_kernel(rules)
-    work = np.zeros(K.WORK_SIZE, np.int64)
-    st = work[:K.STATE_SIZE]
+    st = np.zeros(K.STATE_SIZE, np.int64)
     rs = np.zeros(3, np.uint64)
     rng.seed_streams(rs, 1, 0)
-    counts = np.zeros(7, np.int64)
-    K.setup(ip, st, rs, 0, work[K.W_DECK:K.W_DECK + 48], work[K.W_KINDS:K.W_KINDS + 48])
-    assert K.check_state(ip, st, counts, 48) == 0
+    K.start(ip, st, rs)
+    assert K.check_end(ip, st) == 0
     saved = st.copy()
     st[K.S_KIND + 0] = -1  # a tile vanishes
-    assert K.check_state(ip, st, counts, 48) == K.INV_TILES
+    assert K.check_end(ip, st) == K.INV_TILES
     st[:] = saved
     st[K.S_FACE_DOWN] = 47  # the counter disagrees with the board
-    assert K.check_state(ip, st, counts, 48) == K.INV_FACE_DOWN
+    assert K.check_end(ip, st) == K.INV_FACE_DOWN
     st[:] = saved
     st[K.S_SCORE] = 5  # points from nowhere
-    assert K.check_state(ip, st, counts, 48) == K.INV_SCORE
+    assert K.check_end(ip, st) == K.INV_SCORE
+    st[:] = saved
+    # an action: a reveal, checked against the position before it and the one after it
+    seat = K.advance(ip, st, rs)
+    assert seat >= 0 and K.kind(ip, st) == 1
+    option = K.nth(ip, st, 0)
+    before = st.copy()
+    K.apply(ip, st, rs, option)
+    assert K.check_step(ip, before, st, option) == 0
+    after = st.copy()
+    st[K.S_SCORE + 1] = 3
+    assert K.check_step(ip, before, st, option) == K.INV_SCORE
+    st[:] = after
+    risen = before.copy()
+    risen[K.S_FACE_DOWN] -= 2  # the face-down count rose from before to after
+    assert K.check_step(ip, risen, st, option) == K.INV_FACE_DOWN
+    # moves no DP lists: d2 -> d4 over the face-down tile on d3, and a tile of the other colour onto d4
+    code = lambda origin, d, dist: 49 + 28 * origin + 7 * d + dist - 1  # noqa: E731
+    assert before[K.S_KIND + 17] >= 0 and before[K.S_UP + 17] == 0
+    assert K.check_step(ip, before, before, code(10, 0, 2)) == K.INV_FACE_DOWN_PASSED
+    colour = before[K.S_COLOUR + seat]
+    foreign = [o for o in (17, 23, 25, 31) if K.owner(before[K.S_KIND + o]) == 1 - colour]
+    assert foreign, "the set-up has no opposing tile next to d4 (choose another seed)"
+    o = foreign[0]
+    d = {17: 0, 23: 1, 25: 3, 31: 2}[o]  # towards the empty d4
+    assert K.check_step(ip, before, before, code(o, d, 1)) == K.INV_COLOUR
 
 
 def test_python_checker_catches_corruption():

@@ -5,17 +5,49 @@ Same rules, same random draws and same option order as ``reference.py``
 choices); the tests check both produce identical games.  Rules arrive as
 values (:func:`to_kernel`), so changing a rule never recompiles.
 
-State of one game: one ``int64`` array ``st`` (layout below); the board is
-four arrays of 49 squares (kind, face up, gun direction, tile id).  The
-policies change a square in place to evaluate a hypothetical and restore it.
+The kernel runs on the decision-point protocol (``docs/architecture.md``,
+"The game protocol"): :func:`start`, :func:`advance`, :func:`kind`,
+:func:`count` / :func:`nth` / :func:`options`, :func:`apply`, :func:`choose`
+(greedy, lookahead), :func:`check_step` / :func:`check_end` (§7) and
+:func:`record`, from which ``core.driver.make_play_game`` builds
+:func:`play_game` (and ``random``, one ``below(n)`` from the seat's stream
+for n >= 2).
+
+State (``STATE``, a ``core.layout.Layout`` over one ``int64`` array ``st``):
+
+- one game (``GAME_SIZE`` entries, zeroed by :func:`setup` at each game of a
+  match): the board as four runs of 49 squares (kind, -1 empty; face up; gun
+  direction; tile id), colours, seat to move, lock, phase, end-phase actions
+  left, progress counter, the game's tallies, the last move per seat, the
+  face-down counts by kind, the §7.4 reference (gun and home square by tile
+  id) and bit sets of squares kept in step with the board;
+- the match: the game being played, the sums of the finished games' tallies
+  (``m_*``, summed by ``advance`` as each game ends), each game's winner,
+  the lead tracker and the seats' lead measures, setup's deck scratch, and
+  the current decision point's options (``n_options``, ``options``).
+
+The policies change a square in place to evaluate a hypothetical and restore
+it.
+
+Decision points: only §5 DP-1 (``kind`` is 1), one per turn with a legal
+action; ``advance`` lists its options in the canonical order (reveals by
+square, then moves by origin, direction N E S W, distance) into the state,
+so ``count`` and ``nth`` only read them.  A turn without a legal action is an
+automatic pass inside ``advance``, as are a game's end and, in a two-game
+match, the next game's set-up (its chance draws from stream 0).  Option
+codes are the action codes (:func:`decode`): a reveal is its square
+``0..48``, a move ``49 + 28 * origin + 7 * direction + distance - 1`` (an
+exit's distance is the one that leaves the board).
 
 Design metrics (``decisions``, ``options``, ``lead_changes``,
-``decisive_turn``): counted as ``reference.py``'s docstring says, in
-:func:`play_game` where the policy is asked.  The lead measure is
-:func:`lead_measure` (the match points so far), reported to ``core.lead``
-after every action and pass; the tracker and the two seats' measures live in
-the caller's work array (``W_LEAD``, ``W_LEAD_VALUES``), so ``play_game``
-still allocates nothing.
+``decisive_turn``): counted as ``reference.py``'s docstring says:
+``decisions`` is the plies (every DP-1 is one action), ``options`` is summed
+by ``advance`` at each DP-1.  The lead measure is :func:`lead_measure` (the
+match points so far), reported to ``core.lead`` after every action
+(:func:`apply`) and pass (:func:`advance`).
+
+The capture heat map (:func:`capture_heat`) runs its own small loop over the
+same protocol functions, :func:`_heat_game`, adding each capture's square.
 """
 
 from __future__ import annotations
@@ -25,9 +57,9 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
-from toolkit.core.driver import make_play_many
-from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
-from toolkit.core.layout import block, offset, seat_run
+from toolkit.core.driver import make_play_game, make_play_many, work_size
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
 from toolkit.games.halali.rules import DIRECTIONS, KINDS
@@ -47,22 +79,60 @@ OWNER = np.array([0, 0, 1, 1, -1, -1, -2], np.int64)  # COLOUR_OF_KIND
 NEUTRAL_CLASS, TREE_CLASS = 2, 3
 CENTRE = 24
 ACTION_CAP = 10_000
-MAX_OPTIONS = 49 + 49 * 28  # every reveal and every (origin, direction, distance)
+# At most 4 * 49 options: a plain move to an empty square t in direction d comes from the first tile
+# behind t (at most 4 empty squares' worth per square), a capture or an exit is the end of one tile's
+# walk in one direction (at most 4 per face-up tile), and a reveal is one per face-down tile.
+MAX_OPTIONS = 4 * 49
 
 # -- state layout ------------------------------------------------------------------------
-S_KIND, S_UP, S_DIR, S_ID = 0, 49, 98, 147  # [49] each; kind -1 = empty square
-S_COLOUR, S_TO_MOVE, S_LOCK, S_PHASE, S_END_LEFT = 196, 198, 199, 200, 201  # colour, end_left [2]
-S_SINCE, S_FACE_DOWN, S_OVER, S_END_REASON, S_FIRST_PLAYER = 203, 204, 205, 206, 207
-S_LAST = 208  # [2 * 3]: tile id (-1 none), from, to
-S_TURNS, S_MAIN_TURNS, S_END_TURNS, S_PLIES, S_FORCED = 214, 215, 216, 217, 218
-S_REVEALS, S_PASSES, S_SCORE, S_TILES, S_ON_BOARD = 219, 221, 223, 225, 227  # [2] each; on board by colour
-S_CAPTURES, S_RESCUES = 229, 243  # [2 * 7] (seat, kind)
-S_FD_COUNT = 257  # [7] face-down tiles per kind (public)
-S_GUN_OF_ID, S_HOME_OF_ID = 264, 312  # [48] each, for the §7.4 check
-# bit sets of squares (bit s = square s), kept in step with the board: face-down tiles, occupied
-# squares, and face-up tiles by owner class (blue, brown, neutral, tree = CLASS_OF_KIND)
-S_DOWN_BITS, S_OCC_BITS, S_UP_BITS = 360, 361, 362  # S_UP_BITS [4]
-STATE_SIZE = 366
+# One game of a match (zeroed by setup at each game's start), then the match: what the record sums
+# over its games, the lead tracker, setup's scratch and the current decision point's options.
+STATE = Layout(("kind", 49), ("up", 49), ("dir", 49), ("id", 49),  # the board; kind -1 = empty square
+               ("colour", 2), ("to_move", 1), ("lock", 1), ("phase", 1), ("end_left", 2), ("since", 1),
+               ("face_down", 1), ("over", 1), ("end_reason", 1), ("first_player", 1),
+               ("last", 2 * 3),  # per seat: tile id (-1 none), from, to
+               ("turns", 1), ("main_turns", 1), ("end_turns", 1), ("plies", 1), ("forced", 1),
+               ("reveals", 2), ("passes", 2), ("score", 2), ("tiles", 2), ("on_board", 2),  # on board by colour
+               ("captures", 2 * 7), ("rescues", 2 * 7),  # (seat, kind)
+               ("fd_count", 7),  # face-down tiles per kind (public)
+               ("gun_of_id", 48), ("home_of_id", 48),  # for the §7.4 check
+               # bit sets of squares (bit s = square s), kept in step with the board: face-down tiles,
+               # occupied squares, and face-up tiles by owner class (blue, brown, neutral, tree = CLASS_OF_KIND)
+               ("down_bits", 1), ("occ_bits", 1), ("up_bits", 4),
+               # -- the match (start zeroes it; setup leaves it)
+               ("game", 1), ("match_over", 1),  # the game of the match being played; 1 once the match is over
+               ("m_colour0", 1), ("m_first", 1),  # game 1's colour of seat 0 and first player
+               ("m_turns", 1), ("m_main_turns", 1), ("m_end_turns", 1), ("m_plies", 1), ("m_forced", 1),
+               ("m_end_reason", 1), ("aborted", 1), ("offered", 1),  # offered: options summed over the DPs
+               ("m_seat", len(SEAT_FIELDS) * 2),  # the games' sums, SEAT_FIELDS x seat as the columns
+               ("m_captures", 7 * 2), ("m_rescues", 7 * 2),  # the games' sums, (kind, seat) as the columns
+               ("game_winner", 2),
+               ("lead", LEAD_FIELDS), ("lead_values", 2),  # core.lead's tracker and the seats' measures
+               ("deck", 48), ("deck_kinds", 48),  # setup's scratch
+               ("n_options", 1), ("options", MAX_OPTIONS))  # the current DP-1's options (advance lists them)
+S_KIND, S_UP, S_DIR, S_ID = STATE.kind, STATE.up, STATE.dir, STATE.id
+S_COLOUR, S_TO_MOVE, S_LOCK, S_PHASE, S_END_LEFT = STATE.colour, STATE.to_move, STATE.lock, STATE.phase, STATE.end_left
+S_SINCE, S_FACE_DOWN, S_OVER, S_END_REASON, S_FIRST_PLAYER = (STATE.since, STATE.face_down, STATE.over,
+                                                              STATE.end_reason, STATE.first_player)
+S_LAST, S_TURNS, S_MAIN_TURNS, S_END_TURNS, S_PLIES, S_FORCED = (STATE.last, STATE.turns, STATE.main_turns,
+                                                                 STATE.end_turns, STATE.plies, STATE.forced)
+S_REVEALS, S_PASSES, S_SCORE, S_TILES, S_ON_BOARD = (STATE.reveals, STATE.passes, STATE.score, STATE.tiles,
+                                                     STATE.on_board)
+S_CAPTURES, S_RESCUES, S_FD_COUNT, S_GUN_OF_ID, S_HOME_OF_ID = (STATE.captures, STATE.rescues, STATE.fd_count,
+                                                                STATE.gun_of_id, STATE.home_of_id)
+S_DOWN_BITS, S_OCC_BITS, S_UP_BITS = STATE.down_bits, STATE.occ_bits, STATE.up_bits
+GAME_SIZE = STATE.game  # the entries setup zeroes: one game's
+S_GAME, S_MATCH_OVER, S_M_COLOUR0, S_M_FIRST = STATE.game, STATE.match_over, STATE.m_colour0, STATE.m_first
+S_M_TURNS, S_M_MAIN_TURNS, S_M_END_TURNS, S_M_PLIES, S_M_FORCED = (STATE.m_turns, STATE.m_main_turns,
+                                                                   STATE.m_end_turns, STATE.m_plies, STATE.m_forced)
+S_M_END_REASON, S_ABORTED, S_OFFERED = STATE.m_end_reason, STATE.aborted, STATE.offered
+S_M_SEAT, S_M_CAPTURES, S_M_RESCUES, S_GAME_WINNER = (STATE.m_seat, STATE.m_captures, STATE.m_rescues,
+                                                      STATE.game_winner)
+S_LEAD, S_LEAD_VALUES, S_DECK, S_DECK_KINDS = STATE.lead, STATE.lead_values, STATE.deck, STATE.deck_kinds
+S_N_OPTIONS, S_OPTIONS = STATE.n_options, STATE.options
+STATE_SIZE = STATE.size
+DP_ACTION = 1  # the only decision kind (§5 DP-1); an automatic pass is not a DP
+SCRATCH_SIZE = 0  # the policies change the state in place and restore it
 
 # -- result columns ----------------------------------------------------------------------
 COLUMNS = (("winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns", "main_turns", "end_turns",
@@ -87,18 +157,6 @@ CATEGORIES = {"result": RESULT_CODES, "end_reason": END_REASONS}
 # invariant violation codes (check=True): the number of the §7 invariant
 INV_TILES, INV_SQUARES, INV_FACE_DOWN, INV_FIXED, INV_CAPTURE_LIST, INV_SCORE, INV_COLOUR = 1, 2, 3, 4, 5, 6, 7
 INV_FACE_DOWN_PASSED, INV_END_ACTIONS, INV_PROGRESS = 8, 9, 10
-
-# -- work array layout ---------------------------------------------------------------------
-W_ST = 0
-W_OPTS = STATE_SIZE
-W_VALUES = W_OPTS + MAX_OPTIONS
-W_DECK = W_VALUES + MAX_OPTIONS
-W_KINDS = W_DECK + 48
-W_COUNTS = W_KINDS + 48
-W_LEAD = W_COUNTS + 7  # the lead tracker's scratch (core.lead) [LEAD_FIELDS]
-W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # the two seats' lead measures after a turn [2]
-WORK_SIZE = W_LEAD_VALUES + 2
-
 
 def to_kernel(rules):
     ip = np.zeros(N_PARAMS, np.int64)
@@ -350,10 +408,8 @@ def remove_tile(st, s):
 
 
 @njit_no_nrt
-def apply_action(ip, st, seat, code, heat):
-    """Apply a DP-1 option (one ply); returns a §7 violation code of the move itself (0 = fine).
-
-    ``heat`` (49 counts, or empty) tallies the squares where captures happen."""
+def apply_action(ip, st, seat, code):
+    """Apply a DP-1 option (one ply).  Its own §7 checks (7.5, 7.7, 7.8) are :func:`move_violation`'s."""
     st[S_PLIES] += 1
     st[S_LOCK] = -1
     lock_mode = ip[P_LOCK_MODE]
@@ -371,16 +427,9 @@ def apply_action(ip, st, seat, code, heat):
         if owner(st[S_KIND + s]) == -1 and lock_mode != 2:
             st[S_LOCK] = st[S_ID + s]
         after_action(ip, st, seat, True, st[S_FACE_DOWN] == 0)
-        return 0
-    violation = 0
+        return
     kind = st[S_KIND + origin]
     own = owner(kind)
-    if own != st[S_COLOUR + seat] and own != -1:
-        violation = INV_COLOUR
-    for i in range(1, dist):  # §7.8: the path is empty
-        p = step(origin, d, i)
-        if p >= 0 and st[S_KIND + p] >= 0:
-            violation = INV_FACE_DOWN_PASSED
     tile_id = st[S_ID + origin]
     gun = st[S_DIR + origin]
     t = step(origin, d, dist)
@@ -393,17 +442,11 @@ def apply_action(ip, st, seat, code, heat):
         st[last + 1] = origin
         st[last + 2] = -1
         after_action(ip, st, seat, True, False)
-        return violation
+        return
     progress = False
     victim = st[S_KIND + t]
     if victim >= 0:
-        if st[S_UP + t] == 0:
-            violation = INV_FACE_DOWN_PASSED
-        if (ip[P_CAPMASK + kind] >> victim) & 1 == 0:
-            violation = INV_CAPTURE_LIST
         remove_tile(st, t)
-        if heat.shape[0] > 0:
-            heat[t] += 1
         st[S_CAPTURES + 7 * seat + victim] += 1
         st[S_SCORE + seat] += ip[P_POINTS + victim]
         st[S_TILES + seat] += 1
@@ -423,7 +466,18 @@ def apply_action(ip, st, seat, code, heat):
     if own == -1 and lock_mode == 0:
         st[S_LOCK] = tile_id
     after_action(ip, st, seat, progress, False)
-    return violation
+
+
+@njit_inline
+def capture_square(st, code):
+    """The square where the DP-1 option ``code`` captures, or -1 (not a capture)."""
+    origin, d, dist = decode(code)
+    if d < 0:
+        return -1
+    t = step(origin, d, dist)
+    if t < 0 or st[S_KIND + t] < 0:
+        return -1
+    return t
 
 
 @njit_inline
@@ -501,11 +555,10 @@ def move_value(ip, st, seat, code):
 
 
 @njit_no_nrt
-def greedy_choice(ip, st, seat, opts, n):
-    if n == 1:
-        return opts[0]
+def greedy_index(ip, st, seat, opts, n):
+    """The index in ``opts[:n]`` of greedy's choice (the first of the best values)."""
     opponent = st[S_COLOUR + 1 - seat]
-    best, best_value = opts[0], 0
+    best, best_value = 0, 0
     reveal_value = 0
     have_reveal = False
     for i in range(n):
@@ -518,20 +571,19 @@ def greedy_choice(ip, st, seat, opts, n):
         else:
             value = move_value(ip, st, seat, code)
         if i == 0 or value > best_value:
-            best, best_value = code, value
+            best, best_value = i, value
     return best
 
 
 @njit_no_nrt
-def lookahead_choice(ip, st, seat, opts, n):
-    if n == 1:
-        return opts[0]
+def lookahead_index(ip, st, seat, opts, n):
+    """The index in ``opts[:n]`` of lookahead's choice (the first of the best expected values)."""
     opponent = st[S_COLOUR + 1 - seat]
     face_down = 0
     for k in range(7):
         face_down += st[S_FD_COUNT + k]
     weight = 4 * max(face_down, 1)
-    best, best_value = opts[0], 0
+    best, best_value = 0, 0
     for i in range(n):
         code = opts[i]
         if code < 49:
@@ -559,23 +611,64 @@ def lookahead_choice(ip, st, seat, opts, n):
         else:
             value = weight * move_value(ip, st, seat, code)
         if i == 0 or value > best_value:
-            best, best_value = code, value
+            best, best_value = i, value
     return best
+
+
+@njit_no_nrt
+def greedy_choice(ip, st, seat, opts, n):
+    """greedy's action code among ``opts[:n]`` (policies.greedy_choice)."""
+    return opts[0] if n == 1 else opts[greedy_index(ip, st, seat, opts, n)]
+
+
+@njit_no_nrt
+def lookahead_choice(ip, st, seat, opts, n):
+    """lookahead's action code among ``opts[:n]`` (policies.lookahead_choice)."""
+    return opts[0] if n == 1 else opts[lookahead_index(ip, st, seat, opts, n)]
 
 
 # ------------------------------------------------------------------------ §7 checks
 
 
 @njit_no_nrt
-def check_state(ip, st, counts, face_down_before):
-    for k in range(7):
-        counts[k] = 0
+def move_violation(ip, st, seat, code):
+    """§7.7, §7.8 and §7.5 of the DP-1 option ``code`` of ``seat`` in the position ``st`` before it
+    (0 = fine; of several, the last in that order)."""
+    origin, d, dist = decode(code)
+    if d < 0:  # a reveal
+        return 0
+    violation = 0
+    kind = st[S_KIND + origin]
+    own = owner(kind)
+    if own != st[S_COLOUR + seat] and own != -1:
+        violation = INV_COLOUR
+    for i in range(1, dist):  # §7.8: the path is empty
+        p = step(origin, d, i)
+        if p >= 0 and st[S_KIND + p] >= 0:
+            violation = INV_FACE_DOWN_PASSED
+    t = step(origin, d, dist)
+    if t < 0:  # an exit
+        return violation
+    victim = st[S_KIND + t]
+    if victim >= 0:
+        if st[S_UP + t] == 0:
+            violation = INV_FACE_DOWN_PASSED
+        if (ip[P_CAPMASK + kind] >> victim) & 1 == 0:
+            violation = INV_CAPTURE_LIST
+    return violation
+
+
+@njit_no_nrt
+def check_state(ip, st, face_down_before):
+    """§7.1-7.4, 7.6, 7.9, 7.10 of the position ``st`` (``face_down_before``: the face-down count before
+    the last action); 0 = fine."""
     up_count = 0
     down = 0
+    packed = 0  # the tiles on the board by kind, 8 bits each (at most 48 < 256)
     for s in range(49):
         k = st[S_KIND + s]
         if k >= 0:
-            counts[k] += 1
+            packed += np.int64(1) << (8 * k)
             if st[S_UP + s] == 0:
                 down += 1
             if k == HUNTER and st[S_DIR + s] != st[S_GUN_OF_ID + st[S_ID + s]]:
@@ -586,8 +679,9 @@ def check_state(ip, st, counts, face_down_before):
     score0 = 0
     score1 = 0
     for k in range(7):
+        on_board = (packed >> (8 * k)) & 255
         taken = st[S_CAPTURES + k] + st[S_CAPTURES + 7 + k] + st[S_RESCUES + k] + st[S_RESCUES + 7 + k]
-        if counts[k] + taken != ip[P_COUNT + k]:
+        if on_board + taken != ip[P_COUNT + k]:
             return INV_TILES
         score0 += ip[P_POINTS + k] * (st[S_CAPTURES + k] + st[S_RESCUES + k])
         score1 += ip[P_POINTS + k] * (st[S_CAPTURES + 7 + k] + st[S_RESCUES + 7 + k])
@@ -610,10 +704,13 @@ def check_state(ip, st, counts, face_down_before):
 
 
 @njit_inline
-def setup(ip, st, rs, colour0, deck, kinds):
-    """H-1 (reference.setup): reset the game's state, shuffle, deal, give hunters directions."""
-    for i in range(STATE_SIZE):
+def setup(ip, st, rs, colour0):
+    """H-1 (reference.setup): reset the game's state (``GAME_SIZE``: the match's tallies stay), shuffle,
+    deal, give hunters directions.  Seat 0 plays ``colour0``."""
+    for i in range(GAME_SIZE):
         st[i] = 0
+    deck = st[S_DECK:S_DECK + 48]
+    kinds = st[S_DECK_KINDS:S_DECK_KINDS + 48]
     first_colour = ip[P_FIRST]
     if first_colour == 2:
         first_colour = rng.below(rs, 0, 2)
@@ -676,78 +773,176 @@ def game_winner(ip, st):
     return -1
 
 
-@njit_no_nrt
-def play_game(ip, policies, seed, game, row, check, rs, work, heat):
-    """Play one game or match; fill ``row`` (COLUMNS); return a §7 violation code when ``check``.
+# ------------------------------------------------------------------------ the protocol (one game)
+#
+# The decision-point protocol of docs/architecture.md: start, advance (the automatic passes, the end of a
+# game and the next game's set-up, up to the next DP-1), options, apply, choose (greedy and lookahead;
+# random is the driver's), check_step / check_end (§7) and record.  A match's games run one after the other
+# in the same state: the record sums their tallies (``m_*``) as each ends.
 
-    ``heat``: 49 capture counts by square (added to), or an empty array."""
-    rng.seed_streams(rs, seed, game)
-    st = work[W_ST:W_ST + STATE_SIZE]
-    opts = work[W_OPTS:W_OPTS + MAX_OPTIONS]
-    deck = work[W_DECK:W_DECK + 48]
-    kinds = work[W_KINDS:W_KINDS + 48]
-    counts = work[W_COUNTS:W_COUNTS + 7]
-    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
-    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + 2]
-    lead_reset(lead)
-    for i in range(row.shape[0]):
-        row[i] = 0
-    violation = 0
-    aborted = False
+
+@njit_inline
+def _report_lead(st):
+    """A turn is one action, a pass included (§6): report the seats' lead measures."""
+    st[S_LEAD_VALUES] = lead_measure(st, 0, st[S_M_SEAT])
+    st[S_LEAD_VALUES + 1] = lead_measure(st, 1, st[S_M_SEAT + 1])
+    lead_update(st[S_LEAD:S_LEAD + LEAD_FIELDS], st[S_LEAD_VALUES:S_LEAD_VALUES + 2], 2,
+                st[S_M_TURNS] + st[S_TURNS])
+
+
+@njit_inline
+def start(params, st, rs):
+    """The match's tallies and lead tracker, and game 1's set-up (H-1; chance from stream 0)."""
+    for q in range(GAME_SIZE, STATE_SIZE):
+        st[q] = 0
+    lead_reset(st[S_LEAD:S_LEAD + LEAD_FIELDS])
+    setup(params, st, rs, 0)
+    st[S_M_COLOUR0] = st[S_COLOUR]
+    st[S_M_FIRST] = st[S_FIRST_PLAYER]
+
+
+@njit_inline
+def _end_game(ip, st):
+    """The game just ended: add its tallies to the match's."""
+    g = st[S_GAME]
+    st[S_M_TURNS] += st[S_TURNS]
+    st[S_M_MAIN_TURNS] += st[S_MAIN_TURNS]
+    st[S_M_END_TURNS] += st[S_END_TURNS]
+    st[S_M_PLIES] += st[S_PLIES]
+    st[S_M_FORCED] += st[S_FORCED]
+    if g == 0:
+        st[S_M_END_REASON] = st[S_END_REASON]
+    if st[S_END_REASON] == 2:
+        st[S_ABORTED] = 1
+    for seat in range(2):
+        st[S_M_SEAT + seat] += st[S_SCORE + seat]
+        st[S_M_SEAT + 2 + seat] += st[S_TILES + seat]
+        st[S_M_SEAT + 4 + seat] += st[S_REVEALS + seat]
+        st[S_M_SEAT + 6 + seat] += st[S_PASSES + seat]
+        for k in range(7):
+            st[S_M_CAPTURES + 2 * k + seat] += st[S_CAPTURES + 7 * seat + k]
+            st[S_M_RESCUES + 2 * k + seat] += st[S_RESCUES + 7 * seat + k]
+    st[S_GAME_WINNER + g] = game_winner(ip, st)
+
+
+@njit_inline
+def advance(params, st, rs):
+    """Up to the next DP-1: automatic passes (a turn without a legal action), and at a game's end its
+    tallies and the match's next game (its set-up draws from stream 0).  Lists the DP's options (and
+    counts a forced reveal, H-2); returns the seat to decide, or -1 when the match is over."""
+    ip = params
+    while True:
+        if st[S_OVER] != 0:
+            if st[S_MATCH_OVER] != 0:
+                return -1
+            _end_game(ip, st)
+            g = st[S_GAME] + 1
+            if g >= ip[P_MATCH_GAMES]:
+                st[S_MATCH_OVER] = 1
+                return -1
+            st[S_GAME] = g
+            setup(ip, st, rs, g)
+            continue
+        seat = st[S_TO_MOVE]
+        n = legal_actions(ip, st, seat, st[S_OPTIONS:S_OPTIONS + MAX_OPTIONS])
+        if n < 0:  # a forced reveal (H-2)
+            n = -n - 1
+            st[S_FORCED] += 1
+        if n == 0:  # no legal action: an automatic pass, not a DP
+            apply_pass(ip, st, seat)
+            _report_lead(st)
+            continue
+        st[S_N_OPTIONS] = n
+        st[S_OFFERED] += n
+        return seat
+
+
+@njit_inline
+def kind(params, st):
+    """The §5 decision kind of the current decision point: always DP-1 (an action)."""
+    return DP_ACTION
+
+
+@njit_inline
+def count(params, st):
+    return st[S_N_OPTIONS]
+
+
+@njit_inline
+def nth(params, st, i):
+    return st[S_OPTIONS + i]
+
+
+@njit_inline
+def options(params, st, out):
+    """The DP-1 options in canonical order (§5, as ``advance`` listed them) into ``out``; returns their
+    number.  Option codes are the action codes (``decode``): a reveal is its square 0..48, a move
+    ``49 + 28 * origin + 7 * direction + distance - 1``."""
+    n = st[S_N_OPTIONS]
+    for i in range(n):
+        out[i] = st[S_OPTIONS + i]
+    return n
+
+
+@njit_inline
+def apply(params, st, rs, option):
+    """Carry out the DP-1 option ``option`` of the seat to move (one action, one turn)."""
+    apply_action(params, st, st[S_TO_MOVE], option)
+    _report_lead(st)
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` (policy 1) or ``lookahead`` (2): the index of the chosen option (``random`` is the driver's)."""
+    if policy == 1:
+        return greedy_index(params, st, seat, opts, n)
+    return lookahead_index(params, st, seat, opts, n)
+
+
+@njit
+def check_step(params, before, st, option):
+    """§7 after an action (``before``: the state before it): the action's own checks, then the position's."""
+    violation = move_violation(params, before, before[S_TO_MOVE], option)
+    if violation != 0:
+        return violation
+    return check_state(params, st, before[S_FACE_DOWN])
+
+
+@njit
+def check_end(params, st):
+    """§7 on the final position (after any automatic passes that ended the game)."""
+    return check_state(params, st, st[S_FACE_DOWN])
+
+
+@njit_inline
+def record(params, st, row):
+    """The §6 record of the finished match into ``row`` (COLUMNS): its games' tallies summed."""
+    ip = params
+    for c in range(N_COLUMNS):
+        row[c] = 0
+    row[C_COLOUR0] = st[S_M_COLOUR0]
+    row[C_FIRST] = st[S_M_FIRST]
+    row[C_TURNS] = st[S_M_TURNS]
+    row[C_MAIN] = st[S_M_MAIN_TURNS]
+    row[C_END] = st[S_M_END_TURNS]
+    row[C_PLIES] = st[S_M_PLIES]
+    row[C_DECISIONS] = st[S_M_PLIES]  # every DP-1 is one action, one ply (passes are neither)
+    row[C_OPTIONS] = st[S_OFFERED]
+    row[C_FORCED] = st[S_M_FORCED]
+    row[C_END_REASON] = st[S_M_END_REASON]
+    for q in range(2 * len(SEAT_FIELDS)):
+        row[C_SEAT + q] = st[S_M_SEAT + q]
+    for q in range(2 * 7):
+        row[C_CAPTURES + q] = st[S_M_CAPTURES + q]
+        row[C_RESCUES + q] = st[S_M_RESCUES + q]
     for g in range(ip[P_MATCH_GAMES]):
-        setup(ip, st, rs, g, deck, kinds)
-        if g == 0:
-            row[C_COLOUR0] = st[S_COLOUR]
-            row[C_FIRST] = st[S_FIRST_PLAYER]
-        while st[S_OVER] == 0:
-            seat = st[S_TO_MOVE]
-            n = legal_actions(ip, st, seat, opts)
-            if n < 0:  # a forced reveal (H-2)
-                n = -n - 1
-                st[S_FORCED] += 1
-            if n == 0:
-                apply_pass(ip, st, seat)
-            else:
-                row[C_DECISIONS] += 1  # DP-1
-                row[C_OPTIONS] += n
-                pid = policies[seat]
-                if pid == 0:
-                    code = opts[0] if n == 1 else opts[rng.below(rs, 1 + seat, n)]
-                elif pid == 1:
-                    code = greedy_choice(ip, st, seat, opts, n)
-                else:
-                    code = lookahead_choice(ip, st, seat, opts, n)
-                before = st[S_FACE_DOWN]
-                v = apply_action(ip, st, seat, code, heat)
-                if check and violation == 0:
-                    violation = v if v != 0 else check_state(ip, st, counts, before)
-            # a turn is one action, a pass included (§6): report the lead measures
-            lead_values[0] = lead_measure(st, 0, row[C_SEAT])
-            lead_values[1] = lead_measure(st, 1, row[C_SEAT + 1])
-            lead_update(lead, lead_values, 2, row[C_TURNS] + st[S_TURNS])
-        row[C_TURNS] += st[S_TURNS]
-        row[C_MAIN] += st[S_MAIN_TURNS]
-        row[C_END] += st[S_END_TURNS]
-        row[C_PLIES] += st[S_PLIES]
-        row[C_FORCED] += st[S_FORCED]
-        if g == 0:
-            row[C_END_REASON] = st[S_END_REASON]
-        if st[S_END_REASON] == 2:
-            aborted = True
-        for seat in range(2):
-            row[C_SEAT + seat] += st[S_SCORE + seat]
-            row[C_SEAT + 2 + seat] += st[S_TILES + seat]
-            row[C_SEAT + 4 + seat] += st[S_REVEALS + seat]
-            row[C_SEAT + 6 + seat] += st[S_PASSES + seat]
-            for k in range(7):
-                row[C_CAPTURES + 2 * k + seat] += st[S_CAPTURES + 7 * seat + k]
-                row[C_RESCUES + 2 * k + seat] += st[S_RESCUES + 7 * seat + k]
-        row[C_GAME_WINNER + g] = game_winner(ip, st)
+        row[C_GAME_WINNER + g] = st[S_GAME_WINNER + g]
     if ip[P_MATCH_GAMES] == 1:
         row[C_GAME_WINNER + 1] = -2
     # H-6 / H-8 on the (summed) record
-    s0, s1 = row[C_SEAT], row[C_SEAT + 1]
-    t0, t1 = row[C_SEAT + 2], row[C_SEAT + 3]
+    aborted = st[S_ABORTED] != 0
+    s0, s1 = st[S_M_SEAT], st[S_M_SEAT + 1]
+    t0, t1 = st[S_M_SEAT + 2], st[S_M_SEAT + 3]
     if aborted:
         w = -1
     elif s0 != s1:
@@ -760,11 +955,42 @@ def play_game(ip, policies, seed, game, row, check, rs, work, heat):
     if w >= 0:
         row[C_WIN + w] = 1
     row[C_RESULT] = 2 if aborted else (0 if w >= 0 else 1)
-    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(lead, w, row[C_TURNS])
-    return violation
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], w, st[S_M_TURNS])
 
 
-play_many = make_play_many(play_game, 3, WORK_SIZE, extra_shape=(0,))  # no capture heat map
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+play_many = make_play_many(play_game, 3, WORK_SIZE)
+
+
+# ------------------------------------------------------------------------ the capture heat map
+
+
+@njit_no_nrt
+def _heat_game(ip, policies, seed, game, row, rs, work, heat):
+    """``play_game`` (unchecked) on the protocol, adding each capture to ``heat`` at its square."""
+    rng.seed_streams(rs, seed, game)
+    st = work[:STATE_SIZE]
+    opts = work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS]
+    scratch = work[STATE_SIZE + MAX_OPTIONS:STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE]
+    start(ip, st, rs)
+    while True:
+        seat = advance(ip, st, rs)
+        if seat < 0:
+            break
+        policy = policies[seat]
+        if policy == 0:  # random, as the driver draws it
+            n = count(ip, st)
+            option = nth(ip, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
+        else:
+            n = options(ip, st, opts)
+            option = opts[choose(ip, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+        t = capture_square(st, option)
+        apply(ip, st, rs, option)
+        if t >= 0:
+            heat[t] += 1
+    record(ip, st, row)
 
 
 def capture_heat(ip, policies, seed, first_game, n_games):
@@ -781,6 +1007,6 @@ def _play_heat(ip, policies, seed, first_game, out, heat):
     blocks = min(n, 256)
     for b in prange(blocks):
         rs = np.empty(3, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
+        work = np.zeros(STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
-            play_game(ip, policies, seed, first_game + i, out[i], False, rs, work, heat[b])
+            _heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
