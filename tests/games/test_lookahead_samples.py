@@ -68,12 +68,12 @@ class Case:
 # seats 0..3, then their samples; Attila ids of seats 0..4, their samples, their unused-tile masks
 CASES = {
     "herrlof": Case("herrlof", herrlof.SPEC, herrlof_policies, herrlof_kernel, "lookahead_choice", _herrlof_decision,
-                    herrlof.Rules(max_rounds=1), ("{0}", "{1}"), lambda seat: 2 + seat, 32, 4096, 3),
+                    herrlof.SPEC.Rules(max_rounds=1), ("{0}", "{1}"), lambda seat: 2 + seat, 32, 4096, 3),
     "walhalla": Case("walhalla", walhalla.SPEC, walhalla_policies, walhalla_kernel, "lookahead_fjord",
-                     _dict_view_decision, walhalla.Rules(num_players=3, raids=1), ("{0}", "greedy", "{1}"),
+                     _dict_view_decision, walhalla.SPEC.Rules(num_players=3, raids=1), ("{0}", "greedy", "{1}"),
                      lambda seat: 4 + seat, 8, 1024, 2),
     "attila": Case("attila", attila.SPEC, attila_policies, attila_kernel, "lookahead_play", _dict_view_decision,
-                   attila.Rules(num_players=2, max_turns=4), ("{0}", "{1}"), lambda seat: 5 + seat, 8, 1024, 2),
+                   attila.SPEC.Rules(num_players=2, max_turns=4), ("{0}", "{1}"), lambda seat: 5 + seat, 8, 1024, 2),
 }
 GAMES = sorted(CASES)
 
@@ -108,6 +108,15 @@ def test_the_parsed_sample_count_is_the_number_written(game):
             case.policies.parse_policy(f"lookahead:{bad}")
 
 
+def decode(kernel, code) -> tuple:
+    """(policy id, samples) of a seat's policy code, as each kernel packs it."""
+    code = int(code)
+    if hasattr(kernel, "POLICY_BASE"):  # Attila: id | unused-tile mask << 2 | samples << 5
+        return code & kernel.POLICY_BASE, code >> kernel.POLICY_SAMPLES_SHIFT
+    shift = getattr(kernel, "SAMPLES_SHIFT", None) or kernel.POLICY_BITS  # Herrlof, Walhalla: id | samples << 8
+    return code & ((1 << shift) - 1), code >> shift
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_kernel_gets_each_seat_its_own_count(game):
     case = CASES[game]
@@ -115,13 +124,9 @@ def test_the_kernel_gets_each_seat_its_own_count(game):
     for n, m in ((1, 3), (3, 1), (2, 17), (case.most, 5)):
         ids = case.kernel.policy_ids(lineup(case, n, m))
         assert ids[case.sample_slot(first)] == n and ids[case.sample_slot(second)] == m, ids
-        # a lookahead seat's policy code may carry its count above the low 8 bits (SAMPLES_SHIFT): the
-        # protocol's choose sees only the seat's code (Herrlof, Walhalla)
-        shift = getattr(case.kernel, "SAMPLES_SHIFT", 8)
-        if ids[first] >> shift or ids[second] >> shift:
-            assert (ids[first] >> shift, ids[second] >> shift) == (n, m), ids
-        low = (1 << shift) - 1
-        assert ids[first] & low == ids[second] & low == case.kernel.POLICY_ID["lookahead"]
+        # the seat's own slot is its policy code, all the protocol's choose gets: the id and the count
+        assert decode(case.kernel, ids[first]) == (case.kernel.POLICY_ID["lookahead"], n), ids
+        assert decode(case.kernel, ids[second]) == (case.kernel.POLICY_ID["lookahead"], m), ids
 
 
 # ---------------------------------------------------------------------- the reference draws N worlds

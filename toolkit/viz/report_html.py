@@ -147,8 +147,6 @@ def fit_titles(fig, pad: float = 0.05) -> None:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
     >>> fig, ax = plt.subplots(figsize=(3, 2))
     >>> _ = ax.set_title("a title much too long for a figure only three inches wide")

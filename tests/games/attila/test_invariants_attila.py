@@ -1,9 +1,11 @@
 """Attila §7 invariants in the kernel (``check=True``) on every test game, with negative controls.
 
-The kernel checks §7.1-7.7 and 7.10 at the end of every turn against the state
-at the end of the previous one (:func:`kernel.check_turn`), §7.8 before every
-scoring and §7.9 at every DP-4 placement; the first code seen is returned per
-game and ``simulate(check=True)`` raises on it.  The controls corrupt a real
+The kernel checks §7 over every step of the protocol (:func:`kernel.check_step`:
+a decision and the automatic steps up to the next one): §7.1-7.7 and 7.10 whenever
+a turn ended in the step (:func:`kernel.check_turn`, against the state at the
+step's decision point), the comparisons of §7.3, 7.5 and 7.7 on every other
+step, §7.8 at every scoring and §7.9 at every DP-4 placement; the first code seen
+is returned per game and ``simulate(check=True)`` raises on it.  The controls corrupt a real
 end-of-game state one way at a time and expect the matching code, so the
 checks can fail.
 """
@@ -142,21 +144,55 @@ def test_presence_bits_out_of_step_are_bookkeeping():
     assert K.check_turn(ip, st, prev, active) == K.INV_BOOKKEEPING
 
 
+def _at_play(st, t):
+    """``st`` as a DP-4 of seat 0 holding a card of tribe ``t``: the state ``check_step`` is handed before a play."""
+    before = st.copy()
+    before[K.S_PHASE] = K.DP_PLAY
+    before[K.S_SEAT] = before[K.S_DECIDER] = 0
+    before[K.S_HAND + t] = max(before[K.S_HAND + t], 1)
+    return before
+
+
 def test_an_illegal_placement_is_caught():
     ip, st, _, _ = _final_state()
     x = _pacified_province(st)
     t = 0
-    st[K.S_HAND + t] = max(st[K.S_HAND + t], 1)
-    st[K.S_VIOLATION] = 0
-    K.apply_play(ip, st, np.zeros(2 * K.N_STREAMS, np.uint64), 0, 1, t, x)
-    assert st[K.S_VIOLATION] == K.INV_PLACEMENT
+    before = _at_play(st, t)
+    assert K.check_step(ip, before, before.copy(), t << K.PAIR_SHIFT | x) == K.INV_PLACEMENT
+    empty = before.copy()  # a legal province, but no card of the tribe in hand
+    t = next(t for t in range(6) if K.legal_mask(ip, st, t) != 0)
+    x = next(x for x in range(25) if (int(K.legal_mask(ip, st, t)) >> x) & 1)
+    empty[K.S_HAND + t] = 0
+    assert K.check_step(ip, empty, empty.copy(), t << K.PAIR_SHIFT | x) == K.INV_PLACEMENT
 
 
 def test_a_legal_placement_is_not_flagged():
     ip, st, _, _ = _final_state()
     t = next(t for t in range(6) if K.legal_mask(ip, st, t) != 0)
     x = next(x for x in range(25) if (int(K.legal_mask(ip, st, t)) >> x) & 1)
-    st[K.S_HAND + t] = max(st[K.S_HAND + t], 1)
-    st[K.S_VIOLATION] = 0
-    K.apply_play(ip, st, np.zeros(2 * K.N_STREAMS, np.uint64), 0, 1, t, x)
-    assert st[K.S_VIOLATION] == 0
+    before = _at_play(st, t)
+    assert K.check_step(ip, before, before.copy(), t << K.PAIR_SHIFT | x) == 0
+
+
+def test_a_step_that_lowers_a_track_is_caught():
+    """Within a turn (no turn ends in the step) ``check_step`` compares the step's states: §7.5."""
+    ip, st, _, _ = _final_state()
+    before = st.copy()
+    before[K.S_PHASE] = K.DP_TILE
+    after = before.copy()
+    after[K.S_INF + 1] = before[K.S_INF + 1] - 1
+    assert K.check_step(ip, before, after, K.PROCEED) == K.INV_TRACKS
+    assert K.check_step(ip, before, before.copy(), K.PROCEED) == 0
+
+
+def test_a_bad_scoring_is_reported():
+    """§7.8 is tested inside ``scoring`` (it sets ``bad_scoring``); ``check_step`` and ``check_end`` report it."""
+    ip, st, _, _ = _final_state()
+    scored = st.copy()
+    K.scoring(ip, scored)
+    assert scored[K.S_BAD_SCORING] == 0 and scored[K.S_SCORINGS] == st[K.S_SCORINGS] + 1
+    after = st.copy()
+    after[K.S_BAD_SCORING] = 1
+    assert K.check_step(ip, st.copy(), after, 0) == K.INV_SCORING
+    assert K.check_end(ip, after) == K.INV_SCORING
+    assert K.check_end(ip, st) == 0

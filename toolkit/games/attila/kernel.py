@@ -6,16 +6,76 @@ tests check both produce identical games.  Rules and the map arrive as values
 province's neighbours a bit set, and ``presence[t]`` the provinces holding
 tribe ``t``, so the placement test of A-2 is a few bit operations.
 
-``play_game`` is allocation-free: the caller passes the stream states and a
-work array holding the state, the option lists, the lookahead's rollout
-world, the lead tracker's scratch and, with ``check=True``, the previous
-turn's state, against which :func:`check_turn` tests §7 after every turn
-(§7.8 is checked before each scoring, §7.9 at each placement).  It returns the first violated invariant's
-number (0 = none; 11 = the state's own bit sets out of step).  §7.8's bound
-with ``tie_rounding = up`` uses k - 1 = players - 1, the largest tied group.
+The decision-point protocol (``docs/architecture.md``, "The game protocol")
+---------------------------------------------------------------------------
+``play_game`` is ``core.driver.make_play_game`` of :func:`start`,
+:func:`advance`, :func:`count`, :func:`nth`, :func:`options`, :func:`apply`,
+:func:`choose`, :func:`check_step`, :func:`check_end` and :func:`record`; it
+allocates nothing (the caller hands it the streams and ``work``: the state, the
+options, a copy of the state and the policies' scratch ``SCRATCH``: the option
+pairs and the lookahead's rollout world).  ``apply`` carries an option out and
+then runs every automatic step (the rest of the turn, the wars, refills,
+scorings, the next turns: ``_run``) up to the next decision point, so
+``advance`` only names the seat to decide and :func:`start` runs the set-up and
+turn 1 up to its first decision point.
 
-A ``lookahead`` seat's turn runs in :func:`turn_top`; its rollouts call the
-ordinary :func:`turn`, which has no lookahead branch, so nothing recurses.
+The state ``st`` (``STATE``, a ``core.layout.Layout``; ``S_<FIELD>`` its
+offsets): the public board (``fig[x * 6 + t]`` the figures, ``total[x]`` per
+province, ``presence[t]`` the provinces holding tribe t, ``pacified`` and
+``total_mask`` as bit sets, ``supply``, ``peace``), the cards (``hand[seat * 6
++ t]`` counts, ``discard`` counts, ``deck[deck_head .. deck_head + deck_n]``),
+the tracks (``vp``, ``inf[seat * 6 + t]``), the tiles (``tiles[seat]`` the
+unused ones as bits, ``tiles_used[seat * 3 + k]`` the turn each was used), the
+§6 tallies and the lead tracker (``lead``, ``lead_values``), and where the
+game stands between two decision points: ``phase`` (the §5 number 1-7 of the
+current decision point, or ``PH_OVER``), ``count`` (its number of options),
+``seat`` (the active player A), ``decider`` (A, or at DP-7 the supporting
+seat), ``used`` / ``plays`` / ``plays_left`` (the turn's tiles and plays),
+``masks[t]`` (DP-4's legal provinces per tribe), ``bits`` (DP-1's usable
+tiles, DP-6's legal provinces), ``tribe`` (DP-6's), ``limits`` (DP-3's hand,
+DP-7's layable cards), ``pending`` / ``war_at`` / ``war_k`` / ``strength`` /
+``scored`` (the wars of the turn, the one being fought, the next supporter,
+the cards laid per tribe) and ``last_active`` (the seat whose turn ended last).
+
+The decision points and their option codes (``kind`` = ``phase``), each list
+in the spec's §5 order:
+
+- DP-1 tile window (``DP_TILE``): the usable tiles as their bit
+  (``TILE_DOUBLE`` 1, ``TILE_PLUS_TWO`` 2, ``TILE_EXCHANGE`` 4), then
+  ``PROCEED`` (0);
+- DP-2 plus-two split (``DP_SPLIT``): j = 0..20 (+2 on tribe j for j < 6, then
+  the pairs t < u, +1 each);
+- DP-3 exchange (``DP_EXCHANGE``) and DP-7 support (``DP_SUPPORT``): the count
+  vector's lexicographic index among all vectors ``0 <= k_t <= limits[t]``
+  (DP-3 1.., the all-zero vector 0 not being an option; DP-7 from 0, decline);
+- DP-4 play (``DP_PLAY``): ``t << PAIR_SHIFT | x`` (tribe t, province x);
+- DP-5 forced discard (``DP_DISCARD``): the tribe;
+- DP-6 bonus (``DP_BONUS``): ``INFLUENCE`` (0), or 1 + the province of the
+  second figure.
+
+The ``random`` policy is the driver's (one ``below(n)`` from the deciding
+seat's stream, none for one option), exactly the draws of §5.  :func:`choose`
+plays ``greedy`` and ``lookahead``; the driver hands it ``policies[seat]``,
+so :func:`policy_ids` puts in that slot a code carrying the unused-tile mask
+and the sample count too (:func:`policy_code`).  A ``lookahead`` seat is
+greedy except at DP-4, where :func:`lookahead_play` scores the candidates by
+rollouts; the rollouts still play whole turns with the turn functions
+(:func:`turn`, :func:`finish_turn`: ``greedy`` everywhere, its decisions the
+same functions :func:`choose` calls) in their own world, so they never touch
+the real game's counters.
+
+``check=True``: :func:`check_step` sees each step whole (the state at the
+decision point and after the option and its automatic steps): §7.9 for a
+DP-4 placement, §7.8 (tested in :func:`scoring` itself, which sets
+``bad_scoring``), all of :func:`check_turn` (§7.1-7.7, 7.10 and the state's
+own bit sets, code 11) when a turn ended in the step, compared with the state
+at the step's decision point, else the comparisons of §7.3, 7.5 and 7.7
+(:func:`check_monotone`); :func:`check_end` checks the final state.  A step
+holds more than one turn end only when a turn offers no decision at all (an
+empty hand with no tile to use): then only the last turn end of the step is
+checked whole.  §7.8's bound with ``tie_rounding = up`` uses k - 1 = players
+- 1, the largest tied group.  The first violated invariant's number is the
+game's code (0 = none).
 
 Design metrics
 --------------
@@ -24,12 +84,12 @@ The columns ``decisions``, ``options``, ``lead_changes`` and ``decisive_turn``
 
 - ``decisions``: the §5 decision points presented, DP-1 to DP-7, each one even
   with a single option; by §6 that is ``plies``, so the two columns agree.
-  :func:`decision_point` counts one at every place a policy is asked (random,
-  greedy or lookahead alike).  Nothing else is one: the influence taken
+  ``_decision`` counts one at every decision point the protocol stands at
+  (:func:`decision_point` in the rollouts' turn functions).  Nothing else is one: the influence taken
   automatically with ``second_figure_option`` off, a play with an empty hand
   (no DP-5), a support turn with no layable card (no DP-7), refills and
   scorings.  The lookahead's rollouts play in their own world
-  (``work[W_WORLD:]``), so their decision points never reach the real game's
+  (the scratch's ``world``), so their decision points never reach the real game's
   counters.
 - ``options``: the sum over those points of the options listed by §5 (the
   ones ``random`` draws among): DP-1 the usable tiles + proceed, DP-2 21,
@@ -54,10 +114,10 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core import rng
-from toolkit.core.bits import lowest_bit_index, popcount
-from toolkit.core.driver import make_play_many
-from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.core.layout import block, offset, seat_run
+from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
+from toolkit.core.driver import make_play_game, make_play_many, work_size
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
+from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 N_TRIBES = 6
@@ -75,43 +135,49 @@ P_ADJ = 28  # [MAX_PROVINCES] neighbour bit sets
 N_PARAMS = P_ADJ + MAX_PROVINCES
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 
-# -- state layout ------------------------------------------------------------------------
-S_VP = 0  # [5]
-S_INF = 5  # [5 * 6]
-S_HAND = 35  # [5 * 6]
-S_SUPPLY = 65  # [6]
-S_DISCARD = 71  # [6]
-S_PRESENCE = 77  # [6] bit sets of provinces holding the tribe
-S_PEACE = 83  # [4]
-S_TILES = 87  # [5] unused tiles as bits: double_turn 1, plus_two 2, exchange 4
-S_PACIFIED, S_TOTAL_MASK = 92, 93  # bit sets: pacified provinces; provinces at war_threshold or more
-S_DECK_HEAD, S_DECK_N, S_END_TRIGGERED, S_OVER, S_END_REASON, S_START = 94, 95, 96, 97, 98, 99
-S_TURNS, S_PLIES, S_WARS, S_SCORINGS, S_REMOVED = 100, 101, 102, 103, 104
-S_PLACED = 105  # [5]
-S_SUPPORT = 110  # [5]
-S_TILES_USED = 115  # [5 * 3] turn number each tile was used (0 = never)
-S_PENDING_N = 130
-S_PENDING = 131  # [16] provinces whose war is pending this turn, in order
-S_CENTURY_END = 147  # [4] see C_CENTURY_END
-S_PLAYS_LEFT = 151  # plays still to come this turn after the current one
-S_CHECK, S_VIOLATION, S_TRIGGERED = 152, 153, 154  # check=True; the first §7 code seen; a war this turn
-S_OPTIONS = 155  # the options offered at the decision points so far (S_PLIES counts the points)
-S_FIG = 156  # [MAX_PROVINCES * 6]
-S_TOTAL = S_FIG + MAX_PROVINCES * N_TRIBES  # [MAX_PROVINCES] figures per province
-S_DECK = S_TOTAL + MAX_PROVINCES  # [MAX_DECK]
-STATE_SIZE = S_DECK + MAX_DECK
-W_OPTS = STATE_SIZE  # option scratch [MAX_PROVINCES * 6 * 2]
-W_LAID = W_OPTS + MAX_PROVINCES * N_TRIBES * 2  # [6]
-W_LIMITS = W_LAID + N_TRIBES  # [6]
-W_WORLD = W_LIMITS + N_TRIBES  # the lookahead's rollout world [STATE_SIZE]
-W_CANDS = W_WORLD + STATE_SIZE  # its candidate plays [MAX_PROVINCES * 6 * 2]
-W_TOTALS = W_CANDS + MAX_PROVINCES * N_TRIBES * 2  # their values [MAX_PROVINCES * 6]
-W_POOL = W_TOTALS + MAX_PROVINCES * N_TRIBES  # the unseen cards [MAX_DECK]
-W_ROLL = W_POOL + MAX_DECK  # the rollout players' policy vector [3 * MAX_SEATS]
-W_PREV = W_ROLL + 3 * MAX_SEATS  # check=True: the state after the previous turn [STATE_SIZE]
-W_LEAD = W_PREV + STATE_SIZE  # the lead tracker's scratch (core.lead) [LEAD_FIELDS]
-W_LEAD_VALUES = W_LEAD + LEAD_FIELDS  # the seats' lead measures after a turn [MAX_SEATS]
-WORK_SIZE = W_LEAD_VALUES + MAX_SEATS
+# -- state layout: STATE_SIZE int64, named (toolkit.core.layout), the module docstring says what they hold ----
+MAX_PENDING = 16  # provinces a turn can bring to war (at most 2 plays of 2 figures: 4)
+STATE = Layout(
+    ("vp", MAX_SEATS), ("inf", MAX_SEATS * N_TRIBES), ("hand", MAX_SEATS * N_TRIBES), ("supply", N_TRIBES),
+    ("discard", N_TRIBES), ("presence", N_TRIBES), ("peace", 4), ("tiles", MAX_SEATS), ("pacified", 1),
+    ("total_mask", 1), ("deck_head", 1), ("deck_n", 1), ("end_triggered", 1), ("over", 1), ("end_reason", 1),
+    ("start", 1), ("turns", 1), ("plies", 1), ("wars", 1), ("scorings", 1), ("removed", 1), ("placed", MAX_SEATS),
+    ("support", MAX_SEATS), ("tiles_used", MAX_SEATS * 3), ("pending_n", 1), ("pending", MAX_PENDING),
+    ("century_end", 4), ("plays_left", 1), ("triggered", 1), ("options", 1), ("bad_scoring", 1),
+    # where the game stands between two decision points (the protocol, below)
+    ("phase", 1), ("count", 1), ("seat", 1), ("decider", 1), ("last_active", 1), ("used", 1), ("plays", 1),
+    ("bits", 1), ("tribe", 1), ("masks", N_TRIBES), ("limits", N_TRIBES), ("war_at", 1), ("war_k", 1),
+    ("scored", 1), ("strength", N_TRIBES), ("lead", LEAD_FIELDS), ("lead_values", MAX_SEATS),
+    # the board and the deck
+    ("fig", MAX_PROVINCES * N_TRIBES), ("total", MAX_PROVINCES), ("deck", MAX_DECK))
+S_VP, S_INF, S_HAND, S_SUPPLY, S_DISCARD, S_PRESENCE, S_PEACE, S_TILES = (
+    STATE.vp, STATE.inf, STATE.hand, STATE.supply, STATE.discard, STATE.presence, STATE.peace, STATE.tiles)
+S_PACIFIED, S_TOTAL_MASK, S_DECK_HEAD, S_DECK_N, S_END_TRIGGERED, S_OVER, S_END_REASON, S_START = (
+    STATE.pacified, STATE.total_mask, STATE.deck_head, STATE.deck_n, STATE.end_triggered, STATE.over,
+    STATE.end_reason, STATE.start)
+S_TURNS, S_PLIES, S_WARS, S_SCORINGS, S_REMOVED, S_PLACED, S_SUPPORT, S_TILES_USED = (
+    STATE.turns, STATE.plies, STATE.wars, STATE.scorings, STATE.removed, STATE.placed, STATE.support,
+    STATE.tiles_used)
+S_PENDING_N, S_PENDING, S_CENTURY_END, S_PLAYS_LEFT, S_TRIGGERED, S_OPTIONS, S_BAD_SCORING = (
+    STATE.pending_n, STATE.pending, STATE.century_end, STATE.plays_left, STATE.triggered, STATE.options,
+    STATE.bad_scoring)
+S_PHASE, S_COUNT, S_SEAT, S_DECIDER, S_LAST_ACTIVE, S_USED, S_PLAYS, S_BITS, S_TRIBE = (
+    STATE.phase, STATE.count, STATE.seat, STATE.decider, STATE.last_active, STATE.used, STATE.plays, STATE.bits,
+    STATE.tribe)
+S_MASKS, S_LIMITS, S_WAR_AT, S_WAR_K, S_SCORED, S_STRENGTH, S_LEAD, S_LEAD_VALUES = (
+    STATE.masks, STATE.limits, STATE.war_at, STATE.war_k, STATE.scored, STATE.strength, STATE.lead,
+    STATE.lead_values)
+S_FIG, S_TOTAL, S_DECK = STATE.fig, STATE.total, STATE.deck
+STATE_SIZE = STATE.size
+# the policies' scratch (choose): the option pairs, the rollout world of the lookahead and what it needs
+MAX_PAIRS = MAX_PROVINCES * N_TRIBES
+SCRATCH = Layout(("opts", 2 * MAX_PAIRS), ("laid", N_TRIBES), ("limits", N_TRIBES), ("world", STATE_SIZE),
+                 ("cands", 2 * MAX_PAIRS), ("totals", MAX_PAIRS), ("pool", MAX_DECK), ("roll", 3 * MAX_SEATS),
+                 ("policy", 3 * MAX_SEATS))
+W_OPTS, W_LAID, W_LIMITS, W_WORLD, W_CANDS, W_TOTALS, W_POOL, W_ROLL, W_POLICY = (
+    SCRATCH.opts, SCRATCH.laid, SCRATCH.limits, SCRATCH.world, SCRATCH.cands, SCRATCH.totals, SCRATCH.pool,
+    SCRATCH.roll, SCRATCH.policy)
+SCRATCH_SIZE = SCRATCH.size
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 
 END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
@@ -173,15 +239,28 @@ def to_kernel(rules):
 
 
 def policy_ids(policies) -> np.ndarray:
-    """Policy names -> ``[ids of seats 0..4, their sample counts, their unused-tile masks]``."""
+    """Policy names -> ``[codes of seats 0..4, their sample counts, their unused-tile masks]``.
+
+    A seat's code is what the driver hands :func:`choose` (``policies[seat]``): the id of
+    :data:`POLICY_ID` in bits 0-1, the unused-tile mask in bits 2-4 and the sample count from bit 5
+    (:func:`policy_code`); ``random`` is 0, as the driver expects."""
     from toolkit.games.attila.policies import parse_policy
 
     out = np.zeros(3 * MAX_SEATS, np.int64)
     for seat, name in enumerate(policies):
         base, samples, without = parse_policy(name)
-        out[seat], out[MAX_SEATS + seat] = POLICY_ID[base], samples
-        out[2 * MAX_SEATS + seat] = sum(TILE_BITS[tile] for tile in without)
+        mask = sum(TILE_BITS[tile] for tile in without)
+        out[seat] = policy_code(POLICY_ID[base], samples, mask)
+        out[MAX_SEATS + seat], out[2 * MAX_SEATS + seat] = samples, mask
     return out
+
+
+def policy_code(base: int, samples: int, mask: int) -> int:
+    """A seat's policy code (:func:`policy_ids`); :data:`POLICY_ID` of it is ``code & POLICY_BASE``."""
+    return base | mask << POLICY_MASK_SHIFT | samples << POLICY_SAMPLES_SHIFT
+
+
+POLICY_BASE, POLICY_MASK_SHIFT, POLICY_SAMPLES_SHIFT = 3, 2, 5
 
 
 # ------------------------------------------------------------------------ cards
@@ -286,12 +365,27 @@ def share(ip, total, k):
 
 @njit_no_nrt
 def scoring(ip, st):
-    """A-5: every player gains what :func:`gain_for` says (it reads only tracks and the board)."""
-    if st[S_CHECK] == 1:
-        check_scoring(ip, st)
-    for p in range(ip[P_PLAYERS]):
-        st[S_VP + p] += gain_for(ip, st, p)
+    """A-5: every player gains what :func:`gain_for` says (it reads only tracks and the board).  §7.8
+    on the way: a tribe awarding more than its bound (:func:`scoring_bound`) sets ``bad_scoring``."""
+    for t in range(N_TRIBES):
+        total = 0
+        for p in range(ip[P_PLAYERS]):
+            g = tribe_gain(ip, st, p, t)
+            st[S_VP + p] += g
+            total += g
+        if total > scoring_bound(ip, st, t):
+            st[S_BAD_SCORING] = 1
     st[S_SCORINGS] += 1
+
+
+@njit_inline
+def scoring_bound(ip, st, t):
+    """§7.8: tribe ``t`` awards at most N_fig + N_prov (+ k - 1 rounding up, k = players for the largest
+    possible tied group)."""
+    bound = ip[P_FIGURES] - st[S_SUPPLY + t] + popcount(st[S_PRESENCE + t])
+    if ip[P_ROUND_UP] == 1:
+        bound += ip[P_PLAYERS] - 1
+    return bound
 
 
 # ------------------------------------------------------------------------ decisions (random)
@@ -505,17 +599,64 @@ def greedy_bonus(ip, st, rs, seat, t, bits):
 # ------------------------------------------------------------------------ the turn
 
 
+@njit_inline
+def usable_tiles(st, seat):
+    """DP-1's tiles as bits: Double turn and +2 if unused, Exchange if unused and the hand is not empty."""
+    tiles = st[S_TILES + seat]
+    usable = tiles & (TILE_DOUBLE | TILE_PLUS_TWO)
+    if tiles & TILE_EXCHANGE and hand_total(st, seat) > 0:
+        usable |= TILE_EXCHANGE
+    return usable
+
+
+@njit_inline
+def use_tile(st, seat, tile):
+    """DP-1's choice of ``tile`` (a bit): it is used, in this turn."""
+    st[S_TILES + seat] &= ~tile
+    st[S_TILES_USED + 3 * seat + lowest_bit_index(tile)] = st[S_TURNS] + 1
+
+
+@njit_inline
+def apply_split(ip, st, seat, j):
+    """DP-2's option ``j``: +2 on tribe j (j < 6), else the (j - 6)-th pair t < u, +1 on each."""
+    if j < 6:
+        gain_influence(ip, st, seat, j, 2)
+    else:
+        j -= 6
+        for a in range(N_TRIBES):
+            if j < 5 - a:
+                gain_influence(ip, st, seat, a, 1)
+                gain_influence(ip, st, seat, a + 1 + j, 1)
+                break
+            j -= 5 - a
+
+
+@njit_inline
+def greedy_exchange(ip, st, limits, laid):
+    """DP-3 for ``greedy``: the cards that cannot be placed, else the first option (one card of the
+    last tribe in hand), into ``laid``."""
+    anything = 0
+    for t in range(N_TRIBES):
+        laid[t] = limits[t] if legal_mask(ip, st, t) == 0 else 0
+        anything += laid[t]
+    if anything == 0:
+        last = 0
+        for t in range(N_TRIBES):
+            if limits[t] > 0:
+                last = t
+        laid[last] = 1
+
+
 @njit_no_nrt
 def tile_window(ip, st, rs, seat, work, pid, without):
+    """DP-1..3 of a turn for ``random`` (pid 0) or ``greedy`` (the lookahead's rollouts and tests);
+    returns the plays of the turn (2 after Double turn)."""
     plays = 1
     used = 0
     limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
     laid = work[W_LAID:W_LAID + N_TRIBES]
     while used < ip[P_MAX_TILES]:
-        tiles = st[S_TILES + seat]
-        usable = tiles & (TILE_DOUBLE | TILE_PLUS_TWO)
-        if tiles & TILE_EXCHANGE and hand_total(st, seat) > 0:
-            usable |= TILE_EXCHANGE
+        usable = usable_tiles(st, seat)
         if usable == 0:
             break
         n = popcount(usable) + 1  # the usable tiles, then proceed
@@ -528,41 +669,20 @@ def tile_window(ip, st, rs, seat, work, pid, without):
             bits &= bits - 1
         tile = bits & -bits
         used += 1
-        st[S_TILES + seat] &= ~tile
-        k = lowest_bit_index(tile)
-        st[S_TILES_USED + 3 * seat + k] = st[S_TURNS] + 1
+        use_tile(st, seat, tile)
         if tile == TILE_DOUBLE:
             plays = 2
         elif tile == TILE_PLUS_TWO:
             decision_point(st, 21)
-            j = pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, rs, seat)
-            if j < 6:
-                gain_influence(ip, st, seat, j, 2)
-            else:
-                j -= 6
-                for a in range(N_TRIBES):
-                    if j < 5 - a:
-                        gain_influence(ip, st, seat, a, 1)
-                        gain_influence(ip, st, seat, a + 1 + j, 1)
-                        break
-                    j -= 5 - a
+            apply_split(ip, st, seat, pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, rs, seat))
         else:
             for t in range(N_TRIBES):
                 limits[t] = st[S_HAND + N_TRIBES * seat + t]
             if pid == 0:
                 pick_vector(st, rs, seat, limits, laid, True)
-            else:  # the cards that cannot be placed, else the first option
+            else:
                 decision_point(st, n_vectors(limits, True))
-                anything = 0
-                for t in range(N_TRIBES):
-                    laid[t] = limits[t] if legal_mask(ip, st, t) == 0 else 0
-                    anything += laid[t]
-                if anything == 0:
-                    last = 0
-                    for t in range(N_TRIBES):
-                        if limits[t] > 0:
-                            last = t
-                    laid[last] = 1
+                greedy_exchange(ip, st, limits, laid)
             count = 0
             for t in range(N_TRIBES):
                 st[S_HAND + N_TRIBES * seat + t] -= laid[t]
@@ -589,47 +709,69 @@ def list_plays(ip, st, seat, opts):
     return n
 
 
-@njit_no_nrt
-def forced_discard(ip, st, rs, seat, pid):
-    """DP-5 (no legal pair): discard one card of a tribe in hand, if any."""
+@njit_inline
+def distinct_tribes(st, seat):
+    """DP-5's number of options: the distinct tribes in the seat's hand."""
     distinct = 0
     for t in range(N_TRIBES):
         if st[S_HAND + N_TRIBES * seat + t] > 0:
             distinct += 1
-    if distinct == 0:
-        return
-    decision_point(st, distinct)
-    if pid == 0:
-        i = pick(rs, seat, distinct)
-    else:  # the tribe it has least influence in (ties broken uniformly)
-        i, rank, least, ties = 0, 0, -1, 1
-        for t in range(N_TRIBES):
-            if st[S_HAND + N_TRIBES * seat + t] > 0:
-                v = st[S_INF + N_TRIBES * seat + t]
-                if least < 0 or v < least:
-                    i, least, ties = rank, v, 1
-                elif v == least:
-                    ties += 1
-                    if rng.below(rs, 1 + seat, ties) == 0:
-                        i = rank
-                rank += 1
+    return distinct
+
+
+@njit_inline
+def nth_tribe_in_hand(st, seat, i):
+    """DP-5's option ``i``: the ``i``-th tribe in the seat's hand, ascending."""
     for t in range(N_TRIBES):
         if st[S_HAND + N_TRIBES * seat + t] > 0:
             if i == 0:
-                st[S_HAND + N_TRIBES * seat + t] -= 1
-                st[S_DISCARD + t] += 1
-                return
+                return t
             i -= 1
+    return -1
+
+
+@njit_no_nrt
+def greedy_discard(st, rs, seat):
+    """DP-5 for ``greedy``: the rank of the tribe in hand it has least influence in (ties broken uniformly)."""
+    i, rank, least, ties = 0, 0, -1, 1
+    for t in range(N_TRIBES):
+        if st[S_HAND + N_TRIBES * seat + t] > 0:
+            v = st[S_INF + N_TRIBES * seat + t]
+            if least < 0 or v < least:
+                i, least, ties = rank, v, 1
+            elif v == least:
+                ties += 1
+                if rng.below(rs, 1 + seat, ties) == 0:
+                    i = rank
+            rank += 1
+    return i
+
+
+@njit_no_nrt
+def forced_discard(ip, st, rs, seat, pid):
+    """DP-5 (no legal pair): discard one card of a tribe in hand, if any."""
+    distinct = distinct_tribes(st, seat)
+    if distinct == 0:
+        return
+    decision_point(st, distinct)
+    i = pick(rs, seat, distinct) if pid == 0 else greedy_discard(st, rs, seat)
+    t = nth_tribe_in_hand(st, seat, i)
+    st[S_HAND + N_TRIBES * seat + t] -= 1
+    st[S_DISCARD + t] += 1
+
+
+@njit_inline
+def play_card(ip, st, seat, t, x):
+    """A-3.2 after the DP-4 choice (t, x): the card to the discard pile and its figure into x."""
+    st[S_HAND + N_TRIBES * seat + t] -= 1
+    st[S_DISCARD + t] += 1
+    place(ip, st, seat, t, x)
 
 
 @njit_no_nrt
 def apply_play(ip, st, rs, seat, pid, t, x):
     """A-3.2 after the DP-4 choice: the card, the figure, then influence or a second figure."""
-    if st[S_CHECK] == 1 and (st[S_HAND + N_TRIBES * seat + t] == 0 or (legal_mask(ip, st, t) >> x) & 1 == 0):
-        violation(st, INV_PLACEMENT)
-    st[S_HAND + N_TRIBES * seat + t] -= 1
-    st[S_DISCARD + t] += 1
-    place(ip, st, seat, t, x)
+    play_card(ip, st, seat, t, x)
     rate = ip[P_RATE + century(st)]
     if ip[P_SECOND] == 0:
         gain_influence(ip, st, seat, t, rate)
@@ -648,7 +790,7 @@ def apply_play(ip, st, rs, seat, pid, t, x):
 @njit_no_nrt
 def play(ip, st, rs, seat, work, pid):
     """A-3.2 for ``random`` (pid 0) and ``greedy`` (pid 1)."""
-    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
+    opts = work[W_OPTS:W_OPTS + 2 * MAX_PAIRS]
     n = list_plays(ip, st, seat, opts)
     if n == 0:
         forced_discard(ip, st, rs, seat, pid)
@@ -658,41 +800,59 @@ def play(ip, st, rs, seat, work, pid):
     apply_play(ip, st, rs, seat, pid, opts[2 * i], opts[2 * i + 1])
 
 
+@njit_inline
+def support_limits(ip, st, seat, x, limits):
+    """DP-7: the seat's layable cards per tribe into ``limits``; returns their number."""
+    any_card = 0
+    for t in range(N_TRIBES):
+        layable = ip[P_SUPPORT_ANY] == 1 or st[S_FIG + N_TRIBES * x + t] > 0
+        limits[t] = st[S_HAND + N_TRIBES * seat + t] if layable else 0
+        any_card += limits[t]
+    return any_card
+
+
+@njit_inline
+def greedy_support(ip, st, seat, x, limits, laid):
+    """DP-7 for ``greedy``: every layable card of the involved tribes it leads, into ``laid``."""
+    n = ip[P_PLAYERS]
+    for t in range(N_TRIBES):
+        mine = st[S_INF + N_TRIBES * seat + t]
+        top = 0
+        for p in range(n):
+            top = max(top, st[S_INF + N_TRIBES * p + t])
+        leads = st[S_FIG + N_TRIBES * x + t] > 0 and mine > 0 and mine == top
+        laid[t] = limits[t] if leads else 0
+
+
 @njit_no_nrt
 def war(ip, st, rs, active, x, work, policies):
-    """A-4; returns 1 if a century scoring took place."""
+    """A-4 (the lookahead's rollouts and tests); returns 1 if a century scoring took place."""
     n = ip[P_PLAYERS]
     laid = work[W_LAID:W_LAID + N_TRIBES]
     limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
-    total_laid0 = 0
     strength_laid = work[W_OPTS:W_OPTS + N_TRIBES]  # cards laid per tribe, all players
     for t in range(N_TRIBES):
         strength_laid[t] = 0
     for i in range(n):
         seat = (active + i) % n
-        any_card = 0
-        for t in range(N_TRIBES):
-            layable = ip[P_SUPPORT_ANY] == 1 or st[S_FIG + N_TRIBES * x + t] > 0
-            limits[t] = st[S_HAND + N_TRIBES * seat + t] if layable else 0
-            any_card += limits[t]
-        if any_card == 0:
+        if support_limits(ip, st, seat, x, limits) == 0:
             continue
         if policies[seat] == 0:
             pick_vector(st, rs, seat, limits, laid, False)
-        else:  # every layable card of the involved tribes it leads
+        else:
             decision_point(st, n_vectors(limits, False))
-            for t in range(N_TRIBES):
-                mine = st[S_INF + N_TRIBES * seat + t]
-                top = 0
-                for p in range(n):
-                    top = max(top, st[S_INF + N_TRIBES * p + t])
-                leads = st[S_FIG + N_TRIBES * x + t] > 0 and mine > 0 and mine == top
-                laid[t] = limits[t] if leads else 0
+            greedy_support(ip, st, seat, x, limits, laid)
         for t in range(N_TRIBES):
             st[S_HAND + N_TRIBES * seat + t] -= laid[t]
             strength_laid[t] += laid[t]
             st[S_SUPPORT + seat] += laid[t]
-            total_laid0 += laid[t]
+    return resolve_war(ip, st, x, strength_laid)
+
+
+@njit_no_nrt
+def resolve_war(ip, st, x, strength_laid):
+    """A-4 after the support (``strength_laid``: the cards laid per tribe): the weakest removed, the
+    peace tile, the cards discarded; returns 1 if the century's stack ran out (and it was scored)."""
     weakest = -1
     involved = 0
     for t in range(N_TRIBES):
@@ -750,7 +910,8 @@ def any_placement_possible(ip, st):
 
 @njit_no_nrt
 def turn(ip, st, rs, seat, work, policies):
-    """A-3 for a ``random`` or ``greedy`` seat (a ``lookahead`` seat's turn is :func:`turn_top`)."""
+    """A-3 for a ``random`` or ``greedy`` seat, in one go (the lookahead's rollouts; the real game runs
+    on the protocol below)."""
     st[S_PENDING_N] = 0
     st[S_PLAYS_LEFT] = tile_window(ip, st, rs, seat, work, policies[seat], policies[2 * MAX_SEATS + seat])
     finish_turn(ip, st, rs, seat, work, policies)
@@ -770,12 +931,19 @@ def finish_turn(ip, st, rs, seat, work, policies):
         if st[S_OVER] == 1:
             break
         scored |= war(ip, st, rs, seat, st[S_PENDING + i], work, policies)
+    end_of_turn(ip, st, rs, seat, scored)
+
+
+@njit_inline
+def end_of_turn(ip, st, rs, seat, scored):
+    """A-3 after the wars (``scored``: one of them ended a century): a track-end scoring, the refill
+    (unless ``triggered`` and the rules skip it), the turn count, the stall and the cap."""
     if st[S_END_TRIGGERED] == 1 and st[S_OVER] == 0:
         if scored == 0:
             scoring(ip, st)
         st[S_OVER] = 1
         st[S_END_REASON] = 1
-    if not (ip[P_SKIP_REFILL] == 1 and triggered):
+    if not (ip[P_SKIP_REFILL] == 1 and st[S_TRIGGERED] == 1):
         while hand_total(st, seat) < ip[P_HAND]:
             if not draw(ip, st, rs, seat):
                 break
@@ -875,51 +1043,7 @@ def lookahead_play(ip, st, rs, me, work, policies, n):
     opts[1] = cands[2 * best + 1]
 
 
-@njit_no_nrt
-def turn_top(ip, st, rs, seat, work, policies):
-    """A turn of the real game: :func:`turn`, or for a ``lookahead`` seat the same steps with
-    DP-4 decided by :func:`lookahead_play` (a separate function, so rollouts never recurse)."""
-    if policies[seat] != 2:
-        turn(ip, st, rs, seat, work, policies)
-        return
-    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
-    st[S_PENDING_N] = 0
-    st[S_PLAYS_LEFT] = tile_window(ip, st, rs, seat, work, 1, policies[2 * MAX_SEATS + seat])
-    while st[S_PLAYS_LEFT] > 0:
-        st[S_PLAYS_LEFT] -= 1
-        n = list_plays(ip, st, seat, opts)
-        if n == 0:
-            forced_discard(ip, st, rs, seat, 1)
-            continue
-        decision_point(st, n)  # the rollouts run in their own world: their points are not counted here
-        if n > 1:
-            lookahead_play(ip, st, rs, seat, work, policies, n)
-        apply_play(ip, st, rs, seat, 1, opts[0], opts[1])
-    finish_turn(ip, st, rs, seat, work, policies)
-
-
 # ------------------------------------------------------------------------ §7 checks (check=True)
-
-
-@njit_inline
-def violation(st, code):
-    """Record the first §7 violation of the game."""
-    if st[S_VIOLATION] == 0:
-        st[S_VIOLATION] = code
-
-
-@njit_no_nrt
-def check_scoring(ip, st):
-    """§7.8, before a scoring: each tribe awards at most N_fig + N_prov (+ k - 1 rounding up)."""
-    for t in range(N_TRIBES):
-        total = 0
-        for p in range(ip[P_PLAYERS]):
-            total += tribe_gain(ip, st, p, t)
-        bound = ip[P_FIGURES] - st[S_SUPPLY + t] + popcount(st[S_PRESENCE + t])
-        if ip[P_ROUND_UP] == 1:
-            bound += ip[P_PLAYERS] - 1  # k - 1 for the largest possible tied group
-        if total > bound:
-            violation(st, INV_SCORING)
 
 
 @njit_no_nrt
@@ -1025,17 +1149,156 @@ def lead_measure(st, n, values):
         values[p] = st[S_VP + p]
 
 
+
 @njit_no_nrt
-def play_game(ip, policies, seed, game, row, check, rs, work):
-    rng.seed_streams(rs, seed, game)
-    st = work[:STATE_SIZE]
+def check_monotone(ip, st, prev):
+    """The parts of :func:`check_turn` that compare with an earlier state, for any two states of a game
+    (``prev`` the earlier): §7.3 pacified provinces never gain, §7.5 tracks and VP never fall, §7.7 a
+    tile's recorded turn never changes.  Returns the first code found, 0 if none."""
+    n = ip[P_PLAYERS]
+    both = st[S_PACIFIED] & prev[S_PACIFIED]
+    while both != 0:
+        x = lowest_bit_index(both)
+        both &= both - 1
+        for t in range(N_TRIBES):
+            if st[S_FIG + N_TRIBES * x + t] > prev[S_FIG + N_TRIBES * x + t]:
+                return INV_PROVINCE_CAP
+    for p in range(n):
+        if st[S_VP + p] < prev[S_VP + p]:
+            return INV_TRACKS
+        for t in range(N_TRIBES):
+            if st[S_INF + N_TRIBES * p + t] < prev[S_INF + N_TRIBES * p + t]:
+                return INV_TRACKS
+    for p in range(n):
+        for k in range(3):
+            if prev[S_TILES_USED + 3 * p + k] > 0 and st[S_TILES_USED + 3 * p + k] != prev[S_TILES_USED + 3 * p + k]:
+                return INV_TILES
+    return 0
+
+
+# ------------------------------------------------------------------------ the protocol (one game)
+#
+# The decision-point protocol of docs/architecture.md: start, advance, kind, count, nth, options, apply,
+# choose (greedy and lookahead; random is the driver's), check_step / check_end (§7) and record, over the
+# state STATE.  ``apply`` carries an option out and runs the automatic steps after it (the rest of the
+# turn, wars, refills, scorings, the next turns) up to the next decision point, so ``advance`` only says
+# who decides, and every change of the state after the first decision point lies inside one step that
+# ``check_step`` sees whole.  ``phase`` is the §5 number of the decision point the game stands at (1-7),
+# or PH_OVER; ``count`` its number of options, ``seat`` the active player A and ``decider`` the seat to
+# decide (A, or at DP-7 the supporting seat).
+
+DP_TILE, DP_SPLIT, DP_EXCHANGE, DP_PLAY, DP_DISCARD, DP_BONUS, DP_SUPPORT, PH_OVER = 1, 2, 3, 4, 5, 6, 7, 8
+PROCEED = 0  # DP-1's last option (the others are their tile's bit)
+INFLUENCE = 0  # DP-6's first option (the others are 1 + the province)
+PAIR_SHIFT = 6  # DP-4's option (t, x) is t << PAIR_SHIFT | x: ascending in the spec's order
+MAX_OPTIONS = max(MAX_PAIRS, 1 + MAX_PROVINCES, 21, 3 ** 4 * 2 ** 2)  # DP-3/7: at most 10 cards in hand
+# where apply's automatic steps start (_run)
+GO_WINDOW, GO_PLAY, GO_WAR, GO_SUPPORT, GO_END = 0, 1, 2, 3, 4
+
+
+@njit_inline
+def _decision(st, phase, decider, n):
+    """The game stands at a §5 decision point with ``n`` options: one more ply, ``n`` more options."""
+    st[S_PHASE] = phase
+    st[S_DECIDER] = decider
+    st[S_COUNT] = n
+    st[S_PLIES] += 1
+    st[S_OPTIONS] += n
+
+
+@njit_inline
+def _vector_code(limits, laid):
+    """The lexicographic index of the count vector ``laid`` among those with ``0 <= k_t <= limits[t]``."""
+    code = 0
+    for t in range(N_TRIBES):
+        code = code * (limits[t] + 1) + laid[t]
+    return code
+
+
+@njit_inline
+def _run(ip, st, rs, go):
+    """The automatic steps of A-3/A-4 from ``go`` up to the next decision point (``phase`` 1-7) or the
+    end (PH_OVER): the tile window's end, the plays, the wars and their support, the end of the turn."""
+    n = ip[P_PLAYERS]
+    seat = st[S_SEAT]
+    while True:
+        if go == GO_WINDOW:  # DP-1 while a tile is usable
+            if st[S_USED] < ip[P_MAX_TILES]:
+                usable = usable_tiles(st, seat)
+                if usable != 0:
+                    st[S_BITS] = usable
+                    _decision(st, DP_TILE, seat, popcount(usable) + 1)
+                    return
+            st[S_PLAYS_LEFT] = st[S_PLAYS]
+            go = GO_PLAY
+        elif go == GO_PLAY:  # DP-4, else DP-5, else nothing, for each play
+            if st[S_PLAYS_LEFT] == 0:
+                st[S_TRIGGERED] = st[S_PENDING_N] > 0
+                st[S_SCORED] = 0
+                st[S_WAR_AT] = 0
+                go = GO_WAR
+                continue
+            st[S_PLAYS_LEFT] -= 1
+            pairs = 0
+            for t in range(N_TRIBES):
+                mask = legal_mask(ip, st, t) if st[S_HAND + N_TRIBES * seat + t] > 0 else np.int64(0)
+                st[S_MASKS + t] = mask
+                pairs += popcount(mask)
+            if pairs > 0:
+                _decision(st, DP_PLAY, seat, pairs)
+                return
+            distinct = distinct_tribes(st, seat)
+            if distinct > 0:
+                _decision(st, DP_DISCARD, seat, distinct)
+                return
+        elif go == GO_WAR:  # the next pending war, unless the game is over
+            if st[S_WAR_AT] < st[S_PENDING_N] and st[S_OVER] == 0:
+                for t in range(N_TRIBES):
+                    st[S_STRENGTH + t] = 0
+                st[S_WAR_K] = 0
+                go = GO_SUPPORT
+            else:
+                go = GO_END
+        elif go == GO_SUPPORT:  # DP-7 for each seat from A clockwise holding a layable card
+            x = st[S_PENDING + st[S_WAR_AT]]
+            k = st[S_WAR_K]
+            if k < n:
+                supporter = (seat + k) % n
+                limits = st[S_LIMITS:S_LIMITS + N_TRIBES]
+                if support_limits(ip, st, supporter, x, limits) > 0:
+                    _decision(st, DP_SUPPORT, supporter, n_vectors(limits, False))
+                    return
+                st[S_WAR_K] = k + 1
+            else:
+                st[S_SCORED] |= resolve_war(ip, st, x, st[S_STRENGTH:S_STRENGTH + N_TRIBES])
+                st[S_WAR_AT] += 1
+                go = GO_WAR
+        else:  # GO_END: the end of the turn, the lead, the next turn
+            end_of_turn(ip, st, rs, seat, st[S_SCORED])
+            lead_values = st[S_LEAD_VALUES:S_LEAD_VALUES + MAX_SEATS]
+            lead_measure(st, n, lead_values)
+            lead_update(st[S_LEAD:S_LEAD + LEAD_FIELDS], lead_values, n, st[S_TURNS])
+            st[S_LAST_ACTIVE] = seat
+            if st[S_OVER] == 1:
+                st[S_PHASE] = PH_OVER
+                return
+            seat = (seat + 1) % n
+            st[S_SEAT] = seat
+            st[S_PENDING_N] = 0
+            st[S_USED] = 0
+            st[S_PLAYS] = 1
+            go = GO_WINDOW
+
+
+@njit_inline
+def start(params, st, rs):
+    """A-1: the start player, the deck, the hands; then the first turn up to its first decision point."""
+    ip = params
     for i in range(STATE_SIZE):
         st[i] = 0
-    for i in range(row.shape[0]):
-        row[i] = 0
     n = ip[P_PLAYERS]
-    start = rng.below(rs, 0, n) if ip[P_START_RANDOM] == 1 else 0
-    st[S_START] = start
+    first = rng.below(rs, 0, n) if ip[P_START_RANDOM] == 1 else 0
+    st[S_START] = first
     for t in range(N_TRIBES):
         st[S_SUPPLY + t] = ip[P_FIGURES]
         st[S_DISCARD + t] = ip[P_CARDS]  # the canonical deck, shuffled from counts
@@ -1048,25 +1311,221 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
         st[S_TILES + p] = TILE_DOUBLE | TILE_PLUS_TWO | TILE_EXCHANGE
         for _ in range(ip[P_HAND]):
             draw(ip, st, rs, p)
-    prev = work[W_PREV:W_PREV + STATE_SIZE]
-    if check:
-        st[S_CHECK] = 1
-        for i in range(STATE_SIZE):
-            prev[i] = st[i]
-    lead = work[W_LEAD:W_LEAD + LEAD_FIELDS]
-    lead_values = work[W_LEAD_VALUES:W_LEAD_VALUES + MAX_SEATS]
-    lead_reset(lead)
-    seat = start
-    while st[S_OVER] == 0:
-        turn_top(ip, st, rs, seat, work, policies)
-        lead_measure(st, n, lead_values)
-        lead_update(lead, lead_values, n, st[S_TURNS])
-        if check:
-            violation(st, check_turn(ip, st, prev, seat))
-            for i in range(STATE_SIZE):
-                prev[i] = st[i]
-        seat = (seat + 1) % n
-    # A-7
+    lead_reset(st[S_LEAD:S_LEAD + LEAD_FIELDS])
+    st[S_SEAT] = first
+    st[S_PLAYS] = 1
+    _run(ip, st, rs, GO_WINDOW)
+
+
+@njit_inline
+def advance(params, st, rs):
+    """The seat to decide, or -1 at the end (``apply`` has already run the automatic steps)."""
+    return -1 if st[S_PHASE] == PH_OVER else st[S_DECIDER]
+
+
+@njit_inline
+def kind(params, st):
+    """The §5 number of the current decision point (1-7)."""
+    return st[S_PHASE]
+
+
+@njit_inline
+def count(params, st):
+    return st[S_COUNT]
+
+
+@njit_inline
+def nth(params, st, i):
+    """The code of option ``i`` of the current decision point (module docstring), in the spec's order."""
+    phase = st[S_PHASE]
+    if phase == DP_PLAY:
+        for t in range(N_TRIBES):
+            mask = st[S_MASKS + t]
+            c = popcount(mask)
+            if i < c:
+                return t << PAIR_SHIFT | nth_set_bit(mask, i)
+            i -= c
+        return -1
+    if phase == DP_SUPPORT or phase == DP_SPLIT:
+        return i
+    if phase == DP_EXCHANGE:
+        return i + 1  # the all-zero vector is not an option
+    if phase == DP_TILE:
+        if i == st[S_COUNT] - 1:
+            return PROCEED
+        return np.int64(1) << nth_set_bit(st[S_BITS], i)
+    if phase == DP_BONUS:
+        return INFLUENCE if i == 0 else 1 + nth_set_bit(st[S_BITS], i - 1)
+    return nth_tribe_in_hand(st, st[S_SEAT], i)  # DP_DISCARD
+
+
+@njit_inline
+def options(params, st, out):
+    """The options' codes in the spec's order into ``out``; returns their number."""
+    n = st[S_COUNT]
+    if st[S_PHASE] == DP_PLAY:
+        k = 0
+        for t in range(N_TRIBES):
+            bits = st[S_MASKS + t]
+            while bits != 0:
+                out[k] = t << PAIR_SHIFT | lowest_bit_index(bits)
+                bits &= bits - 1
+                k += 1
+        return n
+    for i in range(n):
+        out[i] = nth(params, st, i)
+    return n
+
+
+@njit_inline
+def apply(params, st, rs, option):
+    """Carry out ``option`` of the current decision point, then the automatic steps up to the next one."""
+    ip = params
+    phase = st[S_PHASE]
+    seat = st[S_SEAT]
+    if phase == DP_PLAY:
+        t = option >> PAIR_SHIFT
+        play_card(ip, st, seat, t, option & ((1 << PAIR_SHIFT) - 1))
+        if ip[P_SECOND] == 1:  # DP-6, even with influence its only option
+            bits = legal_mask(ip, st, t)
+            st[S_TRIBE] = t
+            st[S_BITS] = bits
+            _decision(st, DP_BONUS, seat, popcount(bits) + 1)
+            return
+        gain_influence(ip, st, seat, t, ip[P_RATE + century(st)])
+        go = GO_PLAY
+    elif phase == DP_SUPPORT:
+        supporter = st[S_DECIDER]
+        i = option
+        for t in range(N_TRIBES - 1, -1, -1):
+            room = st[S_LIMITS + t] + 1
+            k = i % room
+            i //= room
+            st[S_HAND + N_TRIBES * supporter + t] -= k
+            st[S_STRENGTH + t] += k
+            st[S_SUPPORT + supporter] += k
+        st[S_WAR_K] += 1
+        go = GO_SUPPORT
+    elif phase == DP_BONUS:
+        t = st[S_TRIBE]
+        if option == INFLUENCE:
+            gain_influence(ip, st, seat, t, ip[P_RATE + century(st)])
+        else:
+            place(ip, st, seat, t, option - 1)
+        go = GO_PLAY
+    elif phase == DP_TILE:
+        if option == PROCEED:
+            st[S_PLAYS_LEFT] = st[S_PLAYS]
+            go = GO_PLAY
+        else:
+            st[S_USED] += 1
+            use_tile(st, seat, option)
+            if option == TILE_PLUS_TWO:
+                _decision(st, DP_SPLIT, seat, 21)
+                return
+            if option == TILE_EXCHANGE:
+                for t in range(N_TRIBES):
+                    st[S_LIMITS + t] = st[S_HAND + N_TRIBES * seat + t]
+                _decision(st, DP_EXCHANGE, seat, n_vectors(st[S_LIMITS:S_LIMITS + N_TRIBES], True))
+                return
+            st[S_PLAYS] = 2  # Double turn
+            go = GO_WINDOW
+    elif phase == DP_SPLIT:
+        apply_split(ip, st, seat, option)
+        go = GO_WINDOW
+    elif phase == DP_EXCHANGE:
+        i = option
+        laid = 0
+        for t in range(N_TRIBES - 1, -1, -1):
+            room = st[S_LIMITS + t] + 1
+            k = i % room
+            i //= room
+            st[S_HAND + N_TRIBES * seat + t] -= k
+            st[S_DISCARD + t] += k
+            laid += k
+        for _ in range(laid):
+            draw(ip, st, rs, seat)
+        go = GO_WINDOW
+    else:  # DP_DISCARD
+        st[S_HAND + N_TRIBES * seat + option] -= 1
+        st[S_DISCARD + option] += 1
+        go = GO_PLAY
+    _run(ip, st, rs, go)
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` or ``lookahead`` (``policy``: a code of :func:`policy_ids`): the index of the chosen
+    option among ``opts[:n]`` (``random`` is the driver's).  A ``lookahead`` seat is greedy but at DP-4."""
+    ip = params
+    phase = st[S_PHASE]
+    if phase == DP_PLAY:
+        pairs = scratch[W_OPTS:W_OPTS + 2 * MAX_PAIRS]
+        for i in range(n):
+            pairs[2 * i] = opts[i] >> PAIR_SHIFT
+            pairs[2 * i + 1] = opts[i] & ((1 << PAIR_SHIFT) - 1)
+        if policy & POLICY_BASE != 2:
+            return greedy_play(ip, st, rs, seat, pairs, n)
+        policies = scratch[W_POLICY:W_POLICY + 3 * MAX_SEATS]  # the seat's entries of policy_ids
+        policies[seat] = 2
+        policies[MAX_SEATS + seat] = policy >> POLICY_SAMPLES_SHIFT
+        policies[2 * MAX_SEATS + seat] = (policy >> POLICY_MASK_SHIFT) & 7
+        lookahead_play(ip, st, rs, seat, scratch, policies, n)
+        best = scratch[W_OPTS] << PAIR_SHIFT | scratch[W_OPTS + 1]
+        for i in range(n):
+            if opts[i] == best:
+                return i
+        return 0
+    if phase == DP_TILE:
+        return greedy_tile(ip, st, seat, st[S_BITS], (policy >> POLICY_MASK_SHIFT) & 7)
+    if phase == DP_SPLIT:
+        return greedy_plus_two(ip, st, rs, seat)
+    if phase == DP_BONUS:
+        return greedy_bonus(ip, st, rs, seat, st[S_TRIBE], st[S_BITS])
+    if phase == DP_DISCARD:
+        return greedy_discard(st, rs, seat)
+    limits = st[S_LIMITS:S_LIMITS + N_TRIBES]
+    laid = scratch[W_LAID:W_LAID + N_TRIBES]
+    if phase == DP_EXCHANGE:
+        greedy_exchange(ip, st, limits, laid)
+        return _vector_code(limits, laid) - 1
+    greedy_support(ip, st, seat, st[S_PENDING + st[S_WAR_AT]], limits, laid)  # DP_SUPPORT
+    return _vector_code(limits, laid)
+
+
+@njit
+def check_step(params, before, st, option):
+    """§7 over one step (``before``: the state at the decision point, ``st`` after ``option`` and the
+    automatic steps up to the next one): §7.9 a DP-4 placement, §7.8 the step's scorings, and §7.3,
+    7.5 and 7.7's comparisons with ``before``; when a turn ended in the step, all of :func:`check_turn`."""
+    ip = params
+    if before[S_PHASE] == DP_PLAY:
+        t = option >> PAIR_SHIFT
+        x = option & ((1 << PAIR_SHIFT) - 1)
+        if before[S_HAND + N_TRIBES * before[S_SEAT] + t] == 0 or (legal_mask(ip, before, t) >> x) & 1 == 0:
+            return INV_PLACEMENT
+    if st[S_BAD_SCORING] != 0:
+        return INV_SCORING
+    if st[S_TURNS] != before[S_TURNS]:
+        return check_turn(ip, st, before, st[S_LAST_ACTIVE])
+    return check_monotone(ip, st, before)
+
+
+@njit
+def check_end(params, st):
+    """§7 on the final state (every step was checked by :func:`check_step`)."""
+    if st[S_BAD_SCORING] != 0:
+        return INV_SCORING
+    return check_turn(params, st, st, st[S_LAST_ACTIVE])
+
+
+@njit_inline
+def record(params, st, row):
+    """A-7 and the §6 record of a finished game into ``row`` (COLUMNS)."""
+    ip = params
+    for i in range(row.shape[0]):
+        row[i] = 0
+    n = ip[P_PLAYERS]
     aborted = st[S_END_REASON] == 3
     best = st[S_VP]
     for p in range(1, n):
@@ -1095,12 +1554,12 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
     row[C_WINNER] = winner if winners == 1 else -1
     row[C_N_WINNERS] = winners
     row[C_RESULT] = 2 if aborted else (0 if winners == 1 else 1)
-    row[C_START] = start
+    row[C_START] = st[S_START]
     row[C_TURNS] = st[S_TURNS]
     row[C_PLIES] = st[S_PLIES]
     row[C_DECISIONS] = st[S_PLIES]  # §6: plies are the decision points presented, so the two agree
     row[C_OPTIONS] = st[S_OPTIONS]
-    changes, decisive = lead_result(lead, row[C_WINNER], st[S_TURNS])
+    changes, decisive = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], row[C_WINNER], st[S_TURNS])
     row[C_LEAD_CHANGES] = changes
     row[C_DECISIVE_TURN] = decisive
     row[C_WARS] = st[S_WARS]
@@ -1117,7 +1576,9 @@ def play_game(ip, policies, seed, game, row, check, rs, work):
             row[C_SEAT + (4 + k) * MAX_SEATS + p] = st[S_TILES_USED + 3 * p + k]
         for t in range(N_TRIBES):
             row[C_INFLUENCE + N_TRIBES * p + t] = st[S_INF + N_TRIBES * p + t]
-    return st[S_VIOLATION]
 
 
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
+WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 play_many = make_play_many(play_game, 2 * N_STREAMS, WORK_SIZE)
