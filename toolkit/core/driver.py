@@ -24,14 +24,13 @@ result.
 
 The one-game kernel is called as::
 
-    play_game(params, policies, seed, game, row, check, rs, work)            # extra_shape None
-    play_game(params, policies, seed, game, row, check, rs, work, extra)     # extra_shape given
+    play_game(params, policies, seed, game, row, check, rs, work)
 
 with ``rs`` (``rs_size`` uint64: the random streams' states) and ``work``
-(``work_size`` int64, zeroed once per block) its scratch, and ``extra`` an int64
-array of ``extra_shape`` (zeroed once per block) for a game whose kernel can
-also write a log (Herrlof's rounds, Halali's captures): an empty shape turns
-the log off, as ``play_many`` does.
+(``work_size`` int64, zeroed once per block) its scratch.  A game's kernel makes it
+from its protocol functions with :func:`make_play_game`; a driver that also writes a
+log (Herrlof's rounds, Halali's captures) is the game's own loop over the same
+functions.
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ from toolkit.core.jit import njit_no_nrt, njit_parallel
 
 BLOCKS = 256  # at most this many blocks of games per call
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
-play_game = RS_SIZE = WORK_SIZE = EXTRA_0 = EXTRA_1 = None
+play_game = RS_SIZE = WORK_SIZE = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
 STATE_SIZE = MAX_OPTIONS = SCRATCH_SIZE = 0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
@@ -63,29 +62,7 @@ def _play_many(params, policies, seed, first_game, out, violations, check):
             violations[i] = play_game(params, policies, seed, first_game + i, out[i], check, rs, work)
 
 
-def _play_many_extra1(params, policies, seed, first_game, out, violations, check):
-    n = out.shape[0]
-    blocks = min(n, BLOCKS)
-    for b in prange(blocks):
-        rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        extra = np.zeros(EXTRA_0, np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(params, policies, seed, first_game + i, out[i], check, rs, work, extra)
-
-
-def _play_many_extra2(params, policies, seed, first_game, out, violations, check):
-    n = out.shape[0]
-    blocks = min(n, BLOCKS)
-    for b in prange(blocks):
-        rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        extra = np.zeros((EXTRA_0, EXTRA_1), np.int64)  # the shape written out: a tuple global fails in a prange
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(params, policies, seed, first_game + i, out[i], check, rs, work, extra)
-
-
-def make_play_many(play_game, rs_size: int, work_size: int, extra_shape: tuple | None = None):
+def make_play_many(play_game, rs_size: int, work_size: int):
     """The parallel ``play_many`` driver of the one-game kernel ``play_game`` (module docstring).
 
     Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).
@@ -97,14 +74,10 @@ def make_play_many(play_game, rs_size: int, work_size: int, extra_shape: tuple |
     an id new in every process, so the driver would be compiled again in every process.
     """
     caller = sys._getframe(1)
-    if extra_shape is not None and len(extra_shape) not in (1, 2):
-        raise ValueError(f"extra_shape={extra_shape!r} is not allowed: one or two dimensions")
-    template = {None: _play_many, 1: _play_many_extra1, 2: _play_many_extra2}[
-        None if extra_shape is None else len(extra_shape)]
-    code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
+    code = _play_many.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
                                      co_name="play_many", co_qualname="play_many")
     scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "play_game": play_game, "RS_SIZE": rs_size,
-             "WORK_SIZE": work_size, "EXTRA_0": (extra_shape or (0,))[0], "EXTRA_1": (extra_shape or (0, 0))[-1]}
+             "WORK_SIZE": work_size}
     driver = types.FunctionType(code, scope, "play_many")
     driver.__module__ = caller.f_globals.get("__name__", __name__)
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "

@@ -961,7 +961,8 @@ def record(params, st, row):
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
-play_many = make_play_many(play_game, 3, WORK_SIZE)
+RS_SIZE = 3  # the streams: chance, then one per seat
+play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
 
 # ------------------------------------------------------------------------ the capture heat map
