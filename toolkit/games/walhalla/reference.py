@@ -632,7 +632,8 @@ class Game:
     # not their generators, so what a subclass or a test puts in place of ``turn``, ``card_phase``,
     # ``score_raid`` or ``preparation`` (the replay's positions, the invariant checks, the traces) is
     # what ``play_out`` runs; :meth:`steps` and these must stay the same sequence (the golden traces
-    # follow ``play_out``, the lock step against the kernel follows ``steps``).
+    # follow ``play_out``, the lock step against the kernel follows ``steps``, and
+    # tests/games/walhalla/test_reference_stepped_walhalla.py checks that both play the same game).
 
     def play_out(self) -> "Game":
         for r in range(self.rules.raids):
