@@ -4,8 +4,22 @@ Written to be read beside the spec: :class:`Game` holds the state of W-1 and
 runs setup (W-2), raids of turns (W-3, W-4), disembarking (W-5), combat
 (W-6), the end of a raid (W-7), the scorings (W-8, W-9), reinforcement
 (W-10) and the heroes leaving Walhalla (W-11).  Every decision point of §5
-goes through :meth:`Game.decide` with its options in canonical order.  The
-Numba kernel is checked against it game for game.
+is ``choice = yield from self.ask(kind, seat, options)``, its options in
+canonical order: the rules are generators (``turn_steps``, ``combat_steps``,
+...; :meth:`Game.steps` is the whole game after the setup) that stop at each
+decision point and are sent the option chosen.  Two things drive them:
+
+- the players, through :meth:`Game.settle` and :meth:`Game.decide` (which
+  shows every decision to ``observer(game, decision, choice)``): the plain
+  methods ``turn``, ``sail``, ``combat``, ``card_phase``, ``preparation``,
+  ..., :meth:`Game.play_out` and :func:`play_game`, as the tests, the
+  replay, the golden traces and the lookahead's worlds use them;
+- the decision-point protocol, :func:`new_game` (a :class:`SteppedGame`:
+  ``start``, ``advance``, ``choose``, ``apply``, ``row``) with
+  :func:`option_code`, the kernel's code of an option; the conformance test
+  steps it beside the kernel.
+
+The Numba kernel is checked against it game for game.
 
 Order of random draws on the chance stream (0), in the order of W-2:
 
@@ -49,7 +63,7 @@ Four columns of the record follow ``plies`` (the kernel counts them the same way
 
 - ``decisions``: the decision points of §5 presented in the game, all seats.
   §5 says a DP "is presented exactly when its trigger holds, and counts as
-  one ply even with a single option", so every call of :meth:`Game.decide`
+  one ply even with a single option", so every call of :meth:`Game.ask`
   counts, one with a single option included (DP-3 with one legal fjord
   left, DP-4 with one candidate field; the other DPs always offer two or
   more: DP-1 the empty set and a neutral seat at least, DP-8 and DP-9 the
@@ -63,7 +77,7 @@ Four columns of the record follow ``plies`` (the kernel counts them the same way
   world of their own (:meth:`Game.world`), whose decision points stay in
   that world.
 - ``options``: the number of options of each of those decision points
-  (the list :meth:`Game.decide` offers, the random policy's, in §5's
+  (the list :meth:`Game.ask` offers, the random policy's, in §5's
   canonical order), summed; ``options / decisions`` is the branching factor.
 - ``lead_changes`` and ``decisive_turn`` (``toolkit.core.lead``): after each
   turn of §6 (one dragon drawn), the last one of the game included, every
@@ -156,7 +170,7 @@ def majority_gains(strength, eligible, first: int, second: int, up: bool) -> lis
 class Game:
     """One game: the state of W-1 and the rules of §4."""
 
-    def __init__(self, rules, seed: int, game_index: int, policies, observer=None):
+    def __init__(self, rules, seed: int, game_index: int, policies, observer=None, set_up: bool = True):
         from toolkit.games.walhalla import data
 
         self.rules = rules
@@ -191,7 +205,8 @@ class Game:
         self.aboard = [-1, -1, -1]  # the current dragon's seats (bow, middle, stern): a colour or -1
         self.dragon = -1  # the current dragon, -1 between turns
         self.fjord = -1  # where it moored, -1 before it sails
-        self._setup()
+        if set_up:  # new_game's games set up at start() (the protocol)
+            self._setup()
 
     # -- W-2 setup ----------------------------------------------------------------
 
@@ -289,16 +304,39 @@ class Game:
 
     # -- decisions ------------------------------------------------------------------------
 
-    def decide(self, kind: int, seat: int, options: list, info=None):
-        """Present a decision point (one ply) and return the chosen option."""
+    def ask(self, kind: int, seat: int, options: list, info=None):
+        """Present a decision point (one ply): yield it, and return the option sent back.
+
+        Every decision point of the rules below is ``choice = yield from self.ask(...)``: the rules
+        are generators (the ``*_steps`` methods) that stop at each decision point.  Whoever drives
+        them answers: :meth:`settle` (the players, through :meth:`decide`) or the protocol
+        (:class:`SteppedGame`, whose caller applies an option)."""
         self.plies += 1
         self.options += len(options)
+        return (yield Decision(kind, seat, options, info))
+
+    def settle(self, steps):
+        """Run the generator ``steps`` to its end, each decision point it presents answered by
+        :meth:`decide`; its return value."""
+        try:
+            d = next(steps)
+            while True:
+                d = steps.send(self.decide(d.kind, d.seat, d.options, d.info))
+        except StopIteration as end:
+            return end.value
+
+    def decide(self, kind: int, seat: int, options: list, info=None):
+        """The option the seat's player picks at a decision point, shown to the observer."""
         d = Decision(kind, seat, options, info)
-        player = self.players[seat]
-        choice = player.choose(self.view(seat) if getattr(player, "needs_view", True) else None, d)
+        choice = self.choose(d)
         if self.observer is not None:
             self.observer(self, d, choice)
         return choice
+
+    def choose(self, d: Decision):
+        """Ask ``d.seat``'s player (even with a single option: its policy decides what to draw)."""
+        player = self.players[d.seat]
+        return player.choose(self.view(d.seat) if getattr(player, "needs_view", True) else None, d)
 
     def view(self, seat: int) -> dict:
         """What ``seat`` may know: everything but the other hands (sizes public) and the order
@@ -317,6 +355,10 @@ class Game:
     # -- W-4 the turn -----------------------------------------------------------------------
 
     def turn(self, active: int) -> None:
+        """W-4, one turn of ``active``, its decision points answered by the players."""
+        self.settle(self.turn_steps(active))
+
+    def turn_steps(self, active: int):
         self.turns += 1
         self.turns_per_raid[self.raid] += 1
         d = self.dragons.pop(0)  # 1. draw
@@ -331,14 +373,14 @@ class Game:
                 seats = [j for j in range(3) if mask >> j & 1]
                 if all(j in fillable for j in seats) and len(seats) <= self.midgard[active]:
                     options.append(mask)
-            mask = self.decide(DP_BOARD, active, options)
+            mask = yield from self.ask(DP_BOARD, active, options)
             for j in range(3):
                 if mask >> j & 1:
                     self.aboard[j] = active
                     self.midgard[active] -= 1
         # 3. the coloured seat's owner
         if colour != active and colour < self.n and self.midgard[colour] >= 1:
-            if self.decide(DP_COLOUR_SEAT, colour, [BOARD, DECLINE]) == BOARD:
+            if (yield from self.ask(DP_COLOUR_SEAT, colour, [BOARD, DECLINE])) == BOARD:
                 self.aboard[cseat] = colour
                 self.midgard[colour] -= 1
         # 4. sail
@@ -349,28 +391,36 @@ class Game:
                     self.midgard[self.aboard[j]] += 1
             self.aboard = [-1, -1, -1]
             return
-        self.sail(self.decide(DP_FJORD, active, legal))
+        f = yield from self.ask(DP_FJORD, active, legal)
+        yield from self.sail_steps(f)
 
     def sail(self, f: int) -> None:
         """W-4.4-5 after the DP-3 choice: moor in fjord f, then disembark bow, middle, stern."""
+        self.settle(self.sail_steps(f))
+
+    def sail_steps(self, f: int):
         self.fjord = f
         base = 3 * self.moored[f]
         self.moored[f] += 1
         for j in range(3):
             p = self.aboard[j]
             if p >= 0:
-                self.disembark(p, f, base + 1 + j)
+                yield from self.disembark_steps(p, f, base + 1 + j)
                 self.aboard[j] = -1
 
     # -- W-5 disembarking and W-6 combat -------------------------------------------------------
 
     def disembark(self, p: int, f: int, q: int) -> None:
+        """W-5: a Viking of p at position q of fjord f lands, stays aboard or fights."""
+        self.settle(self.disembark_steps(p, f, q))
+
+    def disembark_steps(self, p: int, f: int, q: int):
         candidates = [(k, j) for k, j in self.fields_at(f, q) if self.occupant[k][j] != p]
         if not candidates:
             self.midgard[p] += 1
             return
         options = candidates + ([] if self.rules.landing_mandatory else [STAY])
-        choice = self.decide(DP_LANDING, p, options, info=q)
+        choice = yield from self.ask(DP_LANDING, p, options, info=q)
         if choice == STAY:
             self.midgard[p] += 1
             return
@@ -378,7 +428,7 @@ class Game:
         if self.occupant[k][j] < 0:
             self.occupy(p, k, j)
         else:
-            self.combat(p, k, j)
+            yield from self.combat_steps(p, k, j)
 
     def occupy(self, p: int, k: int, j: int) -> None:
         """A Viking of p takes field (k, j) and applies its immediate effect (W-5.4)."""
@@ -394,17 +444,21 @@ class Game:
                 self.draw_card(p)
 
     def combat(self, attacker: int, k: int, j: int) -> None:
+        """W-6: ``attacker`` fights for field (k, j)."""
+        self.settle(self.combat_steps(attacker, k, j))
+
+    def combat_steps(self, attacker: int, k: int, j: int):
         defender = self.occupant[k][j]
         in_play = [0] * N_CARD_TYPES
         axe = False
         if self.hands[attacker][AXE] >= 1:  # 1. the attacker's Axe
-            if self.decide(DP_AXE, attacker, [PLAY_AXE, DECLINE], info=(k, j)) == PLAY_AXE:
+            if (yield from self.ask(DP_AXE, attacker, [PLAY_AXE, DECLINE], info=(k, j))) == PLAY_AXE:
                 axe = True
                 self.hands[attacker][AXE] -= 1
                 in_play[AXE] += 1
                 self.axes[attacker] += 1
         if axe and self.hands[defender][SHIELD] >= 1:  # 2. the defender's Shield
-            if self.decide(DP_SHIELD, defender, [PLAY_SHIELD, DECLINE], info=(k, j)) == PLAY_SHIELD:
+            if (yield from self.ask(DP_SHIELD, defender, [PLAY_SHIELD, DECLINE], info=(k, j))) == PLAY_SHIELD:
                 axe = False
                 self.hands[defender][SHIELD] -= 1
                 in_play[SHIELD] += 1
@@ -413,8 +467,8 @@ class Game:
             attacker_won = True
         else:
             self.defender_choices += 1
-            attacker_won = self.decide(DP_OUTCOME, defender, [DEFENDER_WINS, ATTACKER_WINS],
-                                       info=(k, j)) == ATTACKER_WINS
+            attacker_won = (yield from self.ask(DP_OUTCOME, defender, [DEFENDER_WINS, ATTACKER_WINS],
+                                                info=(k, j))) == ATTACKER_WINS
             self.defender_chose_win += not attacker_won
         winner, loser = (attacker, defender) if attacker_won else (defender, attacker)
         self.walhalla[loser] += 1  # 4. the loser's Viking goes to Walhalla
@@ -439,6 +493,9 @@ class Game:
 
     def card_phase(self, last: bool):
         """W-7.2: returns (horn strength per player and peninsula, Walhalla cards per player)."""
+        return self.settle(self.card_phase_steps(last))
+
+    def card_phase_steps(self, last: bool):
         rules, n = self.rules, self.n
         laid = [(0, 0, 0, 0, 0)] * n
         for i in range(n):
@@ -446,7 +503,7 @@ class Game:
             hand = self.hands[p]
             if hand[HORN] + hand[PLUNDER] + (0 if last else hand[WALHALLA_CARD]) == 0:
                 continue
-            v = self.decide(DP_RAID_CARDS, p, raid_card_options(hand, last))
+            v = yield from self.ask(DP_RAID_CARDS, p, raid_card_options(hand, last))
             hand[HORN] -= v[0] + v[1] + v[2]
             hand[WALHALLA_CARD] -= v[3]
             hand[PLUNDER] -= v[4]
@@ -498,6 +555,9 @@ class Game:
 
     def preparation(self, walhalla_cards) -> None:
         """W-7.3, between raids."""
+        self.settle(self.preparation_steps(walhalla_cards))
+
+    def preparation_steps(self, walhalla_cards):
         rules, n = self.rules, self.n
         for k in range(3):  # 1. cleanup: all but the wheat fields
             for j, o in enumerate(self.occupant[k]):
@@ -521,7 +581,7 @@ class Game:
                 p = (self.start + i) % n
                 if sum(self.hands[p]) == 0 or self.asgard[p] == 0:
                     continue
-                v = self.decide(DP_SELL, p, count_vectors(self.hands[p], self.asgard[p]))
+                v = yield from self.ask(DP_SELL, p, count_vectors(self.hands[p], self.asgard[p]))
                 for c in range(N_CARD_TYPES):
                     self.hands[p][c] -= v[c]
                     self.discard[c] += v[c]
@@ -537,25 +597,43 @@ class Game:
 
     # -- the game --------------------------------------------------------------------------
 
-    def run_turns(self, active: int) -> None:
+    def steps(self):
+        """W-3 after the setup, the whole game as a generator: it yields every decision point
+        (a :class:`Decision`) and is sent the option chosen (the protocol, :class:`SteppedGame`)."""
+        for r in range(self.rules.raids):
+            self.raid = r
+            yield from self.run_turns_steps(self.start)
+            walhalla_cards = yield from self.score_raid_steps()
+            if r < self.rules.raids - 1:
+                yield from self.preparation_steps(walhalla_cards)
+        self.measure_lead()  # the last turn's, after the final scoring (W-9)
+
+    def run_turns_steps(self, active: int):
         """W-3: turns from ``active`` on, clockwise, until the raid ends (W-7.1)."""
         while not self.raid_over():
             self.measure_lead()
-            self.turn(active)
+            yield from self.turn_steps(active)
             active = (active + 1) % self.n
         self.dragon, self.fjord = -1, -1
 
-    def score_raid(self) -> list:
+    def score_raid_steps(self):
         """W-7.2 and the raid's scoring (W-8, or W-9 after the last raid); returns the
         Walhalla cards each player laid (for the reinforcement ranking)."""
         self.raids_played += 1
         last = self.raid == self.rules.raids - 1
-        horns, walhalla_cards = self.card_phase(last)
+        horns, walhalla_cards = yield from self.card_phase_steps(last)
         if last:
             self.final_scoring(horns)
         else:
             self.peninsula_scoring(horns)
         return walhalla_cards
+
+    # The same three, played through by the players.  They call the methods one level down by name,
+    # not their generators, so what a subclass or a test puts in place of ``turn``, ``card_phase``,
+    # ``score_raid`` or ``preparation`` (the replay's positions, the invariant checks, the traces) is
+    # what ``play_out`` runs; :meth:`steps` and these must stay the same sequence (the golden traces
+    # follow ``play_out``, the lock step against the kernel follows ``steps``, and
+    # tests/games/walhalla/test_reference_stepped_walhalla.py checks that both play the same game).
 
     def play_out(self) -> "Game":
         for r in range(self.rules.raids):
@@ -566,6 +644,23 @@ class Game:
                 self.preparation(walhalla_cards)
         self.measure_lead()  # the last turn's, after the final scoring (W-9)
         return self
+
+    def run_turns(self, active: int) -> None:
+        while not self.raid_over():
+            self.measure_lead()
+            self.turn(active)
+            active = (active + 1) % self.n
+        self.dragon, self.fjord = -1, -1
+
+    def score_raid(self) -> list:
+        self.raids_played += 1
+        last = self.raid == self.rules.raids - 1
+        horns, walhalla_cards = self.card_phase(last)
+        if last:
+            self.final_scoring(horns)
+        else:
+            self.peninsula_scoring(horns)
+        return walhalla_cards
 
     def measure_lead(self) -> None:
         """The lead after the last turn played, if not yet measured: called just before a turn
@@ -623,6 +718,79 @@ def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -
     """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
     policies = policies or ("random",) * rules.num_players
     return Game(rules, seed, game_index, policies, observer).play_out()
+
+
+class SteppedGame:
+    """A :class:`Game` on the decision-point protocol (``docs/architecture.md``, "The reference side").
+
+    :meth:`start` sets up (W-2) and makes the generator :meth:`Game.steps`; :meth:`advance` runs
+    the automatic steps up to the next decision point, sending it the option last applied, and
+    returns that :class:`Decision` (None once the game is over); :meth:`choose` asks the seat's
+    player, as :meth:`Game.decide` does; :meth:`apply` hands an option of the decision over (the
+    game's observer, if any, sees it); :meth:`row` is the §6 record.  ``chance`` and ``players``
+    are the game's.  The game itself (its state, tallies and views) is ``game``; its attribute
+    ``start`` is the raid's start player, hence this separate object."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.chance, self.players = game.chance, game.players
+        self._steps = None
+        self._pending = None  # the decision presented and not yet applied
+        self._answer = None  # the option applied to it, sent to the generator by the next advance
+        self._over = False
+
+    def start(self) -> None:
+        self.game._setup()
+        self._steps = self.game.steps()
+
+    def advance(self) -> Decision | None:
+        if self._pending is not None:
+            return self._pending
+        if self._over:
+            return None
+        try:
+            d = next(self._steps) if self._answer is None else self._steps.send(self._answer)
+        except StopIteration:
+            self._over, d = True, None
+        self._pending, self._answer = d, None
+        return d
+
+    def choose(self, decision: Decision):
+        return self.game.choose(decision)
+
+    def apply(self, decision: Decision, option) -> None:
+        if decision is not self._pending or option not in decision.options:
+            raise ValueError(f"apply: {option!r} is not an option of the decision presented")
+        if self.game.observer is not None:
+            self.game.observer(self.game, decision, option)
+        self._pending, self._answer = None, option
+
+    def row(self) -> dict:
+        return record_row(self.game)
+
+
+def new_game(rules, seed: int, game_index: int, policies=None, observer=None) -> SteppedGame:
+    """Game ``game_index`` of a run seeded ``seed`` on the protocol, not yet started (same streams as the
+    kernel)."""
+    policies = policies or ("random",) * rules.num_players
+    return SteppedGame(Game(rules, seed, game_index, policies, observer, set_up=False))
+
+
+OUTCOME_CODES = {BOARD: 0, PLAY_AXE: 0, PLAY_SHIELD: 0, DEFENDER_WINS: 0, DECLINE: 1, ATTACKER_WINS: 1}
+
+
+def option_code(decision: Decision, option) -> int:
+    """The kernel's code of ``option`` (``kernel.py``, "Decision points and option codes"): DP-1 the
+    bitmask of dragon seats, DP-2/5/6/7 0 (board, play, defender wins) or 1 (decline, attacker wins),
+    DP-3 the fjord, DP-4 the peninsula or 3 to stay, DP-8/9 the count vector, entry c in bits 8c.."""
+    kind = decision.kind
+    if kind in (DP_BOARD, DP_FJORD):
+        return option
+    if kind == DP_LANDING:
+        return 3 if option == STAY else option[0]
+    if kind in (DP_RAID_CARDS, DP_SELL):
+        return sum(count << (8 * c) for c, count in enumerate(option))
+    return OUTCOME_CODES[option]
 
 
 def record_row(game: Game) -> dict:
