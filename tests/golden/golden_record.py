@@ -131,7 +131,8 @@ class Trace(list):
 
 @contextlib.contextmanager
 def recording(module, lines: Trace):
-    """Within the block, every ``Stream(seed, game, stream)`` that ``module`` creates logs its draws.
+    """Within the block, every ``Stream(seed, game, stream)`` that ``module`` (or ``core.policy``, which
+    makes the players) creates logs its draws.
 
     Streams built from a raw state (a policy's private copies) and copies of a recorded stream
     do not log: only the game's own draws are part of the trace."""
@@ -162,12 +163,17 @@ def recording(module, lines: Trace):
         def __deepcopy__(self, memo):
             return Stream(state=self.state)
 
-    original = module.Stream
-    module.Stream = Recorded
+    from toolkit.core import policy
+
+    # the reference makes the chance stream; core.policy.players makes the seats' decision streams
+    patched = [(m, m.Stream) for m in (module, policy)]
+    for m, _ in patched:
+        m.Stream = Recorded
     try:
         yield
     finally:
-        module.Stream = original
+        for m, original in patched:
+            m.Stream = original
 
 
 def _decision(lines, seat, kind, options, choice, info=None, text=_text):
