@@ -5,9 +5,13 @@ scenario tests and the baseline the Numba kernel (``kernel.py``) must match
 game for game.  A round is a small state machine: :func:`next_decision` runs
 every automatic step (resolution, effects without a choice, scoring) up to
 the next decision point of §5 and returns it; :func:`apply_decision` applies
-the chosen option.  The same two functions serve the game loop, the
-scenario tests (which script the choices) and the ``lookahead`` policy's
-rollouts (which copy a state and play it on).
+the chosen option.  The same two functions serve the game, the scenario
+tests (which script the choices) and the ``lookahead`` policy's rollouts
+(which copy a state and play it on).  :class:`Game` plays a whole game on
+them round after round (dealing, scoring, the lead measure, the round log)
+and is the game's side of the decision-point protocol
+(``docs/architecture.md``, "The reference side": :func:`new_game`,
+:func:`option_code`); :func:`play_game` is a loop over it.
 
 Cards (§2.2).  A card is an int *face*: suited faces ``suit * max_rank +
 rank - 1`` in (suit, rank) order, then the Valknut face ``V`` and the
@@ -685,48 +689,128 @@ class Record:
     round_log: list  # one dict per round and seat
 
 
+class Game:
+    """One game of Herrlof (R-1 to R-6) as a state machine over its decision points, round after round.
+
+    :meth:`start` draws the first dealer and deals round 1 (R-1.1, R-2); :meth:`advance` runs the
+    automatic steps up to the next :class:`Decision` and on through a round's end (R-5 scoring, the
+    lead measure, the round log, R-6.2 the end of the game, R-6.1 the next deal), None once the game is
+    over; :meth:`choose` is the option ``players[decision.seat]`` picks; :meth:`apply` carries one out;
+    :meth:`result` is the §6 record.  ``state`` is the round being played; ``observer(state, None,
+    None)``, if given, sees every scored round (:func:`play_game` shows it the decisions too).
+    """
+
+    def __init__(self, rules, players, chance: Stream, observer=None):
+        self.rules = rules
+        self.players = players  # one policy object per seat
+        self.chance = chance
+        self.observer = observer
+        self.state: State | None = None  # the round being played
+        self.dealer = -1
+        self.pending: Decision | None = None  # the decision point reached and not yet applied
+        self.over = False
+        self.decisions = self.options = 0  # Design metrics: the decision points presented, their options
+        self.lead = LeadTracker()
+        self.round_log: list = []
+        self._dealt = self._trump_dealt = self._tallies = None  # the round's deal, for its log row
+
+    def start(self) -> None:
+        """R-1.1: the first dealer; R-2: the first deal."""
+        self.dealer = draw_first_dealer(self.rules, self.chance)
+        self._deal()
+
+    def _deal(self) -> None:
+        """R-2: shuffle and deal a round (scores and tallies carry over from the last one)."""
+        st = self.state = new_round_state(self.rules, shuffled_deck(self.rules, self.chance), self.dealer, self.state)
+        self._tallies = {k: list(getattr(st, k)) for k in ("steals", "trades", "swaps")}
+        self._dealt = [list(h) for h in st.hands]
+        self._trump_dealt = st.trump
+
+    def advance(self) -> Decision | None:
+        """The next decision point (counted once, when it is reached), or None when the game is over."""
+        while self.pending is None and not self.over:
+            d = next_decision(self.state, self.chance)
+            if d is None:
+                self._end_round()
+            else:
+                self.decisions += 1
+                self.options += len(d.options)
+                self.pending = d
+        return self.pending
+
+    def _end_round(self) -> None:
+        """R-5: score the round; report the lead (the hand's last trick); log it; R-6.2 or the next deal."""
+        st = self.state
+        score_round(st)
+        self.lead.update(lead_measure(st))  # the hand's last trick, with the hand scored
+        if self.observer is not None:
+            self.observer(st, None, None)
+        for seat in (0, 1):
+            self.round_log.append(round_log_row(st, seat, self._dealt[seat], self._trump_dealt, self._tallies))
+        if game_over(st):
+            self.over = True
+        else:
+            self.dealer = 1 - self.dealer  # R-6.1
+            self._deal()
+
+    def choose(self, decision: Decision):
+        """The option the seat's player picks, from what the seat may see (a policy answers a single
+        option without drawing)."""
+        return self.players[decision.seat].choose(observe(self.state, decision.seat), decision)
+
+    def apply(self, decision: Decision, option) -> None:
+        """Carry out ``option``, one of ``decision.options``; a trick that is not the hand's last
+        reports the lead at once."""
+        st = self.state
+        self.pending = None
+        turns = st.turns
+        apply_decision(st, decision, option, self.chance)
+        if st.turns != turns and st.tricks_played < self.rules.hand_size:
+            self.lead.update(lead_measure(st))  # a trick ended; the hand's last one is reported once scored
+
+    def result(self) -> Record:
+        """The §6 record of the finished game; R-6.3 decides the winner."""
+        st = self.state
+        w = winner(self.rules, st.scores, st.exact_bids)
+        lead_changes, decisive_turn = self.lead.result(w)
+        return Record(result="win" if w >= 0 else "draw", winner=w, first_dealer=st.first_dealer,
+                      score=list(st.scores), rounds=st.round_no, turns=st.turns, plies=st.plies,
+                      decisions=self.decisions, options=self.options, lead_changes=lead_changes,
+                      decisive_turn=decisive_turn, exact_bids=list(st.exact_bids), tricks_won=list(st.tricks_won),
+                      destroyed_tricks=st.destroyed_tricks, steals=list(st.steals), trades=list(st.trades),
+                      swaps=list(st.swaps), trump_changes=st.trump_changes, no_trump_rounds=st.no_trump_rounds,
+                      seat_plies=list(st.seat_plies), round_log=list(self.round_log))
+
+    def row(self) -> dict:
+        """The §6 record of the finished game as one row of result columns."""
+        return record_row(self.result())
+
+
+def option_code(decision: Decision, option) -> int:
+    """The kernel's code of ``option``: DP-1 the bid, DP-2/4/7 the face, DP-3/5/6 1 for YES, 0 for DECLINE."""
+    if decision.kind in (DP_TRADE, DP_STEAL, DP_SWAP):
+        return 1 if option == YES else 0
+    return option
+
+
+def new_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> Game:
+    """Game ``game_index`` of a run seeded ``seed``, not yet started (the kernel's streams)."""
+    chance = Stream(seed, game_index, CHANCE)
+    players = core_players("herrlof", policies, rules, seed, game_index)
+    return Game(rules, players, chance, observer)
+
+
 def play_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> Record:
     """Play one game; ``observer(state, decision, option)`` sees every decision and,
     with ``decision = None``, every scored round (for tests)."""
-    chance = Stream(seed, game_index, CHANCE)
-    players = core_players("herrlof", policies, rules, seed, game_index)
-    dealer = draw_first_dealer(rules, chance)
-    st, log = None, []
-    decisions = options = 0
-    lead = LeadTracker()
-    while True:
-        st = new_round_state(rules, shuffled_deck(rules, chance), dealer, st)
-        tallies = {k: list(getattr(st, k)) for k in ("steals", "trades", "swaps")}
-        dealt = [list(h) for h in st.hands]
-        trump_dealt = st.trump
-        while (d := next_decision(st, chance)) is not None:
-            decisions += 1
-            options += len(d.options)
-            option = players[d.seat].choose(observe(st, d.seat), d)
-            if observer is not None:
-                observer(st, d, option)
-            turns = st.turns
-            apply_decision(st, d, option, chance)
-            if st.turns != turns and st.tricks_played < rules.hand_size:
-                lead.update(lead_measure(st))  # a trick ended; the hand's last one is reported once scored
-        score_round(st)
-        lead.update(lead_measure(st))  # the hand's last trick, with the hand scored
+    game = new_game(rules, seed, game_index, policies, observer)
+    game.start()
+    while (d := game.advance()) is not None:
+        option = game.choose(d)
         if observer is not None:
-            observer(st, None, None)
-        for seat in (0, 1):
-            log.append(round_log_row(st, seat, dealt[seat], trump_dealt, tallies))
-        if game_over(st):
-            break
-        dealer = 1 - dealer  # R-6.1
-    w = winner(rules, st.scores, st.exact_bids)
-    lead_changes, decisive_turn = lead.result(w)
-    return Record(result="win" if w >= 0 else "draw", winner=w, first_dealer=st.first_dealer, score=list(st.scores),
-                  rounds=st.round_no, turns=st.turns, plies=st.plies, decisions=decisions, options=options,
-                  lead_changes=lead_changes, decisive_turn=decisive_turn, exact_bids=list(st.exact_bids),
-                  tricks_won=list(st.tricks_won), destroyed_tricks=st.destroyed_tricks,
-                  steals=list(st.steals), trades=list(st.trades), swaps=list(st.swaps),
-                  trump_changes=st.trump_changes, no_trump_rounds=st.no_trump_rounds,
-                  seat_plies=list(st.seat_plies), round_log=log)
+            observer(game.state, d, option)
+        game.apply(d, option)
+    return game.result()
 
 
 ROUND_LOG_FIELDS = ("round", "seat", "dealer", "bid", "tricks", "points", "strength", "trumps", "specials",
