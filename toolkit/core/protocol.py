@@ -22,7 +22,7 @@ import numpy as np
 from toolkit.core import rng
 
 PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "check_step", "check_end",
-            "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE")
+            "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
 
 
 def implements_protocol(kernel) -> bool:
