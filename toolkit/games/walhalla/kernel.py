@@ -931,7 +931,7 @@ def preparation(ip, st, rs):
 
 @njit_no_nrt
 def heroes(ip, st):
-    """W-10.5 after the selling: every Walhalla count drops by the least one, those Vikings to Asgard."""
+    """W-11, after the selling (W-10.4): every Walhalla count drops by the least one, those Vikings to Asgard."""
     n = ip[P_PLAYERS]
     m = st[S_WALHALLA]
     for p in range(1, n):
