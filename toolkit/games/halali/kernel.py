@@ -961,7 +961,8 @@ def record(params, st, row):
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
-play_many = make_play_many(play_game, 3, WORK_SIZE)
+RS_SIZE = 3  # the streams: chance, then one per seat
+play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
 
 # ------------------------------------------------------------------------ the capture heat map
@@ -1006,7 +1007,7 @@ def _play_heat(ip, policies, seed, first_game, out, heat):
     n = out.shape[0]
     blocks = min(n, 256)
     for b in prange(blocks):
-        rs = np.empty(3, np.uint64)
+        rs = np.empty(RS_SIZE, np.uint64)
         work = np.zeros(STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             _heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
