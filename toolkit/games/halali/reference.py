@@ -450,7 +450,7 @@ class Decision:
     kind: int
     seat: int
     options: list
-    state: State
+    state: State = dataclasses.field(repr=False, compare=False)
 
 
 class Match:
