@@ -24,7 +24,7 @@ import toolkit
 from toolkit.core.protocol import KernelGame, implements_protocol
 
 # the games whose kernel and reference both implement the protocol; issue 15 moves the others over
-ON_PROTOCOL = {"herrlof", "valhalla", "walhalla"}
+ON_PROTOCOL = {"halali", "herrlof", "valhalla", "walhalla"}
 SEED = 20261202
 GAMES_PER_LINEUP = {"random": 4, "greedy": 3, "lookahead": 1}
 

@@ -1007,7 +1007,7 @@ def _play_heat(ip, policies, seed, first_game, out, heat):
     n = out.shape[0]
     blocks = min(n, 256)
     for b in prange(blocks):
-        rs = np.empty(3, np.uint64)
+        rs = np.empty(RS_SIZE, np.uint64)
         work = np.zeros(STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             _heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])

@@ -4,7 +4,10 @@ This module is written to be read beside the spec.  It is the oracle for the
 scenario tests and the baseline the Numba kernel (``kernel.py``) must match
 game for game.  :func:`legal_actions` lists the options of DP-1 in the
 canonical order of §5; :func:`apply_action` and :func:`apply_pass` change the
-state; :func:`play_game` runs a game (or a two-game match, H-8).
+state; :class:`Match` is a game (or a two-game match, H-8) as a state machine
+over its decision points (the protocol of ``docs/architecture.md``, "The
+reference side": :func:`new_game`, :func:`option_code`), and :func:`play_game`
+plays one through.
 
 An action is a tuple: ``(REVEAL, square, 0, 0)`` or ``(MOVE, origin,
 direction, distance)`` with directions N, E, S, W = 0..3; an exit is the move
@@ -53,7 +56,7 @@ Choices the spec leaves open, decided here:
 Design metrics (the columns ``decisions``, ``options``, ``lead_changes``,
 ``decisive_turn``; the same counts in the kernel):
 
-- ``decisions``: the §5 DP-1s of the real game, counted in :func:`play_one`
+- ``decisions``: the §5 DP-1s of the real game, counted in :class:`Match`
   where the policy is asked (a policy's own look at hypothetical positions
   never counts).  DP-1 is presented on every turn with at least one legal
   action, a turn with a single option included (a forced reveal with one
@@ -439,31 +442,127 @@ def winner(rules, scores, tiles) -> int:
     return -1
 
 
-def play_one(rules, chance: Stream, players, colour0: int, observer=None, lead: LeadTracker | None = None,
-             earlier=(0, 0)) -> State:
-    """One game.  ``lead`` (design metrics) is told every seat's lead measure after each
-    action or pass; ``earlier`` is each seat's points in the match's earlier game."""
-    st = setup(rules, chance, colour0)
-    st.first_player = st.to_move
-    while not st.over:
-        seat = st.to_move
-        options = legal_actions(st, seat)
-        if not options:  # only possible in the end phase
-            apply_pass(st, seat)
-            if observer is not None:
-                observer(st, seat, None, None)
-        else:
-            if forced_reveal(st):
-                st.forced_reveal_turns += 1
-            st.decisions += 1  # DP-1
-            st.options += len(options)
-            action = players[seat].choose(observe(st, seat), options)
-            if observer is not None:
-                observer(st, seat, options, action)
-            apply_action(st, seat, action)
-        if lead is not None:  # a turn is one action, a pass included (§6)
-            lead.update([lead_measure(st, s, earlier[s]) for s in (0, 1)])
-    return st
+@dataclasses.dataclass
+class Decision:
+    """A decision point (§5): always DP-1 (``kind`` 1), the ``seat`` to act and its ``options``
+    (actions) in canonical order, after the H-2 filters; ``state`` is the game being played."""
+
+    kind: int
+    seat: int
+    options: list
+    state: State = dataclasses.field(repr=False, compare=False)
+
+
+class Match:
+    """One game of Halali, or a ``match_games = 2`` match (H-8), as a state machine over its
+    decision points (the protocol of ``docs/architecture.md``, "The reference side").
+
+    :meth:`start` sets game 1 up (H-1); :meth:`advance` runs the automatic steps (an end-phase
+    pass, H-4.4; in a match, the second game's set-up once the first is over) up to the next
+    :class:`Decision`, None once the match is over; :meth:`choose` is the option the seat's player
+    picks; :meth:`apply` carries it out (one action).  ``games`` holds each game's :class:`State`;
+    :meth:`row` is the §6 row.  ``observer(state, seat, options, action)``, if given, sees every
+    decision before it is applied and every automatic pass (``options = action = None``) after it.
+
+    The match is the generator :meth:`_play` (the game loop, written as one), which yields a
+    :class:`Decision` where a player is asked and receives the action; it then yields None once the
+    action is applied, so that :meth:`apply` stops there and :meth:`advance` goes on from there.
+    """
+
+    def __init__(self, rules, chance: Stream, players, observer=None):
+        self.rules = rules
+        self.chance = chance
+        self.players = players  # one per seat; RandomPolicy keeps its decision stream in .stream
+        self.observer = observer
+        self.games: list = []
+        self.lead = LeadTracker()  # one tracker through the whole match (design metrics)
+        self._steps = None
+        self._pending: Decision | None = None
+        self.over = False
+
+    def _play(self):
+        rules, lead, observer = self.rules, self.lead, self.observer
+        earlier = (0, 0)  # each seat's points in the match's earlier game
+        for g in range(rules.match_games):
+            if g == 1:  # H-8: a fresh shuffle, colours swapped
+                earlier = (self.games[0].score(0), self.games[0].score(1))
+            st = setup(rules, self.chance, BLUE if g == 0 else BROWN)
+            st.first_player = st.to_move
+            st.lead = lead
+            self.games.append(st)
+            if g == 0:
+                yield None  # start() stops here
+            while not st.over:
+                seat = st.to_move
+                options = legal_actions(st, seat)
+                if not options:  # only possible in the end phase
+                    apply_pass(st, seat)
+                    if observer is not None:
+                        observer(st, seat, None, None)
+                else:
+                    if forced_reveal(st):
+                        st.forced_reveal_turns += 1
+                    st.decisions += 1  # DP-1
+                    st.options += len(options)
+                    action = yield Decision(1, seat, options, st)
+                    if observer is not None:
+                        observer(st, seat, options, action)
+                    apply_action(st, seat, action)
+                # a turn is one action, a pass included (§6)
+                lead.update([lead_measure(st, s, earlier[s]) for s in (0, 1)])
+                if options:
+                    yield None  # apply() stops here
+
+    # the protocol
+    def start(self) -> None:
+        self._steps = self._play()
+        next(self._steps)
+
+    def advance(self) -> Decision | None:
+        """The next decision point (the pending one if it is not applied yet); None once the match is over."""
+        if self._pending is None and not self.over:
+            try:
+                self._pending = next(self._steps)
+            except StopIteration:
+                self.over = True
+        return self._pending
+
+    def choose(self, decision: Decision):
+        """The action ``players[decision.seat]`` picks from what the seat may see."""
+        return self.players[decision.seat].choose(observe(decision.state, decision.seat), decision.options)
+
+    def apply(self, decision: Decision, option) -> None:
+        """Carry out ``option``, one of ``decision.options`` (the pending decision's)."""
+        if decision is not self._pending:
+            raise ValueError("apply: the decision is not the pending one")
+        self._pending = None
+        if self._steps.send(option) is not None:
+            raise RuntimeError("apply: the game did not stop after the action")
+
+    def play(self) -> list:
+        self.start()
+        while (decision := self.advance()) is not None:
+            self.apply(decision, self.choose(decision))
+        return self.games
+
+    def row(self) -> dict:
+        """The §6 row of the finished match (the kernel's columns, as ``GameSpec.play_reference``)."""
+        from toolkit.games.halali.kernel import COLUMNS
+
+        row = record_row(self.rules, self.games)
+        return {c: row[c] for c in COLUMNS}
+
+
+def option_code(decision: Decision, option) -> int:
+    """The kernel's code of ``option``: its action code (:func:`action_code`)."""
+    return action_code(option)
+
+
+def new_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> Match:
+    """Game (or match) ``game_index`` of a run seeded ``seed``, not yet started (same streams as the kernel)."""
+    chance = Stream(seed, game_index, CHANCE)
+    players = core_players("halali", policies, rules, seed, game_index)
+    return Match(rules, chance, players, observer)
 
 
 def play_game(rules, seed: int, game_index: int, policies=("random", "random"), observer=None) -> list:
@@ -471,16 +570,7 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
 
     ``observer(state, seat, options, action)`` sees every decision before it is
     applied, and every automatic pass (``options = action = None``) after it."""
-    chance = Stream(seed, game_index, CHANCE)
-    players = core_players("halali", policies, rules, seed, game_index)
-    lead = LeadTracker()  # one tracker through the whole match (design metrics)
-    games = [play_one(rules, chance, players, BLUE, observer, lead)]
-    if rules.match_games == 2:  # H-8: a fresh shuffle, colours swapped
-        earlier = (games[0].score(0), games[0].score(1))
-        games.append(play_one(rules, chance, players, BROWN, observer, lead, earlier))
-    for g in games:
-        g.lead = lead
-    return games
+    return new_game(rules, seed, game_index, policies, observer).play()
 
 
 SEAT_FIELDS = ("score", "tiles", "reveals", "passes")
