@@ -546,11 +546,8 @@ class Match:
         return self.games
 
     def row(self) -> dict:
-        """The §6 row of the finished match (the kernel's columns, as ``GameSpec.play_reference``)."""
-        from toolkit.games.halali.kernel import COLUMNS
-
-        row = record_row(self.rules, self.games)
-        return {c: row[c] for c in COLUMNS}
+        """The §6 row of the finished match (:func:`record_row`)."""
+        return record_row(self.rules, self.games)
 
 
 def option_code(decision: Decision, option) -> int:
