@@ -1581,4 +1581,5 @@ def record(params, st, row):
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
-play_many = make_play_many(play_game, 2 * N_STREAMS, WORK_SIZE)
+RS_SIZE = 2 * N_STREAMS  # the streams (core.protocol.KernelGame, the driver): N_STREAMS, then the rollouts' set
+play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
