@@ -4,7 +4,19 @@ This module is written to be read beside the spec: :func:`play_game` runs the
 turns of A-3, wars (A-4), scorings (A-5) and action tiles (A-6), and every
 decision point of §5 goes through one function, :meth:`Game.decide`, with its
 options in canonical order.  The Numba kernel is checked against it game for
-game.
+game, and decision point by decision point (``tests/conformance/test_protocol.py``).
+
+The rules are generators (the ``*_steps`` methods): ``choice = yield from
+self.decide(...)`` hands the :class:`Decision` out and gets the option back,
+and ``yield from`` carries it through the call chain.  Two ways drive them:
+the decision-point protocol (``docs/architecture.md``, "The reference side":
+:func:`new_game`, ``start``, ``advance``, ``choose``, ``apply``, ``row`` and
+:func:`option_code`, the kernel's code of an option), which :meth:`Game.play_out`
+uses, and :meth:`Game.run`, which plays one piece of the rules with the seats'
+players (``turn``, ``war``, ``play``, ``tile_window``, ``finish_turn``,
+``apply_play``: the scenario tests and the lookahead's rollouts in
+:meth:`Game.world`).  Both show every decision and its choice to the
+``observer(game, decision, choice)`` before carrying it out.
 
 Order of random draws:
 
@@ -214,15 +226,58 @@ class Game:
     # -- decisions -------------------------------------------------------------------
 
     def decide(self, kind: int, seat: int, options: list, info: int = -1):
-        """Present a decision point (one ply) and return the chosen option."""
+        """Present a decision point (one ply): ``choice = yield from self.decide(...)`` yields the
+        :class:`Decision` and returns the option chosen (the rules are generators, see :meth:`run`)."""
         self.plies += 1
         self.options += len(options)
-        d = Decision(kind, seat, options, info)
-        player = self.players[seat]
-        choice = player.choose(self.view(seat) if getattr(player, "needs_view", True) else None, d)
+        return (yield Decision(kind, seat, options, info))
+
+    def choose(self, decision: Decision):
+        """The option ``players[decision.seat]`` picks (every policy answers a single option without drawing)."""
+        player = self.players[decision.seat]
+        return player.choose(self.view(decision.seat) if getattr(player, "needs_view", True) else None, decision)
+
+    def run(self, steps):
+        """Play the generator ``steps`` (one of the ``*_steps`` rules below) to its end, every decision
+        point answered by its seat's player and shown to the observer; returns its value."""
+        try:
+            decision = next(steps)
+            while True:
+                choice = self.choose(decision)
+                if self.observer is not None:
+                    self.observer(self, decision, choice)
+                decision = steps.send(choice)
+        except StopIteration as stop:
+            return stop.value
+
+    # -- the protocol (docs/architecture.md, "The reference side") -------------------------
+
+    def start(self) -> None:
+        """Begin the game (set up already, in ``__init__``): run it up to its first decision point."""
+        self._steps = self.game_steps()
+        self._resume(lambda: next(self._steps))
+
+    def _resume(self, step) -> None:
+        try:
+            self._pending = step()
+        except StopIteration:
+            self._pending, self._steps = None, None
+
+    def advance(self) -> Decision | None:
+        """The current decision point; None once the game is over."""
+        return self._pending
+
+    def apply(self, decision: Decision, option) -> None:
+        """Carry out ``option`` of ``decision`` (the current one), then every automatic step up to the next
+        decision point."""
+        assert decision is self._pending and option in decision.options, (decision, option)
         if self.observer is not None:
-            self.observer(self, d, choice)
-        return choice
+            self.observer(self, decision, option)
+        self._resume(lambda: self._steps.send(option))
+
+    def row(self) -> dict:
+        """The §6 row of the finished game."""
+        return record_row(self)
 
     def view(self, seat: int):
         """What ``seat`` may know: everything but the other hands (their sizes are public) and the
@@ -294,13 +349,16 @@ class Game:
         return out
 
     def tile_window(self, seat: int) -> int:
+        return self.run(self.tile_window_steps(seat))
+
+    def tile_window_steps(self, seat: int):
         """A-3.1 / DP-1..3: returns the number of plays this turn (2 after Double turn)."""
         plays, used = 1, 0
         while used < self.rules.max_tiles_per_turn:
             usable = self.usable_tiles(seat)
             if not usable:
                 break
-            choice = self.decide(DP_TILE, seat, usable + [PROCEED])
+            choice = yield from self.decide(DP_TILE, seat, usable + [PROCEED])
             if choice == PROCEED:
                 break
             used += 1
@@ -309,7 +367,7 @@ class Game:
             if choice == "double_turn":
                 plays = 2
             elif choice == "plus_two":
-                option = self.decide(DP_PLUS_TWO, seat, plus_two_options())
+                option = yield from self.decide(DP_PLUS_TWO, seat, plus_two_options())
                 if len(option) == 1:
                     self.gain_influence(seat, option[0], 2)
                 else:
@@ -317,7 +375,7 @@ class Game:
                     self.gain_influence(seat, option[1], 1)
             else:  # exchange: discard >= 1 cards, draw as many
                 vectors = count_vectors(self.hands[seat])[1:]
-                k = self.decide(DP_EXCHANGE, seat, vectors)
+                k = yield from self.decide(DP_EXCHANGE, seat, vectors)
                 for t in range(N_TRIBES):
                     self.hands[seat][t] -= k[t]
                     self.discard[t] += k[t]
@@ -326,18 +384,24 @@ class Game:
         return plays
 
     def play(self, seat: int) -> None:
+        self.run(self.play_steps(seat))
+
+    def play_steps(self, seat: int):
         """A-3.2: card and figure, then influence or a second figure."""
         pairs = [(t, x) for t in range(N_TRIBES) if self.hands[seat][t] > 0 for x in self.legal_provinces(t)]
         if not pairs:
             if sum(self.hands[seat]) > 0:  # DP-5
-                t = self.decide(DP_DISCARD, seat, [t for t in range(N_TRIBES) if self.hands[seat][t] > 0])
+                t = yield from self.decide(DP_DISCARD, seat, [t for t in range(N_TRIBES) if self.hands[seat][t] > 0])
                 self.hands[seat][t] -= 1
                 self.discard[t] += 1
             return
-        t, x = self.decide(DP_PLAY, seat, pairs)
-        self.apply_play(seat, t, x)
+        t, x = yield from self.decide(DP_PLAY, seat, pairs)
+        yield from self.apply_play_steps(seat, t, x)
 
     def apply_play(self, seat: int, t: int, x: int) -> None:
+        self.run(self.apply_play_steps(seat, t, x))
+
+    def apply_play_steps(self, seat: int, t: int, x: int):
         """A-3.2 after the DP-4 choice: the card, the figure, then influence or a second figure."""
         rules = self.rules
         self.hands[seat][t] -= 1
@@ -347,7 +411,7 @@ class Game:
         if not rules.second_figure_option:
             self.gain_influence(seat, t, rate)
             return
-        choice = self.decide(DP_BONUS, seat, [INFLUENCE] + self.legal_provinces(t), info=t)
+        choice = yield from self.decide(DP_BONUS, seat, [INFLUENCE] + self.legal_provinces(t), info=t)
         if choice == INFLUENCE:
             self.gain_influence(seat, t, rate)
         else:
@@ -356,6 +420,9 @@ class Game:
     # -- A-4 war ------------------------------------------------------------------------
 
     def war(self, active: int, x: int) -> bool:
+        return self.run(self.war_steps(active, x))
+
+    def war_steps(self, active: int, x: int):
         """Resolve the war in ``x``; returns True if a century scoring took place."""
         rules = self.rules
         involved = [t for t in range(N_TRIBES) if self.figures[x][t] > 0]
@@ -366,7 +433,7 @@ class Game:
             limits = [hand[t] if (rules.support_any_tribe or t in involved) else 0 for t in range(N_TRIBES)]
             if sum(limits) == 0:
                 continue
-            k = self.decide(DP_SUPPORT, seat, count_vectors(limits), info=x)
+            k = yield from self.decide(DP_SUPPORT, seat, count_vectors(limits), info=x)
             for t in range(N_TRIBES):
                 hand[t] -= k[t]
                 laid[t] += k[t]
@@ -405,22 +472,29 @@ class Game:
         return any(self.supply[t] > 0 and self.legal_provinces(t) for t in range(N_TRIBES))
 
     def turn(self, seat: int) -> None:
+        self.run(self.turn_steps(seat))
+
+    def turn_steps(self, seat: int):
+        """A-3: one turn of ``seat``."""
         self.pending = []
-        self.plays_left = self.tile_window(seat)
-        self.finish_turn(seat)
+        self.plays_left = yield from self.tile_window_steps(seat)
+        yield from self.finish_turn_steps(seat)
 
     def finish_turn(self, seat: int) -> None:
+        self.run(self.finish_turn_steps(seat))
+
+    def finish_turn_steps(self, seat: int):
         """The rest of A-3 from the plays on (the lookahead's rollouts start here, mid-turn)."""
         rules = self.rules
         while self.plays_left > 0:
             self.plays_left -= 1
-            self.play(seat)
+            yield from self.play_steps(seat)
         triggered = bool(self.pending)
         scored = False
         for x in self.pending:  # A-3.3
             if self.game_over:
                 break
-            scored |= self.war(seat, x)
+            scored |= (yield from self.war_steps(seat, x))
         if self.end_triggered and not self.game_over:  # A-3.4
             if not scored:
                 self.scoring()
@@ -438,12 +512,19 @@ class Game:
             self.game_over = True
             self.end_reason = "aborted"
 
-    def play_out(self) -> "Game":
+    def game_steps(self):
+        """The game from the start player's first turn to its end (A-3 turn after turn)."""
         seat = self.start_player
         while not self.game_over:
-            self.turn(seat)
+            yield from self.turn_steps(seat)
             self.lead.update(lead_measure(self))
             seat = (seat + 1) % self.n
+
+    def play_out(self) -> "Game":
+        """Play the whole game with the seats' players (through the protocol)."""
+        self.start()
+        while (decision := self.advance()) is not None:
+            self.apply(decision, self.choose(decision))
         return self
 
     def winners(self) -> list:
@@ -462,7 +543,41 @@ class Game:
 def play_game(rules, seed: int, game_index: int, policies=None, observer=None) -> Game:
     """Play one game; ``observer(game, decision, choice)`` sees every decision point."""
     policies = policies or ("random",) * rules.num_players
-    return Game(rules, seed, game_index, policies, observer).play_out()
+    return new_game(rules, seed, game_index, policies, observer).play_out()
+
+
+TILE_CODE = {"double_turn": 1, "plus_two": 2, "exchange": 4, PROCEED: 0}
+
+
+def vector_index(vector, limits) -> int:
+    """The lexicographic index of the count vector among all ``0 <= k_t <= limits[t]`` (``k_0`` first)."""
+    index = 0
+    for k, limit in zip(vector, limits):
+        index = index * (limit + 1) + k
+    return index
+
+
+def option_code(decision: Decision, option) -> int:
+    """The kernel's code of ``option`` (``kernel.py``, "The decision points and their option codes")."""
+    kind = decision.kind
+    if kind == DP_TILE:
+        return TILE_CODE[option]
+    if kind == DP_PLUS_TWO:
+        return plus_two_options().index(option)
+    if kind in (DP_EXCHANGE, DP_SUPPORT):  # the limits: every vector up to them is listed (DP-3 but all-zero)
+        limits = [max(o[t] for o in decision.options) for t in range(N_TRIBES)]
+        return vector_index(option, limits)
+    if kind == DP_PLAY:
+        tribe, province = option
+        return tribe << 6 | province
+    if kind == DP_DISCARD:
+        return option
+    return 0 if option == INFLUENCE else 1 + option  # DP_BONUS
+
+
+def new_game(rules, seed: int, game_index: int, policies=None, observer=None) -> Game:
+    """Game ``game_index`` of a run seeded ``seed``, set up (A-1) and not yet started (same streams as the kernel)."""
+    return Game(rules, seed, game_index, policies or ("random",) * rules.num_players, observer)
 
 
 def record_row(game: Game) -> dict:
