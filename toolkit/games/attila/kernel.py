@@ -1290,7 +1290,7 @@ def _run(ip, st, rs, go):
             go = GO_WINDOW
 
 
-@njit_inline
+@njit_no_nrt
 def start(params, st, rs):
     """A-1: the start player, the deck, the hands; then the first turn up to its first decision point."""
     ip = params
@@ -1519,7 +1519,7 @@ def check_end(params, st):
     return check_turn(params, st, st, st[S_LAST_ACTIVE])
 
 
-@njit_inline
+@njit_no_nrt
 def record(params, st, row):
     """A-7 and the §6 record of a finished game into ``row`` (COLUMNS)."""
     ip = params

@@ -524,7 +524,7 @@ def threat(ip, st, attacker):
     return best
 
 
-@njit_inline
+@njit_no_nrt
 def move_value(ip, st, seat, code):
     """policies.greedy_value of a move: 10 * gain - 10 * threat after it, -1 for a main-phase plain move.
 
@@ -790,7 +790,7 @@ def _report_lead(st):
                 st[S_M_TURNS] + st[S_TURNS])
 
 
-@njit_inline
+@njit_no_nrt
 def start(params, st, rs):
     """The match's tallies and lead tracker, and game 1's set-up (H-1; chance from stream 0)."""
     for q in range(GAME_SIZE, STATE_SIZE):
@@ -914,7 +914,7 @@ def check_end(params, st):
     return check_state(params, st, st[S_FACE_DOWN])
 
 
-@njit_inline
+@njit_no_nrt
 def record(params, st, row):
     """The §6 record of the finished match into ``row`` (COLUMNS): its games' tallies summed."""
     ip = params

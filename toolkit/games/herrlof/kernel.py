@@ -1002,7 +1002,7 @@ def check_state(ip, st, counts, follow_ok):
 # ------------------------------------------------------------------------ the game
 
 
-@njit_inline
+@njit_no_nrt
 def deal_round(ip, st, deck, dealer, rs):
     """R-2: reset the round, shuffle (Fisher-Yates, canonical deck) and deal."""
     v = ip[P_SUITED]
@@ -1108,7 +1108,14 @@ def _reach(ip, st, rs):
         st[S_OFFERED] += st[S_N]
 
 
-@njit_inline
+@njit_no_nrt
+def _reach_called(ip, st, rs):
+    """:func:`_reach` as a call, for a new round's first decision (once a round): inlined there as well
+    as in :func:`apply`, the driver's loop held two copies of :func:`to_decision` (compile time)."""
+    _reach(ip, st, rs)
+
+
+@njit_no_nrt
 def start(params, st, rs):
     """R-1.1, R-2: the first dealer (chance), the first deal, up to the first bid."""
     ip = params
@@ -1153,7 +1160,7 @@ def advance(params, st, rs):
             return -1
         st[S_ROUND] += 1
         deal_round(ip, st, st[S_DECK:S_DECK + MAX_DECK], 1 - st[S_DEALER], rs)
-        _reach(ip, st, rs)
+        _reach_called(ip, st, rs)
     return st[S_DSEAT]
 
 
@@ -1249,7 +1256,7 @@ def check_end(params, st):
     return 0
 
 
-@njit_inline
+@njit_no_nrt
 def record(params, st, row):
     """The §6 record of a finished game into ``row`` (COLUMNS); R-6.3 decides the winner."""
     ip = params

@@ -647,7 +647,7 @@ MAX_OPTIONS = 8  # one per origin: at most 6 ships, Valhalla, home
 SCRATCH_SIZE = 2 * 24 + 2 * BOARD  # the policies': two move lists (3 x 8) and two boards
 
 
-@njit_inline
+@njit_no_nrt
 def start(params, st, rs):
     """V-2, V-3: the board, the start player (throws from the chance stream) and turn 1's automatic
     opening move; then a throw is due for the other seat."""
@@ -880,7 +880,7 @@ def check_end(params, st):
     return INV_OK
 
 
-@njit_inline
+@njit_no_nrt
 def record(params, st, row):
     """The §6 record of a finished game into ``row`` (COLUMNS)."""
     for c in range(N_COLUMNS):

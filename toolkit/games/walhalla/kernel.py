@@ -1047,7 +1047,7 @@ def check_lengths(st, draw18):
 # driver's), check_step / check_end (§7) and record.  ``st`` (STATE) holds the game and where it stands.
 
 
-@njit_inline
+@njit_no_nrt
 def start(params, st, rs):
     """W-2: the set-up (chance from stream 0); then the first raid's first turn is due."""
     for q in range(STATE_SIZE):
@@ -1450,6 +1450,19 @@ def apply(params, st, rs, option):
 
 
 @njit_no_nrt
+def _advance_called(ip, st, rs):
+    """:func:`advance` as a call: the lookahead's rollouts call it (and :func:`_apply_called`) instead of
+    holding copies of their own; inlined there, they doubled the kernel's compile time."""
+    return advance(ip, st, rs)
+
+
+@njit_no_nrt
+def _apply_called(ip, st, rs, option):
+    """:func:`apply` as a call (see :func:`_advance_called`)."""
+    apply(ip, st, rs, option)
+
+
+@njit_no_nrt
 def lookahead_fjord(ip, st, rs, me, legal, samples, scratch):
     """policies.lookahead_fjord: the index, among the legal fjords, of the best rollout total.  Each
     rollout plays the rest of the raid with greedy seats (:func:`greedy_option`) in its own world."""
@@ -1505,12 +1518,12 @@ def lookahead_fjord(ip, st, rs, me, legal, samples, scratch):
                 rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
             world[S_ROLLOUT] = 1
             world[S_CHECK] = 0
-            apply(ip, world, rs2, f)  # DP-3, then the raid to its scoring with greedy seats
+            _apply_called(ip, world, rs2, f)  # DP-3, then the raid to its scoring with greedy seats
             while True:
-                seat = advance(ip, world, rs2)
+                seat = _advance_called(ip, world, rs2)
                 if seat < 0:
                     break
-                apply(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
+                _apply_called(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
             best = -(1 << 40)
             for p in range(n):
                 if p != me:
@@ -1560,7 +1573,7 @@ def check_end(params, st):
     return st[S_VIOLATION]
 
 
-@njit_inline
+@njit_no_nrt
 def record(params, st, row):
     """The §6 record of a finished game into ``row`` (COLUMNS): W-9.4 the winners, the tallies."""
     ip = params
