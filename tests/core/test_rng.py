@@ -280,3 +280,49 @@ def test_shuffle_is_uniform_over_the_permutations_of_three():
     assert len(counts) == 6
     se = (60_000 * (1 / 6) * (5 / 6)) ** 0.5
     assert all(abs(c - 10_000) < 4 * se for c in counts.values()), counts
+
+
+# ---------------------------------------------------------------- best_of: the kernels' tie-break
+
+
+@numba.njit
+def _nb_best(seed, game, stream, values):
+    """The index core.rng.best_of keeps over ``values`` (the kernels' loop)."""
+    state = np.empty(stream + 1, np.uint64)
+    rng.seed_streams(state, seed, game)
+    best, top, ties = 0, values[0], 1
+    for i in range(values.shape[0]):
+        take, ties = rng.best_of(state, stream, values[i], top, ties, i == 0)
+        if take:
+            best, top = i, values[i]
+    return best, rng.next_u64(state, stream)  # and where the stream was left
+
+
+def test_best_of_takes_the_unique_best_without_a_draw():
+    index, after = _nb_best(4, 5, 1, np.array([3, 1, 9, 2, 9 - 1], np.int64))
+    assert index == 2
+    assert int(after) == Stream(4, 5, 1).next_u64()  # no tie, so nothing was drawn
+
+
+def test_best_of_draws_as_policy_best_does():
+    """The kernels' tie-break and the references' ``policy.best`` keep the same option, draw for draw."""
+    from toolkit.core.policy import best
+
+    values_rng = np.random.default_rng(11)
+    for case in range(300):
+        values = values_rng.integers(0, 3, size=int(values_rng.integers(1, 9))).astype(np.int64)
+        stream = Stream(21, case, 2)
+        expected = best(list(range(len(values))), values.tolist(), stream)
+        index, after = _nb_best(21, case, 2, values)
+        assert index == expected, (values, index, expected)
+        assert int(after) == stream.next_u64()  # the same number of draws
+
+
+def test_best_of_breaks_a_tie_uniformly():
+    """Four options tied at the top: each kept about a quarter of the time (a first-option or
+    last-option rule would keep one of them always)."""
+    kept = np.bincount([_nb_best(3, game, 1, np.array([5, 7, 7, 2, 7, 7], np.int64))[0] for game in range(4000)],
+                       minlength=6)
+    assert kept[0] == kept[3] == 0
+    for i in (1, 2, 4, 5):
+        assert 900 < kept[i] < 1100, kept

@@ -59,7 +59,8 @@ class RandomPolicy:
 
 def best(options, values, stream):
     """The option of highest value; a tie is broken uniformly, by one ``below(k)`` from the
-    seat's decision stream each time the k-th option of the best value so far is met.
+    seat's decision stream each time the k-th option of the best value so far is met.  The kernels'
+    twin is :func:`toolkit.core.rng.best_of` (one step of the same search, draw for draw).
 
     Examples
     --------

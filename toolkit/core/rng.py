@@ -147,6 +147,23 @@ def below(state, k, n):
 
 
 @njit_inline
+def best_of(state, k, value, top, ties, first):
+    """One step of a search for the best option with ties broken uniformly (reservoir sampling).
+
+    ``value`` is the option's value, ``top`` the best so far and ``ties`` how many options share it;
+    ``first`` says this is the first option.  Returns (take this option, the new tie count).  A tie
+    draws ``below(ties)`` from stream ``k`` and takes the option on 0, so each of the tied options is
+    kept with the same chance, with one draw per tie and none otherwise; the references draw the same.
+    The caller keeps ``top = value`` when it takes a better option."""
+    if first or value > top:
+        return True, 1
+    if value == top:
+        ties += 1
+        return below(state, k, ties) == 0, ties
+    return False, ties
+
+
+@njit_inline
 def shuffle(a, lo, n, state, k):
     """Shuffle ``a[lo:lo + n]`` in place with stream ``k``: the permutation of ``Stream.shuffle``."""
     for i in range(n - 1, 0, -1):

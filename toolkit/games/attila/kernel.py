@@ -541,15 +541,12 @@ def greedy_tile(ip, st, seat, usable, without):
 
 @njit_no_nrt
 def greedy_plus_two(ip, st, rs, seat):
-    best, best_gain, ties = 0, plus_two_gain(ip, st, seat, 0), 1
-    for j in range(1, 21):
+    best, best_gain, ties = 0, 0, 1
+    for j in range(21):
         g = plus_two_gain(ip, st, seat, j)
-        if g > best_gain:
-            best, best_gain, ties = j, g, 1
-        elif g == best_gain:
-            ties += 1
-            if rng.below(rs, 1 + seat, ties) == 0:
-                best = j
+        take, ties = rng.best_of(rs, 1 + seat, g, best_gain, ties, j == 0)
+        if take:
+            best, best_gain = j, g
     return best
 
 
@@ -565,12 +562,9 @@ def greedy_play(ip, st, rs, seat, opts, n):
         put_figure(st, t, x, -1)
         if starts_war:
             value -= 5
-        if i == 0 or value > best_value:
-            best, best_value, ties = i, value, 1
-        elif value == best_value:
-            ties += 1
-            if rng.below(rs, 1 + seat, ties) == 0:
-                best = i
+        take, ties = rng.best_of(rs, 1 + seat, value, best_value, ties, i == 0)
+        if take:
+            best, best_value = i, value
     return best
 
 
@@ -587,12 +581,9 @@ def greedy_bonus(ip, st, rs, seat, t, bits):
         put_figure(st, t, x, 1)
         value = gain_for(ip, st, seat)
         put_figure(st, t, x, -1)
-        if value > best_value:
-            best, best_value, ties = i, value, 1
-        elif value == best_value:
-            ties += 1
-            if rng.below(rs, 1 + seat, ties) == 0:
-                best = i
+        take, ties = rng.best_of(rs, 1 + seat, value, best_value, ties, False)
+        if take:
+            best, best_value = i, value
     return best
 
 
@@ -737,12 +728,9 @@ def greedy_discard(st, rs, seat):
     for t in range(N_TRIBES):
         if st[S_HAND + N_TRIBES * seat + t] > 0:
             v = st[S_INF + N_TRIBES * seat + t]
-            if least < 0 or v < least:
-                i, least, ties = rank, v, 1
-            elif v == least:
-                ties += 1
-                if rng.below(rs, 1 + seat, ties) == 0:
-                    i = rank
+            take, ties = rng.best_of(rs, 1 + seat, -v, -least, ties, least < 0)  # the least influence
+            if take:
+                i, least = rank, v
             rank += 1
     return i
 
@@ -1033,12 +1021,9 @@ def lookahead_play(ip, st, rs, me, work, policies, n):
             totals[i] += position_value(ip, world, me)
     best, ties = 0, 1
     for i in range(1, n):
-        if totals[i] > totals[best]:
-            best, ties = i, 1
-        elif totals[i] == totals[best]:
-            ties += 1
-            if rng.below(rs, k, ties) == 0:
-                best = i
+        take, ties = rng.best_of(rs, k, totals[i], totals[best], ties, False)
+        if take:
+            best = i
     opts[0] = cands[2 * best]
     opts[1] = cands[2 * best + 1]
 

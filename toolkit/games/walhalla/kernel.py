@@ -468,17 +468,6 @@ def vector_rule(ip, st, limits):
 # ------------------------------------------------------------------------ greedy (policies.py)
 
 
-@njit_inline
-def best_of(rs, seat, value, top_value, ties, i):
-    """One step of policies.best: returns (take option i, the new tie count)."""
-    if i == 0 or value > top_value:
-        return True, 1
-    if value == top_value:
-        ties += 1
-        return rng.below(rs, 1 + seat, ties) == 0, ties
-    return False, ties
-
-
 @njit_no_nrt
 def worth(ip, st, p, horn_k, horn_amount, scratch):
     """policies.worth: majorities (``horn_amount`` added to p's strength on peninsula ``horn_k``),
@@ -624,7 +613,7 @@ def greedy_option(ip, st, rs, seat, scratch):
                         if (mask >> j) & 1 == 1:
                             total += scratch[W_NET + 3 * f + j]
                     value = max(value, total)
-            take, ties = best_of(rs, active, value, top, ties, idx)
+            take, ties = rng.best_of(rs, 1 + active, value, top, ties, idx == 0)
             if take:
                 best, top = mask, value
             idx += 1
@@ -648,7 +637,7 @@ def greedy_option(ip, st, rs, seat, scratch):
                 for j in range(3):
                     if st[S_ABOARD + j] == active:
                         value += scratch[W_NET + 3 * f + j] + 1
-                take, ties = best_of(rs, active, value, top, ties, idx)
+                take, ties = rng.best_of(rs, 1 + active, value, top, ties, idx == 0)
                 if take:
                     best, top = f, value
                 idx += 1
@@ -666,11 +655,11 @@ def greedy_option(ip, st, rs, seat, scratch):
             stay = -2
         best, top, ties = k0, v0, 1
         if n_cand == 2:
-            take, ties = best_of(rs, p, v1, top, ties, 1)
+            take, ties = rng.best_of(rs, 1 + p, v1, top, ties, False)
             if take:
                 best, top = k1, v1
         if stays:
-            take, ties = best_of(rs, p, stay, top, ties, n_cand)
+            take, ties = rng.best_of(rs, 1 + p, stay, top, ties, n_cand == 0)
             if take:
                 best, top = STAY, stay
         return best
@@ -691,10 +680,10 @@ def greedy_option(ip, st, rs, seat, scratch):
         gain2 = worth(ip, st, p, 2, ip[P_HORN] * horns, scratch) - base
         if horns > 0 and max(gain0, gain1, gain2) > 0:
             at, top, ties = 0, gain0, 1
-            take, ties = best_of(rs, p, gain1, top, ties, 1)
+            take, ties = rng.best_of(rs, 1 + p, gain1, top, ties, False)
             if take:
                 at, top = 1, gain1
-            take, ties = best_of(rs, p, gain2, top, ties, 2)
+            take, ties = rng.best_of(rs, 1 + p, gain2, top, ties, False)
             if take:
                 at, top = 2, gain2
             code |= horns << (VEC_BITS * at)
@@ -1059,6 +1048,18 @@ def start(params, st, rs):
 
 
 @njit_inline
+def _offer_vectors(ip, st, i, p, dp):
+    """DP-8 or DP-9 (``dp``) to seat ``p``, the ``i``-th from the start player: its count vectors are
+    counted (:func:`present`)."""
+    st[S_I] = i
+    st[S_SEAT] = p
+    st[S_PHASE] = dp
+    limits = st[S_TMP:S_TMP + N_CARDS]
+    group_end, group_cap, total_cap = vector_rule(ip, st, limits)
+    present(st, nth_vector(limits, group_end, group_cap, total_cap, -1, st[S_TMP + 8:S_TMP + 16]))
+
+
+@njit_inline
 def advance(params, st, rs):
     """The automatic steps and chance (W-3 .. W-10) up to the next decision point: returns the seat to
     decide, or -1 at the end of the game (in a lookahead's world: at the end of the raid's scoring)."""
@@ -1198,12 +1199,7 @@ def advance(params, st, rs):
                     break
                 i += 1
             if i < n:
-                st[S_I] = i
-                st[S_SEAT] = p
-                st[S_PHASE] = DP_8
-                limits = st[S_TMP:S_TMP + N_CARDS]
-                group_end, group_cap, total_cap = vector_rule(ip, st, limits)
-                present(st, nth_vector(limits, group_end, group_cap, total_cap, -1, st[S_TMP + 8:S_TMP + 16]))
+                _offer_vectors(ip, st, i, p, DP_8)
                 return p
             reveal_cards(ip, st)
             if st[S_LAST] == 1:
@@ -1236,12 +1232,7 @@ def advance(params, st, rs):
             else:
                 i = n
             if i < n:
-                st[S_I] = i
-                st[S_SEAT] = p
-                st[S_PHASE] = DP_9
-                limits = st[S_TMP:S_TMP + N_CARDS]
-                group_end, group_cap, total_cap = vector_rule(ip, st, limits)
-                present(st, nth_vector(limits, group_end, group_cap, total_cap, -1, st[S_TMP + 8:S_TMP + 16]))
+                _offer_vectors(ip, st, i, p, DP_9)
                 return p
             heroes(ip, st)
             st[S_PHASE] = PH_RAID_END
@@ -1532,7 +1523,7 @@ def lookahead_fjord(ip, st, rs, me, legal, samples, scratch):
     i, top, ties, idx = 0, 0, 1, 0
     for f in range(4):
         if (legal >> f) & 1 == 1:
-            take, ties = best_of(rs, me, totals[f], top, ties, idx)
+            take, ties = rng.best_of(rs, 1 + me, totals[f], top, ties, idx == 0)
             if take:
                 i, top = idx, totals[f]
             idx += 1
