@@ -62,6 +62,11 @@ def warm_kernels():
     for name in names:
         toolkit.simulate(name, n_games=4, progress=False)
     yield
+    # A test that calls a driver with other argument types (an int64 ``out``, say) has it compiled
+    # again: a minute or more of CI for nothing.  Every driver must have been compiled once.
+    twice = {name: [str(s) for s in toolkit.GAMES[name].play_many.signatures]
+             for name in names if len(toolkit.GAMES[name].play_many.signatures) > 1}
+    assert not twice, f"a test compiled a game's play_many again, for other argument types: {twice}"
 
 
 @pytest.fixture(scope="session")

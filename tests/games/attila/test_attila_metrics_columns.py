@@ -235,7 +235,7 @@ def test_a_lead_taken_at_the_first_scoring_and_kept():
                                             (STRICT, ("greedy", "random", "greedy"))])
 def test_sanity_over_kernel_games(rules, policies):
     n = 400
-    out = np.zeros((n, K.N_COLUMNS), np.int64)
+    out = np.zeros((n, K.N_COLUMNS), np.int32)  # the runner's dtype: another one compiles the kernel again (a minute)
     K.play_many(K.to_kernel(rules), K.policy_ids(policies), 23, 0, out, np.zeros(n, np.int32), False)
     col = {c: out[:, i] for i, c in enumerate(K.COLUMNS)}
     assert (col["decisions"] >= 1).all() and (col["decisions"] == col["plies"]).all()
