@@ -48,6 +48,15 @@ def test_known_answers_on_a_hand_built_table():
     assert m["decisiveness"] == pytest.approx((5 / 10 + 20 / 20 + 3 / 30) / 3)
 
 
+def test_a_mean_interval_is_the_normal_one_by_hand():
+    """duration_turns of 10, 20, 30, 40: mean 25, sample sd sqrt(500 / 3), so the 95% interval is
+    25 -/+ 1.959964 * sqrt(500 / 3) / 2 (about 12.65) on both sides."""
+    m = metrics.design_metrics(_frame("valhalla", VALHALLA_GAMES))
+    half = 1.959964 * (500 / 3) ** 0.5 / 2
+    assert m.loc["duration_turns", "ci_low"] == pytest.approx(25 - half, abs=1e-4)
+    assert m.loc["duration_turns", "ci_high"] == pytest.approx(25 + half, abs=1e-4)
+
+
 def test_intervals_contain_the_value_and_shrink_with_more_games():
     small = metrics.design_metrics(_frame("valhalla", VALHALLA_GAMES))
     big = metrics.design_metrics(_frame("valhalla", VALHALLA_GAMES * 25))
