@@ -26,11 +26,12 @@ browser-deps:
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium as root): the browser tests will fail"
 
 # a skipped test fails make test (tests/no_skips.py): here the whole suite must really run.
-# Two passes: every test but the dashboard's browser tests on two pytest-xdist workers (one a core),
+# Two passes: every test but the dashboard's browser tests on two pytest-xdist workers (one a core,
+# a module at a time in the order tests/conftest.py sorts them: the long ones first),
 # then those (marker solo) alone, so the redraw times they measure are not those of a test on the
 # other core.  A pass that PYTEST_ARGS leaves without tests (pytest's exit code 5) is not a failure.
 test: $(STAMP) browser-deps
-	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -n 2 --dist loadscope -m "not solo" --durations=20 $(PYTEST_ARGS) \
+	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -n 2 --dist loadscope --no-loadscope-reorder -m "not solo" --durations=20 $(PYTEST_ARGS) \
 	  || [ $$? = 5 ]
 	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -m solo --durations=10 $(PYTEST_ARGS) || [ $$? = 5 ]
 

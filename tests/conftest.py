@@ -30,12 +30,17 @@ from no_skips import pytest_sessionfinish  # noqa: E402,F401  TOOLKIT_NO_SKIPS=1
 def pytest_collection_modifyitems(config, items):
     """The ``solo`` tests (the dashboard's browser tests, which measure redraw times) run last: by then
     nothing else runs beside them, and ``make test`` runs them in a pass of their own.  The long jobs
-    come first, the background job's tests and the other browser tests (JupyterLab): on pytest-xdist
-    workers (``--dist loadscope`` hands out modules in this order) they start at once instead of
-    leaving one worker busy at the end while the other waits."""
-    items.sort(key=lambda item: (item.get_closest_marker("solo") is not None,
-                                 item.get_closest_marker("background") is None
-                                 and item.get_closest_marker("browser") is None))  # stable
+    come first, the background job's tests and the other browser tests (JupyterLab), then the modules
+    marked ``slow`` (the equality runs), then the rest in collection order: on pytest-xdist workers
+    (``make test``: ``--dist loadscope --no-loadscope-reorder``, which hands out modules in this order
+    instead of the most tests first) the longest start at once and the short ones fill in at the end,
+    instead of one worker busy with a long module while the other waits."""
+    def key(item):
+        long_job = item.get_closest_marker("background") or item.get_closest_marker("browser")
+        return (item.get_closest_marker("solo") is not None, long_job is None,
+                item.get_closest_marker("slow") is None)
+
+    items.sort(key=key)  # stable
 
 
 def pytest_collection_finish(session):

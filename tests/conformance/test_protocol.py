@@ -23,6 +23,8 @@ import pytest
 import toolkit
 from toolkit.core.protocol import KernelGame, implements_protocol
 
+pytestmark = pytest.mark.slow  # about two minutes: tests/conftest.py starts it with the other long modules
+
 # the games whose kernel and reference both implement the protocol
 ON_PROTOCOL = set(toolkit.GAMES)  # every game: kernel and reference both on the protocol
 SEED = 20261202
