@@ -51,8 +51,6 @@ Both seats have the same distributions (the deal is exchangeable); the
 numbers are for "a given seat's hand".
 
 :func:`summary` is the game's ``odds`` table (``toolkit odds``, the report).
-The module deliberately defines no ``throw_table`` or ``value_distribution``:
-the CLI looks those names up to print Valhalla's per-outcome tables.
 
 Examples
 --------
@@ -73,7 +71,8 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.deals import SAMPLE_DEALS, replayed_games, sample_means
-from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
+from toolkit.core.exact import hypergeometric, odds_table
+from toolkit.core.exact import mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 from toolkit.core.rng import CHANCE, Stream
 
 EFFECT_RANKS = (1, 3, 6, 9)  # the ranks with powers (R-4)
@@ -347,29 +346,16 @@ def rank_count_distribution(rules, rank: int) -> dict[int, Fraction]:
 
 
 def summary(rules) -> pd.DataFrame:
-    """The exact deal odds, one row each (``toolkit odds herrlof``, the report).
+    """The exact deal odds (``toolkit odds herrlof``, the report), in the table of
+    :func:`toolkit.core.exact.odds_table`.
 
-    Same shape as Valhalla's ``summary``: columns ``quantity`` (text),
-    ``exact`` (the fraction as a string) and ``value`` (float).  The
-    distributions are listed for every ``k`` with a nonzero probability.
-
-    Parameters
-    ----------
-    rules : Rules
-        Herrlof rules.
-
-    Returns
-    -------
-    pandas.DataFrame
+    The distributions are listed for every ``k`` with a nonzero probability.
 
     Examples
     --------
     >>> from toolkit.games.herrlof.rules import Rules
-    >>> df = summary(Rules())
-    >>> list(df.columns)
-    ['quantity', 'exact', 'value']
-    >>> df.loc[0, "quantity"], df.loc[0, "exact"], round(float(df.loc[0, "value"]), 4)
-    ('P(no trump)', '1/7', 0.1429)
+    >>> summary(Rules()).loc[0, ["quantity", "exact"]].tolist()
+    ['P(no trump)', '1/7']
     """
     h = rules.hand_size
     trumps = trump_count_distribution(rules)
@@ -391,8 +377,7 @@ def summary(rules) -> pd.DataFrame:
                  Fraction(h * len(effect) * rules.suits, rules.deck_size)))
     dist = rank_count_distribution(rules, 1)
     rows += [(ONE_RANK.format(k=k), p) for k, p in dist.items() if p > 0]
-    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
-                         "value": [float(r[1]) for r in rows]})
+    return odds_table(rows)
 
 
 # ---------------------------------------------------------------------- the run's deals, replayed
