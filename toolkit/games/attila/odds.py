@@ -3,7 +3,8 @@
 Every probability here is a :class:`fractions.Fraction` computed with
 :func:`math.comb` (hypergeometric arithmetic), never by sampling, and every
 score is an exact ``int``.  The results hold for any valid
-:class:`~toolkit.games.attila.rules.Rules`.
+:class:`~toolkit.games.attila.rules.Rules`, which is what a function's ``rules``
+is (its entry in a docstring says which fields are read, where that matters).
 
 Notation: ``c`` = ``cards_per_tribe``, ``D = 6 * c`` (the whole deck, §2),
 ``h`` = ``hand_size``.
@@ -151,16 +152,10 @@ def p_at_least(rules, k: int, tribe_cards: int | None = None, hand: int | None =
 
     Parameters
     ----------
-    rules : Rules
-        Attila rules.
     k : int
         The threshold (``k <= 0`` gives 1).
     tribe_cards, hand : int, optional
         As in :func:`tribe_count_distribution`.
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------
@@ -188,8 +183,6 @@ def composition_distribution(rules, hand: int | None = None, deck_counts=None) -
 
     Parameters
     ----------
-    rules : Rules
-        Attila rules.
     hand : int, optional
         Cards drawn (default ``hand_size``).
     deck_counts : sequence of 6 ints, optional
@@ -251,16 +244,10 @@ def p_has_all(rules, tribes, hand: int | None = None) -> Fraction:
 
     Parameters
     ----------
-    rules : Rules
-        Attila rules.
     tribes : iterable of tribe ids or names
         The set (duplicates are ignored; the empty set gives 1).
     hand : int, optional
         Cards in the hand (default ``hand_size``).
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------
@@ -301,10 +288,6 @@ def refill_distribution(rules, tribe, draws: int, deck_counts) -> dict[int, Frac
         Cards drawn, ``0..sum(deck_counts)``.
     deck_counts : sequence of 6 ints
         Cards of each tribe left in the deck.
-
-    Returns
-    -------
-    dict[int, Fraction]
 
     Examples
     --------

@@ -2,7 +2,8 @@
 
 Every number here is a :class:`fractions.Fraction` computed from tile counts,
 never by sampling.  The results hold for any valid
-:class:`~toolkit.games.halali.rules.Rules`.
+:class:`~toolkit.games.halali.rules.Rules`, which is what a function's ``rules``
+is (its entry in a docstring says which fields are read, where that matters).
 
 Derivations
 -----------
@@ -130,10 +131,6 @@ def face_down_counts(counts) -> list[int]:
         of a game); a reference ``View`` (its ``face_down_counts``); or a
         reference ``State`` (the counts its players can see, never the
         hidden tiles).
-
-    Returns
-    -------
-    list[int]
 
     Examples
     --------
@@ -286,10 +283,6 @@ def points_face_down(rules, counts=None) -> dict[str, int]:
     counts : sequence of 7 int, mapping, View or State, optional
         The face-down tiles per kind; default: the start (``tile_counts``).
 
-    Returns
-    -------
-    dict[str, int]
-
     Examples
     --------
     >>> from toolkit.games.halali.rules import Rules
@@ -351,8 +344,6 @@ def capturable_squares(rules, grid, colour: int) -> frozenset:
 
     Parameters
     ----------
-    rules : Rules
-        Halali rules.
     grid : list of 49
         A View's grid: ``None`` (empty), ``"?"`` (face down) or
         ``(kind, id, dir)`` for a face-up tile (``kind`` an index into KINDS).
@@ -487,10 +478,6 @@ def exposure_probability(position, square: int, seat: int | None = None, *, new_
     counts : sequence of 7 int or mapping, optional
         Face-down tiles per kind to use instead of the view's (see
         :func:`reveal_outcomes_at`).
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------

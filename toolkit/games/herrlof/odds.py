@@ -2,7 +2,9 @@
 
 Every number here is a :class:`fractions.Fraction` computed with
 :func:`math.comb` (hypergeometric arithmetic), never by sampling.  The
-results hold for any valid :class:`~toolkit.games.herrlof.rules.Rules`.
+results hold for any valid :class:`~toolkit.games.herrlof.rules.Rules`, which
+is what a function's ``rules`` is (its entry in a docstring says which fields
+are read, where that matters).
 
 Notation: ``D`` = ``deck_size``, ``h`` = ``hand_size``, ``M`` = ``max_rank``
 (cards per suit), ``C`` = ``suited_cards`` = ``suits * M``, ``S`` =
@@ -139,15 +141,6 @@ def p_no_trump(rules) -> Fraction:
     ``S / D`` under ``special_indicator_means = no_trump``; 0 under ``redraw``
     (a suited card always turns up).
 
-    Parameters
-    ----------
-    rules : Rules
-        Herrlof rules.
-
-    Returns
-    -------
-    Fraction
-
     Examples
     --------
     >>> from toolkit.games.herrlof.rules import Rules
@@ -164,8 +157,6 @@ def trump_given_hand(rules, suit_counts, special_count: int = 0) -> dict[int, Fr
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     suit_counts : sequence of int
         Cards of each suit ``0..suits-1`` in the hand.
     special_count : int, optional
@@ -207,11 +198,6 @@ def trump_count_distribution(rules) -> dict[int, Fraction]:
 
     A no-trump round counts as 0 trumps.  See the module docstring for the
     derivation in each ``special_indicator_means`` mode.
-
-    Parameters
-    ----------
-    rules : Rules
-        Herrlof rules.
 
     Returns
     -------
@@ -260,14 +246,8 @@ def p_at_least_trumps(rules, k: int) -> Fraction:
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     k : int
         Threshold; ``k <= 0`` gives 1.
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------
@@ -288,8 +268,6 @@ def special_count_distribution(rules, kind: str = "both") -> dict[int, Fraction]
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     kind : {"both", "V", "N"}, optional
         Count V and N together (default), only Valknuts or only Hagalaz cards.
 
@@ -320,8 +298,6 @@ def rank_count_distribution(rules, rank: int) -> dict[int, Fraction]:
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     rank : int
         A rank in ``1..max_rank``.
 
