@@ -302,6 +302,23 @@ def _split(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()] if text else []
 
 
+def _checked_elements(kind, name, value, element, items=iter) -> list:
+    """The elements of a set or list rule's ``value``, each checked by the ``element`` kind.
+
+    ``value`` is an iterable or a comma-separated text (``{}[]()`` around it are dropped);
+    ``items`` turns it into what ``element`` checks (an ``IntSet`` expands ``a..b``).  Whatever
+    is wrong, the error names the whole value and what ``kind`` allows."""
+    raw = value
+    if isinstance(value, str):
+        value = _split(value)
+    if not isinstance(value, Iterable):
+        raise _fail(name, raw, kind.allowed())
+    try:
+        return [element.check(name, v) for v in items(value)]
+    except ValueError:
+        raise _fail(name, raw, kind.allowed()) from None
+
+
 def _expand_ranges(name, items, allowed):
     out = []
     for item in items:
@@ -330,18 +347,10 @@ class IntSet(Kind):
             f" with at least {self.min_size} element(s)" if self.min_size else "")
 
     def check(self, name, value):
-        raw = value
-        if isinstance(value, str):
-            value = _split(value)
-        if not isinstance(value, Iterable):
-            raise _fail(name, raw, self.allowed())
-        element = Int(self.low, self.high)
-        try:
-            items = frozenset(element.check(name, v) for v in _expand_ranges(name, list(value), self.allowed()))
-        except ValueError:
-            raise _fail(name, raw, self.allowed()) from None
+        items = frozenset(_checked_elements(self, name, value, Int(self.low, self.high),
+                                            lambda v: _expand_ranges(name, list(v), self.allowed())))
         if len(items) < self.min_size:
-            raise _fail(name, raw, self.allowed())
+            raise _fail(name, value, self.allowed())
         return items
 
     def format(self, value):
@@ -379,16 +388,8 @@ class ChoiceSet(Kind):
         return "a subset of {" + ", ".join(str(c) for c in self.choices) + "}"
 
     def check(self, name, value):
-        raw = value
-        if isinstance(value, str):
-            value = _split(value)
-        if not isinstance(value, Iterable):
-            raise _fail(name, raw, self.allowed())
-        element = Choice(self.choices)
-        try:
-            picked = {element.check(name, v if isinstance(v, str) else str(v)) for v in value}
-        except ValueError:
-            raise _fail(name, raw, self.allowed()) from None
+        picked = set(_checked_elements(self, name, value, Choice(self.choices),
+                                       lambda v: (x if isinstance(x, str) else str(x) for x in v)))
         return tuple(c for c in self.choices if c in picked)
 
     def format(self, value):
@@ -433,20 +434,11 @@ class IntList(Kind):
         return text
 
     def check(self, name, value):
-        raw = value
         if isinstance(value, str) and value.strip() in self.named:
             return value.strip()
-        if isinstance(value, str):
-            value = _split(value)
-        if not isinstance(value, Iterable):
-            raise _fail(name, raw, self.allowed())
-        element = Int(self.low, self.high)
-        try:
-            items = tuple(element.check(name, v) for v in value)
-        except ValueError:
-            raise _fail(name, raw, self.allowed()) from None
+        items = tuple(_checked_elements(self, name, value, Int(self.low, self.high)))
         if self.length is not None and len(items) != self.length:
-            raise _fail(name, raw, self.allowed())
+            raise _fail(name, value, self.allowed())
         return items
 
     def format(self, value):
@@ -480,6 +472,17 @@ class Mapping_(Kind):
                 return k
         raise _fail(name, key, "keys must be among " + ", ".join(str(k) for k in self.keys))
 
+    def _per_key(self, name, value, read) -> dict:
+        """``value``, a mapping, with each key found among ``keys`` and each value read by
+        ``read(f"{name}[{key}]", v)`` (the value kind's ``check`` or ``from_widget``)."""
+        if not isinstance(value, Mapping):
+            raise _fail(name, value, self.allowed())
+        out = {}
+        for k, v in value.items():
+            key = self._key(name, k)
+            out[key] = read(f"{name}[{key}]", v)
+        return out
+
     def check(self, name, value):
         if isinstance(value, str):
             text = value.strip()
@@ -497,12 +500,7 @@ class Mapping_(Kind):
                     k, _, v = item.partition(":")
                     pairs[k.strip()] = v.strip().replace("/", ",").replace(";", ",")
                 value = pairs
-        if not isinstance(value, Mapping):
-            raise _fail(name, value, self.allowed())
-        out = {}
-        for k, v in value.items():
-            key = self._key(name, k)
-            out[key] = self.value.check(f"{name}[{key}]", v)
+        out = self._per_key(name, value, self.value.check)
         if self.complete and set(out) != set(self.keys):
             missing = [k for k in self.keys if k not in out]
             raise _fail(name, value, self.allowed() + f"; missing {missing}")
@@ -544,13 +542,7 @@ class Mapping_(Kind):
     def from_widget(self, name, widget_value):
         if isinstance(widget_value, str):
             return self.parse(name, widget_value)
-        if not isinstance(widget_value, Mapping):
-            raise _fail(name, widget_value, self.allowed())
-        values = {}
-        for k, v in widget_value.items():
-            key = self._key(name, k)
-            values[key] = self.value.from_widget(f"{name}[{key}]", v)
-        return self.check(name, values)
+        return self.check(name, self._per_key(name, widget_value, self.value.from_widget))
 
 
 @dataclasses.dataclass(frozen=True)

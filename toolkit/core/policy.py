@@ -5,6 +5,11 @@
 - :func:`best`: the highest-valued option with ties broken uniformly from
   the seat's decision stream (the kernels use the same draws);
 - :func:`parse_samples`: ``NAME`` / ``NAME:S`` policy names (``lookahead:16``);
+- :func:`make_player`: the player a name asks for, in a game whose policies are ``random``,
+  ``greedy`` and ``lookahead:S``;
+- :class:`ChoicePolicy`: a policy that is one function of the view and the decision;
+- :func:`deal_unseen`: a determinization's deal of the cards a seat has not seen, where hands are
+  counts per kind of card;
 - :func:`register_players` / :func:`players`: a game's policies module registers how it makes a
   player from a name, and its reference asks for one player per seat here, so that the reference
   (the rules) never imports its policies (which import the rules).
@@ -55,6 +60,79 @@ class RandomPolicy:
         if len(options) == 1:
             return options[0]
         return options[self.stream.below(len(options))]
+
+
+class ChoicePolicy:
+    """A player whose choice is one function, ``choice(view, decision)``, of what its seat sees at
+    the decision: it draws nothing from its stream and keeps nothing from one decision to the next.
+    A game's policy of that kind names its function::
+
+        class GreedyPolicy(ChoicePolicy):
+            choice = staticmethod(greedy_choice)
+    """
+
+    choice = None  # (view, decision) -> option, set by the subclass
+
+    def __init__(self, rules, stream):
+        pass
+
+    def choose(self, view, decision):
+        return self.choice(view, decision)
+
+
+def make_player(name: str, rules, stream, parse, greedy, lookahead):
+    """The player ``name`` asks for, in a game whose policies are ``random``, ``greedy`` and
+    ``lookahead:S`` (a game's ``make_policy``).
+
+    ``parse(name)`` is the game's ``parse_policy``: ``(base, samples, *more)``, where ``more`` is
+    what the game's greedy and lookahead players take besides (Attila's unused tiles).  ``random``
+    is :class:`RandomPolicy`; ``greedy(rules, stream, *more)`` and ``lookahead(rules, stream,
+    samples, *more)`` are the game's classes.
+
+    Examples
+    --------
+    >>> from toolkit.core.rng import Stream
+    >>> parse = lambda name: parse_samples(name, ("random", "greedy", "lookahead"), "lookahead", 8, 100)
+    >>> type(make_player("random", None, Stream(1), parse, None, None)).__name__
+    'RandomPolicy'
+    """
+    base, samples, *more = parse(name)
+    if base == "random":
+        return RandomPolicy(rules, stream)
+    if base == "greedy":
+        return greedy(rules, stream, *more)
+    return lookahead(rules, stream, samples, *more)
+
+
+def deal_unseen(pool, hand, hand_sizes, seat) -> tuple[list, list]:
+    """The hands of a determinization (a guess at the hidden cards), for a game whose hands are
+    counts per kind of card (Attila's tribes, Walhalla's action cards).
+
+    ``pool`` lists the cards ``seat`` has not seen (kind codes), already shuffled: the other seats
+    get theirs from its front, in seat order, each as many as its public hand size
+    ``hand_sizes[p]``; ``seat`` keeps its own ``hand`` (counts per kind).
+
+    Returns
+    -------
+    (hands, rest)
+        Every seat's hand as counts per kind, and the cards of ``pool`` dealt to nobody, in order.
+
+    Examples
+    --------
+    >>> deal_unseen([1, 0, 1, 1], [2, 0], [2, 1, 2], 0)
+    ([[2, 0], [0, 1], [1, 1]], [1])
+    """
+    hands, k = [], 0
+    for p, size in enumerate(hand_sizes):
+        if p == seat:
+            hands.append(list(hand))
+            continue
+        counts = [0] * len(hand)
+        for card in pool[k:k + size]:
+            counts[card] += 1
+        k += size
+        hands.append(counts)
+    return hands, pool[k:]
 
 
 def best(options, values, stream):

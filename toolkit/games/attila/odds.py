@@ -3,7 +3,8 @@
 Every probability here is a :class:`fractions.Fraction` computed with
 :func:`math.comb` (hypergeometric arithmetic), never by sampling, and every
 score is an exact ``int``.  The results hold for any valid
-:class:`~toolkit.games.attila.rules.Rules`.
+:class:`~toolkit.games.attila.rules.Rules`, which is what a function's ``rules``
+is (its entry in a docstring says which fields are read, where that matters).
 
 Notation: ``c`` = ``cards_per_tribe``, ``D = 6 * c`` (the whole deck, §2),
 ``h`` = ``hand_size``.
@@ -44,8 +45,6 @@ second-place gap; :func:`scoring_vp` is its per-player total.  Both are
 checked against the reference's ``Game.scoring`` on positions of seeded games.
 
 :func:`summary` is the game's ``odds`` table (``toolkit odds``, the report).
-The module deliberately defines no ``throw_table`` or ``value_distribution``:
-the CLI looks those names up to print Valhalla's per-outcome tables.
 
 Examples
 --------
@@ -68,7 +67,8 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.deals import replayed_games, sample_means
-from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
+from toolkit.core.exact import hypergeometric, index_of, odds_table
+from toolkit.core.exact import mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 
 from toolkit.games.attila.rules import TRIBES
 
@@ -115,16 +115,6 @@ def _hand(rules, hand) -> int:
     return h
 
 
-def _tribe(tribe) -> int:
-    if isinstance(tribe, str):
-        if tribe not in TRIBES:
-            raise ValueError(f"tribe={tribe!r} is not allowed: one of {', '.join(TRIBES)} or an id 0..5")
-        return TRIBES.index(tribe)
-    if not 0 <= tribe < N_TRIBES:
-        raise ValueError(f"tribe={tribe} is not allowed: an id 0..5 or one of {', '.join(TRIBES)}")
-    return int(tribe)
-
-
 # ---------------------------------------------------------------------- hands (A-1.3)
 
 
@@ -162,16 +152,10 @@ def p_at_least(rules, k: int, tribe_cards: int | None = None, hand: int | None =
 
     Parameters
     ----------
-    rules : Rules
-        Attila rules.
     k : int
         The threshold (``k <= 0`` gives 1).
     tribe_cards, hand : int, optional
         As in :func:`tribe_count_distribution`.
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------
@@ -199,8 +183,6 @@ def composition_distribution(rules, hand: int | None = None, deck_counts=None) -
 
     Parameters
     ----------
-    rules : Rules
-        Attila rules.
     hand : int, optional
         Cards drawn (default ``hand_size``).
     deck_counts : sequence of 6 ints, optional
@@ -262,16 +244,10 @@ def p_has_all(rules, tribes, hand: int | None = None) -> Fraction:
 
     Parameters
     ----------
-    rules : Rules
-        Attila rules.
     tribes : iterable of tribe ids or names
         The set (duplicates are ignored; the empty set gives 1).
     hand : int, optional
         Cards in the hand (default ``hand_size``).
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------
@@ -279,7 +255,7 @@ def p_has_all(rules, tribes, hand: int | None = None) -> Fraction:
     >>> p_has_all(Rules(), ["franks", "huns"])
     Fraction(14023, 31535)
     """
-    s = sorted({_tribe(t) for t in tribes})
+    s = sorted({index_of("tribe", t, TRIBES) for t in tribes})
     d, c, h = deck_size(rules), rules.cards_per_tribe, _hand(rules, hand)
     total = sum((-1) ** j * comb(len(s), j) * comb(d - j * c, h) for j in range(len(s) + 1))
     return Fraction(total, comb(d, h))
@@ -313,10 +289,6 @@ def refill_distribution(rules, tribe, draws: int, deck_counts) -> dict[int, Frac
     deck_counts : sequence of 6 ints
         Cards of each tribe left in the deck.
 
-    Returns
-    -------
-    dict[int, Fraction]
-
     Examples
     --------
     >>> from toolkit.games.attila.rules import Rules
@@ -324,7 +296,7 @@ def refill_distribution(rules, tribe, draws: int, deck_counts) -> dict[int, Frac
     {0: Fraction(0, 1), 1: Fraction(1, 2), 2: Fraction(1, 2)}
     """
     counts, n = _deck(deck_counts, draws)
-    return hypergeometric(n, counts[_tribe(tribe)], draws)
+    return hypergeometric(n, counts[index_of("tribe", tribe, TRIBES)], draws)
 
 
 def p_refill_brings(rules, tribe, draws: int, deck_counts) -> Fraction:
@@ -340,7 +312,7 @@ def p_refill_brings(rules, tribe, draws: int, deck_counts) -> Fraction:
     Fraction(5, 11)
     """
     counts, n = _deck(deck_counts, draws)
-    k = counts[_tribe(tribe)]
+    k = counts[index_of("tribe", tribe, TRIBES)]
     return 1 - Fraction(comb(n - k, draws), comb(n, draws))
 
 
@@ -445,32 +417,20 @@ def scoring_vp(rules, influence, figures) -> list[int]:
 
 
 def summary(rules) -> pd.DataFrame:
-    """The exact deal odds, one row each (``toolkit odds attila``, the report).
+    """The exact deal odds (``toolkit odds attila``, the report), in the table of
+    :func:`toolkit.core.exact.odds_table`.
 
-    Same shape as the other games' ``summary``: columns ``quantity`` (text),
-    ``exact`` (the fraction as a string) and ``value`` (float).  Rows: P(at
-    least k cards of a given tribe in a hand) for k = 1..3, the expected
-    cards of a given tribe, the law of the cards of a given tribe, the law of
-    the number of distinct tribes in a hand and its mean.  Zero-probability
-    entries of the distributions are left out.
-
-    Parameters
-    ----------
-    rules : Rules
-        Attila rules.
-
-    Returns
-    -------
-    pandas.DataFrame
+    Rows: P(at least k cards of a given tribe in a hand) for k = 1..3, the
+    expected cards of a given tribe, the law of the cards of a given tribe,
+    the law of the number of distinct tribes in a hand and its mean, and
+    P(a hand holds two given tribes).  Zero-probability entries of the
+    distributions are left out.
 
     Examples
     --------
     >>> from toolkit.games.attila.rules import Rules
-    >>> df = summary(Rules())
-    >>> list(df.columns)
-    ['quantity', 'exact', 'value']
-    >>> df.loc[0, "quantity"], df.loc[0, "exact"], round(float(df.loc[0, "value"]), 4)
-    ('P(at least 1 card of a given tribe in a hand)', '168401/245973', 0.6846)
+    >>> summary(Rules()).loc[0, ["quantity", "exact"]].tolist()
+    ['P(at least 1 card of a given tribe in a hand)', '168401/245973']
     """
     rows = [(_at_least(k), p_at_least(rules, k)) for k in (1, 2, 3)]
     rows.append((MEAN_TRIBE, expected_tribe_cards(rules)))
@@ -479,8 +439,7 @@ def summary(rules) -> pd.DataFrame:
     rows += [(DISTINCT.format(j=j), p) for j, p in distinct.items() if p > 0]
     rows.append((MEAN_DISTINCT, _mean(distinct)))
     rows.append((TWO_TRIBES, p_has_all(rules, GIVEN_TRIBES)))
-    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
-                         "value": [float(r[1]) for r in rows]})
+    return odds_table(rows)
 
 
 # ---------------------------------------------------------------------- the run's deals, replayed

@@ -52,7 +52,7 @@ war, or by a discard (DP-3, DP-5) the spec does not call secret.
 from __future__ import annotations
 
 from toolkit.core import policy as core_policy
-from toolkit.core.policy import RandomPolicy, best
+from toolkit.core.policy import best, deal_unseen
 from toolkit.core.rng import Stream, mix64
 from toolkit.games.attila import reference as ref
 from toolkit.games.attila.rules import TILES
@@ -185,16 +185,9 @@ def determinize(view, stream):
     pool = [t for t in range(ref.N_TRIBES)
             for _ in range(rules.cards_per_tribe - view["hand"][t] - view["discard"][t])]
     stream.shuffle(pool)
-    hands, k = [], 0
-    for p in range(rules.num_players):
-        hand = list(view["hand"]) if p == me else [0] * ref.N_TRIBES
-        if p != me:
-            for t in pool[k:k + view["hand_sizes"][p]]:
-                hand[t] += 1
-            k += view["hand_sizes"][p]
-        hands.append(hand)
-    assert len(pool) - k == view["deck_size"], "the unseen cards are the other hands and the deck"
-    return hands, pool[k:]
+    hands, deck = deal_unseen(pool, view["hand"], view["hand_sizes"], me)
+    assert len(deck) == view["deck_size"], "the unseen cards are the other hands and the deck"
+    return hands, deck
 
 
 def position_value(game, me) -> int:
@@ -247,12 +240,7 @@ class LookaheadPolicy:
 
 
 def make_policy(name: str, rules, stream):
-    base, samples, without = parse_policy(name)
-    if base == "random":
-        return RandomPolicy(rules, stream)
-    if base == "greedy":
-        return GreedyPolicy(rules, stream, without)
-    return LookaheadPolicy(rules, stream, samples, without)
+    return core_policy.make_player(name, rules, stream, parse_policy, GreedyPolicy, LookaheadPolicy)
 
 
 # the reference asks core.policy for its players (it does not import this module); the lambda looks

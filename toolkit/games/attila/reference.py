@@ -73,6 +73,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+from toolkit.core import cards
 from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
@@ -180,26 +181,14 @@ class Game:
         self.support_cards = [0] * n
         # A-1
         self.start_player = self.chance.below(n) if rules.start_player == "random" else 0
-        self.deck = [t for t in range(N_TRIBES) for _ in range(rules.cards_per_tribe)]
-        self.chance.shuffle(self.deck)
-        self.discard = [0] * N_TRIBES
-        self.hands = [[0] * N_TRIBES for _ in range(n)]
-        for seat in range(n):
-            for _ in range(rules.hand_size):
-                self.draw(seat)
+        self.deck, self.discard, self.hands = cards.deal([rules.cards_per_tribe] * N_TRIBES, n, rules.hand_size,
+                                                         self.chance)
 
     # -- cards ------------------------------------------------------------------
 
     def draw(self, seat: int) -> bool:
         """Draw one card (A-3.5): an empty deck is rebuilt from the whole discard pile first."""
-        if not self.deck:
-            if sum(self.discard) == 0:
-                return False
-            self.deck = [t for t in range(N_TRIBES) for _ in range(self.discard[t])]
-            self.discard = [0] * N_TRIBES
-            self.chance.shuffle(self.deck)
-        self.hands[seat][self.deck.pop(0)] += 1
-        return True
+        return cards.draw_card(self.deck, self.discard, self.hands[seat], self.chance)
 
     # -- derived values ------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 Every number here is a :class:`fractions.Fraction` computed from tile counts,
 never by sampling.  The results hold for any valid
-:class:`~toolkit.games.halali.rules.Rules`.
+:class:`~toolkit.games.halali.rules.Rules`, which is what a function's ``rules``
+is (its entry in a docstring says which fields are read, where that matters).
 
 Derivations
 -----------
@@ -66,8 +67,7 @@ takes ``observe(state, seat)``, so the hidden tile on the square is never
 looked at.
 
 :func:`summary` is the game's ``odds`` table (``toolkit odds halali``, the
-report).  The module defines no ``throw_table`` or ``value_distribution``
-(names the CLI looks up for Valhalla's per-outcome tables).
+report).
 
 Examples
 --------
@@ -90,6 +90,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.deals import replayed_games, sample_means
+from toolkit.core.exact import index_of, odds_table
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.halali.rules import COLOUR_OF_KIND, DIRECTIONS, HUNTER, KINDS
 
@@ -119,26 +120,6 @@ def _step(s: int, d: int, n: int) -> int:
     return 7 * y + x if 0 <= x < 7 and 0 <= y < 7 else -1
 
 
-def _kind_index(key) -> int:
-    if isinstance(key, str):
-        if key not in KINDS:
-            raise ValueError(f"kind={key!r} is not allowed: one of {', '.join(KINDS)}")
-        return KINDS.index(key)
-    if not 0 <= int(key) < len(KINDS):
-        raise ValueError(f"kind={key!r} is not allowed: an index 0..{len(KINDS) - 1}")
-    return int(key)
-
-
-def _direction_index(direction) -> int:
-    if isinstance(direction, str):
-        if direction not in DIRECTIONS:
-            raise ValueError(f"direction={direction!r} is not allowed: one of {', '.join(DIRECTIONS)}")
-        return DIRECTIONS.index(direction)
-    if not 0 <= int(direction) < 4:
-        raise ValueError(f"direction={direction!r} is not allowed: 0..3 (N, E, S, W)")
-    return int(direction)
-
-
 def face_down_counts(counts) -> list[int]:
     """The face-down count of each kind, in ``KINDS`` order, from any accepted form.
 
@@ -150,10 +131,6 @@ def face_down_counts(counts) -> list[int]:
         of a game); a reference ``View`` (its ``face_down_counts``); or a
         reference ``State`` (the counts its players can see, never the
         hidden tiles).
-
-    Returns
-    -------
-    list[int]
 
     Examples
     --------
@@ -174,7 +151,7 @@ def face_down_counts(counts) -> list[int]:
     if isinstance(counts, Mapping):
         out = [0] * len(KINDS)
         for key, value in counts.items():
-            out[_kind_index(key)] = int(value)
+            out[index_of("kind", key, KINDS)] = int(value)
     else:
         out = [int(c) for c in counts]
         if len(out) != len(KINDS):
@@ -259,7 +236,7 @@ def hunter_direction(counts=None, direction=None):
         p *= reveal_distribution(counts)["hunter"]
     dist = {d: p for d in DIRECTIONS}
     if direction is not None:
-        return dist[DIRECTIONS[_direction_index(direction)]]
+        return dist[DIRECTIONS[index_of("direction", direction, DIRECTIONS)]]
     return dist
 
 
@@ -305,10 +282,6 @@ def points_face_down(rules, counts=None) -> dict[str, int]:
         Halali rules (for ``points``).
     counts : sequence of 7 int, mapping, View or State, optional
         The face-down tiles per kind; default: the start (``tile_counts``).
-
-    Returns
-    -------
-    dict[str, int]
 
     Examples
     --------
@@ -371,8 +344,6 @@ def capturable_squares(rules, grid, colour: int) -> frozenset:
 
     Parameters
     ----------
-    rules : Rules
-        Halali rules.
     grid : list of 49
         A View's grid: ``None`` (empty), ``"?"`` (face down) or
         ``(kind, id, dir)`` for a face-up tile (``kind`` an index into KINDS).
@@ -508,10 +479,6 @@ def exposure_probability(position, square: int, seat: int | None = None, *, new_
         Face-down tiles per kind to use instead of the view's (see
         :func:`reveal_outcomes_at`).
 
-    Returns
-    -------
-    Fraction
-
     Examples
     --------
     A Blue fox on c3 and a face-down tile on c5 with c4 empty.  Blue reveals
@@ -549,32 +516,19 @@ def exposure_probability(position, square: int, seat: int | None = None, *, new_
 
 
 def summary(rules) -> pd.DataFrame:
-    """The start-of-game odds, one row each (``toolkit odds halali``, the report).
+    """The start-of-game odds (``toolkit odds halali``, the report), in the table of
+    :func:`toolkit.core.exact.odds_table`.
 
-    Same shape as the other games' ``summary``: columns ``quantity`` (text),
-    ``exact`` (the fraction as a string) and ``value`` (float).  Rows: the
-    first reveal's kind, its owner, a hunter's gun direction (given a hunter,
+    Rows: the first reveal's kind, its owner, a hunter's gun direction (given a hunter,
     and jointly with the first reveal), the points face down per kind and the
     expected points of one reveal.  Exposure is 0 at the start (no tile is
     face up), so it has no row.
 
-    Parameters
-    ----------
-    rules : Rules
-        Halali rules.
-
-    Returns
-    -------
-    pandas.DataFrame
-
     Examples
     --------
     >>> from toolkit.games.halali.rules import Rules
-    >>> df = summary(Rules())
-    >>> list(df.columns)
-    ['quantity', 'exact', 'value']
-    >>> df.loc[0, "quantity"], df.loc[0, "exact"], round(float(df.loc[0, "value"]), 4)
-    ('P(first reveal is a bear)', '1/24', 0.0417)
+    >>> summary(Rules()).loc[0, ["quantity", "exact"]].tolist()
+    ['P(first reveal is a bear)', '1/24']
     """
     dist = reveal_distribution(rules)
     rows = [(FIRST_REVEAL.format(what=f"a {kind}"), p) for kind, p in dist.items()]
@@ -587,8 +541,7 @@ def summary(rules) -> pd.DataFrame:
     rows += [(POINTS_FACE_DOWN.format(kinds=kind), Fraction(v)) for kind, v in points.items()]
     rows.append((POINTS_FACE_DOWN.format(kinds="all kinds"), Fraction(sum(points.values()))))
     rows.append((FIRST_REVEAL_POINTS, expected_reveal_points(rules)))
-    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
-                         "value": [float(r[1]) for r in rows]})
+    return odds_table(rows)
 
 
 # ---------------------------------------------------------------------- the run's deals, replayed

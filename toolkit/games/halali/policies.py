@@ -149,20 +149,12 @@ def lookahead_choice(view, options):
     return _first_best(options, [lookahead_value(view, a, weight) for a in options])
 
 
-class GreedyPolicy:
-    def __init__(self, rules, stream):
-        pass
-
-    def choose(self, view, options):
-        return greedy_choice(view, options)
+class GreedyPolicy(core_policy.ChoicePolicy):
+    choice = staticmethod(greedy_choice)
 
 
-class LookaheadPolicy:
-    def __init__(self, rules, stream):
-        pass
-
-    def choose(self, view, options):
-        return lookahead_choice(view, options)
+class LookaheadPolicy(core_policy.ChoicePolicy):
+    choice = staticmethod(lookahead_choice)
 
 
 def make_policy(name: str, rules, stream):

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from toolkit.core.lead import LeadTracker
+from toolkit.core.lead import LeadTracker, leader as top_seat  # the seat with the strictly highest value, or -1
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.halali.rules import (
@@ -435,11 +435,9 @@ def observe(st: State, seat: int) -> View:
 
 def winner(rules, scores, tiles) -> int:
     """H-6.2 / H-6.3 (also the match rule of H-8): a seat, or -1 for a draw."""
-    if scores[0] != scores[1]:
-        return 0 if scores[0] > scores[1] else 1
-    if rules.tiebreak == "most_tiles_then_draw" and tiles[0] != tiles[1]:
-        return 0 if tiles[0] > tiles[1] else 1
-    return -1
+    if scores[0] == scores[1] and rules.tiebreak == "most_tiles_then_draw":
+        return top_seat(tiles)
+    return top_seat(scores)
 
 
 @dataclasses.dataclass

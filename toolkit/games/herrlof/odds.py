@@ -2,7 +2,9 @@
 
 Every number here is a :class:`fractions.Fraction` computed with
 :func:`math.comb` (hypergeometric arithmetic), never by sampling.  The
-results hold for any valid :class:`~toolkit.games.herrlof.rules.Rules`.
+results hold for any valid :class:`~toolkit.games.herrlof.rules.Rules`, which
+is what a function's ``rules`` is (its entry in a docstring says which fields
+are read, where that matters).
 
 Notation: ``D`` = ``deck_size``, ``h`` = ``hand_size``, ``M`` = ``max_rank``
 (cards per suit), ``C`` = ``suited_cards`` = ``suits * M``, ``S`` =
@@ -51,8 +53,6 @@ Both seats have the same distributions (the deal is exchangeable); the
 numbers are for "a given seat's hand".
 
 :func:`summary` is the game's ``odds`` table (``toolkit odds``, the report).
-The module deliberately defines no ``throw_table`` or ``value_distribution``:
-the CLI looks those names up to print Valhalla's per-outcome tables.
 
 Examples
 --------
@@ -73,7 +73,8 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.deals import SAMPLE_DEALS, replayed_games, sample_means
-from toolkit.core.exact import hypergeometric, mean as _mean, tail as _tail  # noqa: F401 (re-exported)
+from toolkit.core.exact import hypergeometric, odds_table
+from toolkit.core.exact import mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 from toolkit.core.rng import CHANCE, Stream
 
 EFFECT_RANKS = (1, 3, 6, 9)  # the ranks with powers (R-4)
@@ -140,15 +141,6 @@ def p_no_trump(rules) -> Fraction:
     ``S / D`` under ``special_indicator_means = no_trump``; 0 under ``redraw``
     (a suited card always turns up).
 
-    Parameters
-    ----------
-    rules : Rules
-        Herrlof rules.
-
-    Returns
-    -------
-    Fraction
-
     Examples
     --------
     >>> from toolkit.games.herrlof.rules import Rules
@@ -165,8 +157,6 @@ def trump_given_hand(rules, suit_counts, special_count: int = 0) -> dict[int, Fr
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     suit_counts : sequence of int
         Cards of each suit ``0..suits-1`` in the hand.
     special_count : int, optional
@@ -208,11 +198,6 @@ def trump_count_distribution(rules) -> dict[int, Fraction]:
 
     A no-trump round counts as 0 trumps.  See the module docstring for the
     derivation in each ``special_indicator_means`` mode.
-
-    Parameters
-    ----------
-    rules : Rules
-        Herrlof rules.
 
     Returns
     -------
@@ -261,14 +246,8 @@ def p_at_least_trumps(rules, k: int) -> Fraction:
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     k : int
         Threshold; ``k <= 0`` gives 1.
-
-    Returns
-    -------
-    Fraction
 
     Examples
     --------
@@ -289,8 +268,6 @@ def special_count_distribution(rules, kind: str = "both") -> dict[int, Fraction]
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     kind : {"both", "V", "N"}, optional
         Count V and N together (default), only Valknuts or only Hagalaz cards.
 
@@ -321,8 +298,6 @@ def rank_count_distribution(rules, rank: int) -> dict[int, Fraction]:
 
     Parameters
     ----------
-    rules : Rules
-        Herrlof rules.
     rank : int
         A rank in ``1..max_rank``.
 
@@ -347,29 +322,16 @@ def rank_count_distribution(rules, rank: int) -> dict[int, Fraction]:
 
 
 def summary(rules) -> pd.DataFrame:
-    """The exact deal odds, one row each (``toolkit odds herrlof``, the report).
+    """The exact deal odds (``toolkit odds herrlof``, the report), in the table of
+    :func:`toolkit.core.exact.odds_table`.
 
-    Same shape as Valhalla's ``summary``: columns ``quantity`` (text),
-    ``exact`` (the fraction as a string) and ``value`` (float).  The
-    distributions are listed for every ``k`` with a nonzero probability.
-
-    Parameters
-    ----------
-    rules : Rules
-        Herrlof rules.
-
-    Returns
-    -------
-    pandas.DataFrame
+    The distributions are listed for every ``k`` with a nonzero probability.
 
     Examples
     --------
     >>> from toolkit.games.herrlof.rules import Rules
-    >>> df = summary(Rules())
-    >>> list(df.columns)
-    ['quantity', 'exact', 'value']
-    >>> df.loc[0, "quantity"], df.loc[0, "exact"], round(float(df.loc[0, "value"]), 4)
-    ('P(no trump)', '1/7', 0.1429)
+    >>> summary(Rules()).loc[0, ["quantity", "exact"]].tolist()
+    ['P(no trump)', '1/7']
     """
     h = rules.hand_size
     trumps = trump_count_distribution(rules)
@@ -391,8 +353,7 @@ def summary(rules) -> pd.DataFrame:
                  Fraction(h * len(effect) * rules.suits, rules.deck_size)))
     dist = rank_count_distribution(rules, 1)
     rows += [(ONE_RANK.format(k=k), p) for k, p in dist.items() if p > 0]
-    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
-                         "value": [float(r[1]) for r in rows]})
+    return odds_table(rows)
 
 
 # ---------------------------------------------------------------------- the run's deals, replayed

@@ -40,7 +40,7 @@ the stock or the opponent's 3-discards.
 from __future__ import annotations
 
 from toolkit.core import policy as core_policy
-from toolkit.core.policy import RandomPolicy, parse_samples
+from toolkit.core.policy import parse_samples
 from toolkit.games.herrlof import reference as ref
 from toolkit.games.herrlof.reference import hand_strength
 
@@ -262,12 +262,8 @@ def copy_state(st: ref.State) -> ref.State:
 # ---------------------------------------------------------------------- the objects play_game uses
 
 
-class GreedyPolicy:
-    def __init__(self, rules, stream):
-        pass
-
-    def choose(self, view, d):
-        return greedy_choice(view, d)
+class GreedyPolicy(core_policy.ChoicePolicy):
+    choice = staticmethod(greedy_choice)
 
 
 class LookaheadPolicy:
@@ -280,12 +276,7 @@ class LookaheadPolicy:
 
 
 def make_policy(name: str, rules, stream):
-    base, samples = parse_policy(name)
-    if base == "random":
-        return RandomPolicy(rules, stream)
-    if base == "greedy":
-        return GreedyPolicy(rules, stream)
-    return LookaheadPolicy(rules, stream, samples)
+    return core_policy.make_player(name, rules, stream, parse_policy, GreedyPolicy, LookaheadPolicy)
 
 
 # the reference asks core.policy for its players (it does not import this module); the lambda looks

@@ -77,7 +77,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from toolkit.core.lead import LeadTracker
+from toolkit.core.lead import LeadTracker, leader as top_seat  # the seat with the strictly highest value, or -1
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
 
@@ -493,11 +493,9 @@ def lead_measure(st: State) -> list:
 
 def winner(rules, scores, exact_bids) -> int:
     """R-6.3: the winning seat, or -1 for a draw."""
-    if scores[0] != scores[1]:
-        return 0 if scores[0] > scores[1] else 1
-    if rules.tiebreak == "most_correct_bids_then_draw" and exact_bids[0] != exact_bids[1]:
-        return 0 if exact_bids[0] > exact_bids[1] else 1
-    return -1
+    if scores[0] == scores[1] and rules.tiebreak == "most_correct_bids_then_draw":
+        return top_seat(exact_bids)
+    return top_seat(scores)
 
 
 # ---------------------------------------------------------------------- the state machine (§5)

@@ -19,6 +19,8 @@ from fractions import Fraction
 
 import pandas as pd
 
+from toolkit.core.exact import odds_table
+
 STICKS = ("S", "T", "G", "H")  # Sowulo, Tiewaz, Gebo, Hagalaz; outcome bit i = stick i rune-up
 
 
@@ -155,7 +157,8 @@ def p_seat0_starts(rules) -> Fraction:
 
 
 def summary(rules) -> pd.DataFrame:
-    """The headline exact numbers, one row each (``toolkit odds valhalla``)."""
+    """The headline exact numbers (``toolkit odds valhalla``), in the table of
+    :func:`toolkit.core.exact.odds_table`."""
     rows = [
         ("P(natural one)", p_natural_one(rules)),
         ("P(throw's class is in extra_throw_values)", p_qualifies(rules)),
@@ -166,8 +169,7 @@ def summary(rules) -> pd.DataFrame:
         ("expected pips per turn (every extra throw taken)", expected_pips_per_turn(rules)),
         ("P(seat 0 starts)", p_seat0_starts(rules)),
     ]
-    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
-                         "value": [float(r[1]) for r in rows]})
+    return odds_table(rows)
 
 
 def simulated(frame: pd.DataFrame, rules, policies) -> dict[str, float]:

@@ -79,8 +79,7 @@ the length layouts (the lengths are fixed for the whole game).  The number of
 players plays no part.
 
 :func:`summary` is the game's ``odds`` table (``toolkit odds walhalla``, the
-report).  The module defines no ``throw_table`` or ``value_distribution``
-(names the CLI looks up for Valhalla's per-outcome tables).
+report).
 
 Examples
 --------
@@ -106,7 +105,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.deals import replayed_games, sample_means
-from toolkit.core.exact import mean as _mean
+from toolkit.core.exact import index_of, mean as _mean, odds_table
 from toolkit.games.walhalla.data import FIELD_TYPES, VILLAGE, WHEAT, load_tiles
 from toolkit.games.walhalla.reference import majority_gains
 from toolkit.games.walhalla.rules import DRAW_18, DRAW_18_COMBINATIONS
@@ -168,16 +167,6 @@ def _fjord(f) -> int:
     if not 0 <= int(f) < N_FJORDS:
         raise ValueError(f"fjord={f} is not allowed: 0..3 (F0..F3)")
     return int(f)
-
-
-def _field_type(t) -> int:
-    if isinstance(t, str):
-        if t not in FIELD_TYPES:
-            raise ValueError(f"field_type={t!r} is not allowed: one of {', '.join(FIELD_TYPES)}")
-        return FIELD_TYPES.index(t)
-    if not 0 <= int(t) < len(FIELD_TYPES):
-        raise ValueError(f"field_type={t} is not allowed: a code 0..3 or one of {', '.join(FIELD_TYPES)}")
-    return int(t)
 
 
 def _lengths(lengths) -> tuple:
@@ -513,7 +502,7 @@ def field_count_distribution(rules=None, peninsula: int = 0, field_type="village
     >>> field_count_distribution(tiles=6, field_type="wheat")[0]
     Fraction(1, 221)
     """
-    t = _field_type(field_type)
+    t = index_of("field_type", field_type, FIELD_TYPES)
     out: dict = {}
     for c, p in composition_distribution(rules, peninsula, tiles).items():
         out[c[t]] = out.get(c[t], Fraction(0)) + p
@@ -765,10 +754,10 @@ def _per_peninsula(rules, label: str, fn) -> list:
 
 
 def summary(rules) -> pd.DataFrame:
-    """The exact setup and mooring odds, one row each (``toolkit odds walhalla``, the report).
+    """The exact setup and mooring odds (``toolkit odds walhalla``, the report), in the table of
+    :func:`toolkit.core.exact.odds_table`.
 
-    Same shape as the other games' ``summary``: columns ``quantity`` (text),
-    ``exact`` (the fraction as a string) and ``value`` (float).  Rows: the law
+    Rows: the law
     of the peninsula lengths and of one peninsula's length; per peninsula (one
     row when the three agree) the expected villages, P(no wheat), the expected
     total wheat value; P(no wheat on a 6-tile peninsula); P(some peninsula has
@@ -779,11 +768,8 @@ def summary(rules) -> pd.DataFrame:
     Examples
     --------
     >>> from toolkit.games.walhalla.rules import Rules
-    >>> df = summary(Rules())
-    >>> list(df.columns)
-    ['quantity', 'exact', 'value']
-    >>> df.loc[0, "quantity"], df.loc[0, "exact"]
-    ('P(peninsula lengths = 6,6,6)', '1')
+    >>> summary(Rules()).loc[0, ["quantity", "exact"]].tolist()
+    ['P(peninsula lengths = 6,6,6)', '1']
     """
     rows = [(_lengths_label(a), p) for a, p in lengths_distribution(rules).items()]
     if rules.peninsula_tiles == DRAW_18:
@@ -804,8 +790,7 @@ def summary(rules) -> pd.DataFrame:
     rows.append(("majority: strengths 4,2,2,2 on tips 8/5, VP of each tied second", Fraction(int(t.vp[1]))))
     t = walhalla_majority_table(rules, [2, 2, 2, 1])
     rows.append(("Walhalla majority: counts 2,2,2,1, VP of each tied first", Fraction(int(t.vp[0]))))
-    return pd.DataFrame({"quantity": [r[0] for r in rows], "exact": [str(r[1]) for r in rows],
-                         "value": [float(r[1]) for r in rows]})
+    return odds_table(rows)
 
 
 # ---------------------------------------------------------------------- the run's set-ups, replayed

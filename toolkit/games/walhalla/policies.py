@@ -59,7 +59,7 @@ dragons still to come as a set, not their order.
 from __future__ import annotations
 
 from toolkit.core import policy as core_policy
-from toolkit.core.policy import RandomPolicy, best, parse_samples
+from toolkit.core.policy import best, deal_unseen, parse_samples
 from toolkit.core.rng import Stream, mix64
 from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import AXE, CARD_TYPES, CULT, FOREST, HORN, PLUNDER, VILLAGE, WALHALLA_CARD, WHEAT
@@ -226,18 +226,11 @@ def determinize(view, stream):
     pool = [c for c, name in enumerate(CARD_TYPES)
             for _ in range(rules.action_deck[name] - view["hand"][c] - view["discard"][c])]
     stream.shuffle(pool)
-    hands, k = [], 0
-    for p in range(rules.num_players):
-        hand = list(view["hand"]) if p == me else [0] * len(CARD_TYPES)
-        if p != me:
-            for c in pool[k:k + view["hand_sizes"][p]]:
-                hand[c] += 1
-            k += view["hand_sizes"][p]
-        hands.append(hand)
-    assert len(pool) - k == view["deck_size"], "the unseen cards are the other hands and the deck"
+    hands, deck = deal_unseen(pool, view["hand"], view["hand_sizes"], me)
+    assert len(deck) == view["deck_size"], "the unseen cards are the other hands and the deck"
     dragons = list(view["dragons_left"])
     stream.shuffle(dragons)
-    return hands, pool[k:], dragons
+    return hands, deck, dragons
 
 
 def lookahead_fjord(view, options, samples, stream):
@@ -277,12 +270,7 @@ def parse_policy(name: str) -> tuple[str, int]:
 
 
 def make_policy(name: str, rules, stream):
-    base, samples = parse_policy(name)
-    if base == "random":
-        return RandomPolicy(rules, stream)
-    if base == "greedy":
-        return GreedyPolicy(rules, stream)
-    return LookaheadPolicy(rules, stream, samples)
+    return core_policy.make_player(name, rules, stream, parse_policy, GreedyPolicy, LookaheadPolicy)
 
 
 # the reference asks core.policy for its players (it does not import this module); the lambda looks

@@ -100,6 +100,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+from toolkit.core import cards
 from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
@@ -249,13 +250,7 @@ class Game:
             asgard += 1
         self.asgard = [asgard] * n
         # 6. action cards
-        self.deck = [c for c in range(N_CARD_TYPES) for _ in range(self.card_counts[c])]
-        self.chance.shuffle(self.deck)
-        self.discard = [0] * N_CARD_TYPES
-        self.hands = [[0] * N_CARD_TYPES for _ in range(n)]
-        for p in range(n):
-            for _ in range(rules.initial_action_cards):
-                self.draw_card(p)
+        self.deck, self.discard, self.hands = cards.deal(self.card_counts, n, rules.initial_action_cards, self.chance)
         # 7. dragons
         self.dragons = list(range(len(self.dragon_colour)))
         self.chance.shuffle(self.dragons)
@@ -273,14 +268,7 @@ class Game:
 
     def draw_card(self, seat: int) -> bool:
         """W-5.6: an empty deck is rebuilt from the discard pile; with both empty nothing is drawn."""
-        if not self.deck:
-            if sum(self.discard) == 0:
-                return False
-            self.deck = [c for c in range(N_CARD_TYPES) for _ in range(self.discard[c])]
-            self.discard = [0] * N_CARD_TYPES
-            self.chance.shuffle(self.deck)
-        self.hands[seat][self.deck.pop(0)] += 1
-        return True
+        return cards.draw_card(self.deck, self.discard, self.hands[seat], self.chance)
 
     # -- geometry (§3) ------------------------------------------------------------------
 

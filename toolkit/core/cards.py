@@ -1,0 +1,61 @@
+"""Card piles kept as counts per kind of card, as the references of the games with such decks keep them
+(Attila's tribes, Walhalla's action cards): a hand and the discard pile are counts per kind, the deck
+is a list of kind codes, top first."""
+
+from __future__ import annotations
+
+
+def deal(counts, seats: int, hand_size: int, chance) -> tuple[list, list, list]:
+    """A new game's cards: ``counts[k]`` cards of each kind ``k`` listed in canonical order and
+    shuffled from ``chance``, then ``hand_size`` cards drawn by each seat in turn (:func:`draw_card`).
+
+    Returns
+    -------
+    (deck, discard, hands)
+        The deck left (top first), the empty discard pile and each seat's hand, both as counts
+        per kind.
+
+    Examples
+    --------
+    >>> from toolkit.core.rng import Stream
+    >>> deck, discard, hands = deal([2, 2], 2, 1, Stream(1))
+    >>> len(deck), discard, [sum(h) for h in hands]
+    (2, [0, 0], [1, 1])
+    """
+    deck = [kind for kind, n in enumerate(counts) for _ in range(n)]
+    chance.shuffle(deck)
+    discard = [0] * len(counts)
+    hands = [[0] * len(counts) for _ in range(seats)]
+    for hand in hands:
+        for _ in range(hand_size):
+            draw_card(deck, discard, hand, chance)
+    return deck, discard, hands
+
+
+def draw_card(deck: list, discard: list, hand: list, chance) -> bool:
+    """Draw the deck's top card into ``hand``; an empty deck is first rebuilt from the whole discard pile.
+
+    The rebuilt deck lists the discarded cards in canonical order (kind 0 first) and is shuffled
+    from ``chance``; the discard pile is then empty.  ``deck``, ``discard`` and ``hand`` are changed
+    in place.
+
+    Returns
+    -------
+    bool
+        False, and nothing drawn, when the deck and the discard pile are both empty.
+
+    Examples
+    --------
+    >>> from toolkit.core.rng import Stream
+    >>> deck, discard, hand = [], [0, 2], [0, 0]
+    >>> draw_card(deck, discard, hand, Stream(1)), deck, discard, hand
+    (True, [1], [0, 0], [0, 1])
+    """
+    if not deck:
+        if sum(discard) == 0:
+            return False
+        deck[:] = [kind for kind, n in enumerate(discard) for _ in range(n)]
+        discard[:] = [0] * len(discard)
+        chance.shuffle(deck)
+    hand[deck.pop(0)] += 1
+    return True
