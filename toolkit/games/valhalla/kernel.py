@@ -77,6 +77,24 @@ Then a guide entry says whether its whole bin lies inside one outcome
 throw skips the float conversion and comparison, whose wait perf showed as a
 quarter of the samples: 107,000-116,000 games/s against 99,000-106,000
 (3 x 3 x 200,000 games, alternating).
+
+On the protocol (issue 15): the fused loop above became the protocol functions
+below, driven by ``core.driver``'s generic loop, with the game's counters and
+phase kept in ``st`` beside the board.  That cost 20%: 104,000-113,000 games/s
+against 137,000-142,000 for the fused loop of commit 78c820b
+(``benchmarks/kernels.py valhalla``, 3 alternating runs of each).  Counted
+with callgrind (100,000 random-vs-random games, seed 7, one thread, code
+compiled for the Haswell CPU valgrind presents: the same count in every run,
+where timings on a shared machine vary by up to 30%), instructions per game:
+fused loop 113,600; protocol 143,700; with the seat read as
+``st[S_SEAT] & 1`` (:func:`_seat`) 123,000; then the extra-throw rule tested
+before the throw's class is worked out (off in the standard rules) 121,000;
+and :func:`_end_turn` told whether the game is over instead of reading the
+winner and aborted fields 119,300, 5% above the fused loop: 132,000-137,000
+games/s in the same runs (0.96 of the fused loop).  Keeping §7.8's thrown
+values as a mask instead of the ``bad_throw`` flag moved the count by less
+than two compilations of the same source can differ (up to 0.7%), so the flag
+stayed.
 """
 
 from __future__ import annotations
@@ -697,13 +715,26 @@ def start(params, st, rs):
 
 
 @njit_inline
-def _end_turn(st):
-    """The turn is over (§6): the lead is reported; the game ends, or the other seat throws."""
+def _seat(st):
+    """The seat to move, ``st[S_SEAT]``, read as ``& 1`` so that LLVM knows it is 0 or 1.
+
+    The seat indexes the board and the tallies (``st[seat]``, ``st[T_THROWS + seat]`` ...).  Read
+    plainly, each such index is compiled with Numba's negative-index wraparound, and LLVM must
+    assume that a store through it may change any other entry of ``st``, the protocol's fields
+    included, so it loads them again after every such store.  The mask removes both: 20% of the
+    protocol kernel's instructions (module docstring, "On the protocol")."""
+    return st[S_SEAT] & 1
+
+
+@njit_inline
+def _end_turn(st, game_over):
+    """The turn is over (§6): the lead is reported; then the game ends (``game_over``: won, or aborted
+    by V-8) or the other seat throws.  The caller knows which, so the turn's end reads neither field."""
     lead_update(st[S_LEAD:S_LEAD + LEAD_FIELDS], st[S_LEAD_VALUES:S_LEAD_VALUES + 2], 2, st[S_TURNS])
-    if st[S_WINNER] >= 0 or st[S_ABORTED]:
+    if game_over:
         st[S_PHASE] = PH_OVER
     else:
-        st[S_SEAT] = 1 - st[S_SEAT]
+        st[S_SEAT] = 1 - _seat(st)
         st[S_TURN_THROWS] = 0
         st[S_PHASE] = PH_THROW
 
@@ -713,19 +744,25 @@ def _extra_throw(st):
     """Another throw in this turn (V-4.3), unless the turn has thrown 1,000 times (V-8: aborted)."""
     if st[S_TURN_THROWS] >= MAX_THROWS_PER_TURN:
         st[S_ABORTED] = 1
-        _end_turn(st)
+        _end_turn(st, True)
     else:
-        st[T_EXTRA + st[S_SEAT]] += 1
+        st[T_EXTRA + _seat(st)] += 1
         st[S_PHASE] = PH_THROW
+
+
+@njit_inline
+def _earns_extra(ip, st):
+    """V-4.3: the throw just made earns another (its class code is in ``extra_throw_values``)."""
+    value = st[S_VALUE]
+    code = 7 if value == 1 and st[S_NATURAL] == 0 else value
+    return code >= 1 and (ip[P_EXTRA_MASK] >> code) & 1 == 1
 
 
 @njit_inline
 def _after_throw(ip, st):
     """After a throw's move or forfeit: an extra throw (V-4.3; DP-2 when optional) or the turn's end."""
-    value = st[S_VALUE]
-    code = 7 if value == 1 and st[S_NATURAL] == 0 else value
-    if ip[P_EXTRA] != 1 or code < 1 or ((ip[P_EXTRA_MASK] >> code) & 1) == 0:
-        _end_turn(st)
+    if ip[P_EXTRA] != 1 or not _earns_extra(ip, st):  # the rule first: off, no throw's class is looked at
+        _end_turn(st, False)
     elif ip[P_EXTRA_OPTIONAL] == 1:  # DP-2
         st[S_PLIES] += 1
         st[S_OFFERED] += 2
@@ -741,8 +778,8 @@ def advance(params, st, rs):
     while True:
         phase = st[S_PHASE]
         if phase != PH_THROW:
-            return -1 if phase == PH_OVER else st[S_SEAT]
-        seat = st[S_SEAT]
+            return -1 if phase == PH_OVER else _seat(st)
+        seat = _seat(st)
         if st[S_TURN_THROWS] == 0:  # a new turn (V-8: max_turns ends the game between turns)
             if st[S_TURNS] >= ip[P_MAX_TURNS]:
                 st[S_ABORTED] = 1
@@ -810,12 +847,12 @@ def move_of(ip, st, seat, origin_bit):
 def apply(params, st, rs, option):
     """Carry out ``option`` of the current decision point."""
     ip = params[0]
-    seat = st[S_SEAT]
+    seat = _seat(st)
     if st[S_PHASE] == PH_EXTRA:
         if option == THROW_AGAIN:
             _extra_throw(st)
         else:
-            _end_turn(st)
+            _end_turn(st, False)
         return
     origin, target, flags = move_of(ip, st, seat, option)
     st[S_MOVES_MADE + seat] += 1
@@ -831,7 +868,7 @@ def apply(params, st, rs, option):
     st[T_BACKWARD + seat] += (flags & BACKWARD_FLAG) >> 1
     if st[OFF + seat] == ip[P_SHIPS]:
         st[S_WINNER] = seat
-        _end_turn(st)
+        _end_turn(st, True)
     else:
         _after_throw(ip, st)
 
