@@ -65,20 +65,31 @@ def _grid_cell(grid: str, cell: str) -> str:
     return f".widget-vbox:has(> .widget-label:text-is('{grid}')) {_text_input(cell)}"
 
 
-# each change must change what the plot shows: Attila's support_any_tribe and Walhalla's landing_mandatory,
-# for two, change no winner and no game length in greedy self-play (measured), so their plot stays the same
-PANELS = {
-    "valhalla": PanelCase(("throw_mode", "simplified"), "extra_throw_enabled", ("ships_per_player", "ArrowLeft"),
-                          (_text_input("blockade_zone"), "25,99", "blockade_zone")),
-    "herrlof": PanelCase(("first_dealer", "seat0"), "trump_anytime", ("suits", "ArrowLeft"),
-                         (".jupyter-widget-tagsinput", "99", "consolation_range")),
-    "halali": PanelCase(("neutral_lock", "reveal_only"), "forced_capture", ("end_phase_moves", "ArrowLeft"),
-                        (_grid_cell("tile_counts", "bear"), "3", "tile_counts")),
-    "attila": PanelCase(("tie_rounding", "up"), "war_tie_removes_all_weakest", ("hand_size", "ArrowLeft"),
-                        (_text_input("peace_tiles_per_century"), "1,2,x", "peace_tiles_per_century")),
-    "walhalla": PanelCase(("tie_rounding", "down"), "winner_loses_hero", ("raids", "ArrowLeft"),
-                          (_text_input("walhalla_final_vp"), "6,x", "walhalla_final_vp")),
-}
+def panel_case(name: str) -> PanelCase:
+    """What to change in game ``name``'s rules panel: ``tests/games/<name>/notebook_panel.json``, beside
+    the game's other tests (a game without the file fails here, by name).
+
+    The file gives ``dropdown`` (label, option), ``checkbox`` (label), ``slider`` (label, key) and
+    ``bad``: the ``input`` to type into (``{"text": label}``, a text box; ``{"grid": heading, "cell":
+    label}``, a number box of a mapping; ``{"css": selector}``), the text ``typed`` and the name the
+    message ``names``.  Each change must change what the plot shows: Attila's support_any_tribe and
+    Walhalla's landing_mandatory, for two, change no winner and no game length in greedy self-play
+    (measured), so their plot stays the same."""
+    path = REPO / "tests" / "games" / name / "notebook_panel.json"
+    assert path.is_file(), f"{name}: no {path.relative_to(REPO)} (what the browser test changes in its panel)"
+    case = json.loads(path.read_text())
+    where = case["bad"]["input"]
+    if "text" in where:
+        selector = _text_input(where["text"])
+    elif "grid" in where:
+        selector = _grid_cell(where["grid"], where["cell"])
+    else:
+        selector = where["css"]
+    return PanelCase(tuple(case["dropdown"]), case["checkbox"], tuple(case["slider"]),
+                     (selector, case["bad"]["typed"], case["bad"]["names"]))
+
+
+PANELS = {name: panel_case(name) for name in GAMES}  # every game's notebook has a rules panel
 REPLAYS = [name for name, spec in GAMES.items() if spec.replay]  # their notebooks replay a game with a slider
 
 # JupyterLab as `make lab` starts it, told by a config file what a test needs: a free port, no token,
@@ -300,8 +311,8 @@ def page_shot(notebook, step: str) -> Path:
 
 def panel_of(notebook):
     """The output of the cell that makes the rules panel, and what to change in it; None without a panel."""
-    if notebook.name not in PANELS:  # a notebook given a panel must say here what to change in it
-        assert code_cells_with(notebook.page, "rules_panel(").count() == 0, f"add {notebook.name} to PANELS"
+    if notebook.name not in PANELS:  # the overview: a game's panel is in the game's own notebook
+        assert code_cells_with(notebook.page, "rules_panel(").count() == 0, f"{notebook.name} has a panel"
         return None, None
     return code_cell(notebook.page, "rules_panel(").locator(".jp-Cell-outputArea"), PANELS[notebook.name]
 

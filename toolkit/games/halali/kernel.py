@@ -239,13 +239,10 @@ def owner_class(kind):
 
 @njit_inline
 def owner(kind):
-    if kind <= 1:
-        return 0
-    if kind <= 3:
-        return 1
-    if kind <= 5:
-        return -1
-    return -2
+    """The seat a piece belongs to (0 blue, 1 brown), -1 neutral, -2 a tree: :func:`owner_class`, its
+    classes 2 and 3 numbered below the seats."""
+    c = owner_class(kind)
+    return c if c < 2 else 1 - c
 
 
 # ------------------------------------------------------------------------ H-3 movement
