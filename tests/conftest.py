@@ -54,18 +54,46 @@ def pytest_collection_finish(session):
         module.start_background()
 
 
+def _warm(names, locks: Path) -> None:
+    """Play a few games of each game in ``names``, which compiles its kernel or loads it from the cache.
+
+    Each game is warmed under a lock file of its own in ``locks``, shared by the pytest-xdist workers:
+    a worker takes the next game no other worker is warming, and only when every game left is being
+    warmed elsewhere does it wait for one, then load what that worker compiled and cached.  From a cold
+    cache the workers so compile different games and never the same one twice (without the locks, two
+    workers met on the largest kernel and both compiled it: a minute of CI)."""
+    import fcntl
+
+    import toolkit
+
+    locks.mkdir(parents=True, exist_ok=True)
+    pending = list(names)
+    while pending:
+        for wait in (False, True):  # first a game nobody warms, else wait for the first left
+            for name in pending:
+                with open(locks / f"{name}.lock", "w") as lock:
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+                    except BlockingIOError:
+                        continue
+                    toolkit.simulate(name, n_games=4, progress=False)
+                pending.remove(name)
+                break
+            else:
+                continue
+            break
+
+
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
-    """Compile (or load from the cache) every game's kernel once per session.  The second
-    pytest-xdist worker goes through the games in the opposite order, so from a cold cache the two
-    compile different games at once and each then loads the other's from the shared cache."""
+    """Compile (or load from the cache) every game's kernel once per session (:func:`_warm`); the
+    second pytest-xdist worker starts from the last game, so the two start on different kernels."""
     import toolkit
 
     names = list(toolkit.GAMES)
     if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
         names.reverse()
-    for name in names:
-        toolkit.simulate(name, n_games=4, progress=False)
+    _warm(names, Path(os.environ["NUMBA_CACHE_DIR"]) / "warm-locks")
     yield
     # A test that calls a driver with other argument types (an int64 ``out``, say) has it compiled
     # again: a minute or more of CI for nothing.  Every driver must have been compiled once.
