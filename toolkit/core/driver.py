@@ -67,19 +67,11 @@ def make_play_many(play_game, rs_size: int, work_size: int):
 
     Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).
     The driver is a copy of this module's template whose globals name the game's ``play_game`` and
-    sizes, and whose code object says it stands in the kernel's file at the calling line.  Numba's
-    cache (``NUMBA_CACHE_DIR``) then keys it like a function written there: it is stored beside the
-    kernel, and a change to the kernel's file (its content hash) recompiles it.  A closure would do
-    neither: Numba hashes a closure's cells into the cache key, and a compiled function pickles with
-    an id new in every process, so the driver would be compiled again in every process.
+    sizes, made by :func:`from_template` so that Numba caches it beside the kernel.
     """
-    caller = sys._getframe(1)
-    code = _play_many.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
-                                     co_name="play_many", co_qualname="play_many")
     scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "play_game": play_game, "RS_SIZE": rs_size,
              "WORK_SIZE": work_size}
-    driver = types.FunctionType(code, scope, "play_many")
-    driver.__module__ = caller.f_globals.get("__name__", __name__)
+    driver = from_template(_play_many, "play_many", scope, sys._getframe(1))
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return njit_parallel(driver)
@@ -126,6 +118,23 @@ def _noalias(flags):
     return flags
 
 
+def from_template(template, name: str, scope: dict, caller):
+    """A copy of the function ``template`` named ``name``, whose globals are ``scope`` and whose code
+    object says it stands in the file of the frame ``caller`` (a game's kernel module) at its line.
+
+    Numba's cache (``NUMBA_CACHE_DIR``) then keys the copy like a function written there: it is stored
+    beside the kernel, and a change to the kernel's file (its content hash) recompiles it.  A closure
+    would do neither: Numba hashes a closure's cells into the cache key, and a compiled function
+    pickles with an id new in every process, so it would be compiled again in every process.  (A change
+    to the template's own module is not seen: clear the cache after editing one.)
+    """
+    code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
+                                     co_name=name, co_qualname=name)
+    function = types.FunctionType(code, scope, name)
+    function.__module__ = caller.f_globals.get("__name__", __name__)
+    return function
+
+
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                    state_size: int, max_options: int, scratch_size: int):
     """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
@@ -148,11 +157,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
              "record": record, "STATE_SIZE": state_size, "MAX_OPTIONS": max_options, "SCRATCH_SIZE": scratch_size}
     compiled = {}
     for name, template in (("run", _protocol_run), ("play_game", _protocol_game)):
-        code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
-                                         co_name=name, co_qualname=name)
-        function = types.FunctionType(code, scope, name)
-        function.__module__ = caller.f_globals.get("__name__", __name__)
-        compiled[name] = scope[name] = njit_no_nrt(function)
+        compiled[name] = scope[name] = njit_no_nrt(from_template(template, name, scope, caller))
     # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
     # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
     compiled["run"]._compiler._customize_flags = _noalias

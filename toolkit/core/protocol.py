@@ -21,8 +21,8 @@ import numpy as np
 
 from toolkit.core import rng
 
-PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "check_step", "check_end",
-            "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
+PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "evaluate", "determinize",
+            "check_step", "check_end", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
 
 
 def implements_protocol(kernel) -> bool:
@@ -78,6 +78,25 @@ class KernelGame:
 
     def apply(self, code: int) -> None:
         self.kernel.apply(self.params, self.st, self.rs, code)
+
+    def evaluate(self, seat: int):
+        """The game's heuristic value of this position for ``seat`` (higher is better for it)."""
+        return self.kernel.evaluate(self.params, self.st, seat)
+
+    def determinize(self, seat: int) -> np.ndarray:
+        """A full state consistent with what ``seat`` knows here, drawn from its decision stream (which
+        this advances, as a policy's determinization does); the game's own state is left as it was."""
+        world = np.zeros(self.kernel.STATE_SIZE, np.int64)
+        self.kernel.determinize(self.params, self.st, self.rs, seat, world, self.scratch)
+        return world
+
+    def copy(self) -> "KernelGame":
+        """An independent copy: state, streams and scratch (what a search or a test branches from)."""
+        twin = object.__new__(KernelGame)
+        twin.__dict__.update(self.__dict__)
+        for name in ("st", "rs", "scratch", "_out"):
+            setattr(twin, name, getattr(self, name).copy())
+        return twin
 
     def record(self) -> np.ndarray:
         row = np.zeros(len(self.kernel.COLUMNS), np.int32)

@@ -118,6 +118,7 @@ from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
 from toolkit.core.driver import make_play_game, make_play_many, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
+from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 N_TRIBES = 6
@@ -171,11 +172,12 @@ S_FIG, S_TOTAL, S_DECK = STATE.fig, STATE.total, STATE.deck
 STATE_SIZE = STATE.size
 # the policies' scratch (choose): the option pairs, the rollout world of the lookahead and what it needs
 MAX_PAIRS = MAX_PROVINCES * N_TRIBES
-SCRATCH = Layout(("opts", 2 * MAX_PAIRS), ("laid", N_TRIBES), ("limits", N_TRIBES), ("world", STATE_SIZE),
+SCRATCH = Layout(("opts", 2 * MAX_PAIRS), ("laid", N_TRIBES), ("limits", N_TRIBES), ("base", STATE_SIZE),
+                 ("world", STATE_SIZE),
                  ("cands", 2 * MAX_PAIRS), ("totals", MAX_PAIRS), ("pool", MAX_DECK), ("roll", 3 * MAX_SEATS),
                  ("policy", 3 * MAX_SEATS))
-W_OPTS, W_LAID, W_LIMITS, W_WORLD, W_CANDS, W_TOTALS, W_POOL, W_ROLL, W_POLICY = (
-    SCRATCH.opts, SCRATCH.laid, SCRATCH.limits, SCRATCH.world, SCRATCH.cands, SCRATCH.totals, SCRATCH.pool,
+W_OPTS, W_LAID, W_LIMITS, W_BASE, W_WORLD, W_CANDS, W_TOTALS, W_POOL, W_ROLL, W_POLICY = (
+    SCRATCH.opts, SCRATCH.laid, SCRATCH.limits, SCRATCH.base, SCRATCH.world, SCRATCH.cands, SCRATCH.totals, SCRATCH.pool,
     SCRATCH.roll, SCRATCH.policy)
 SCRATCH_SIZE = SCRATCH.size
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
@@ -964,66 +966,86 @@ def position_value(ip, st, me):
 
 
 @njit_no_nrt
+def evaluate(params, st, seat):
+    """The protocol's evaluation: :func:`position_value` (``seat``'s VP, with a scoring now if the game
+    goes on, minus the best other seat's)."""
+    return position_value(params, st, seat)
+
+
+@njit_no_nrt
+def determinize(params, st, rs, me, base, scratch):
+    """The protocol's determinization (policies.determinize): ``base`` (``STATE_SIZE``) becomes a world
+    consistent with what ``me`` knows, drawn from ``me``'s decision stream: the cards ``me`` has not
+    seen (neither in its hand nor discarded), in canonical order and shuffled, dealt to the other
+    seats (each as many as it holds, in seat order) and the rest as the draw pile."""
+    ip = params
+    pool = scratch[W_POOL:W_POOL + MAX_DECK]
+    m = 0
+    for t in range(N_TRIBES):
+        for _ in range(ip[P_CARDS] - st[S_HAND + N_TRIBES * me + t] - st[S_DISCARD + t]):
+            pool[m] = t
+            m += 1
+    rng.shuffle(pool, 0, m, rs, 1 + me)
+    for j in range(STATE_SIZE):
+        base[j] = st[j]
+    off = 0
+    for p in range(ip[P_PLAYERS]):
+        if p == me:
+            continue
+        size = hand_total(st, p)
+        for t in range(N_TRIBES):
+            base[S_HAND + N_TRIBES * p + t] = 0
+        for j in range(size):
+            base[S_HAND + N_TRIBES * p + pool[off + j]] += 1
+        off += size
+    for j in range(m - off):
+        base[S_DECK + j] = pool[off + j]
+    base[S_DECK_HEAD] = 0
+    base[S_DECK_N] = m - off
+
+
+@njit_no_nrt
+def rollout_value(params, world, rs, me, cands, i, scratch):
+    """The lookahead's value of the pair ``cands[2 * i], cands[2 * i + 1]`` in the determinized
+    ``world``: played, then the turn finished and each other seat's next turn with greedy seats, as
+    :func:`position_value`.  The rollout's streams (``rs``'s second set) start from ``me``'s decision
+    stream as it stands after the determinization, the same for every pair."""
+    ip = params
+    players = ip[P_PLAYERS]
+    roll = scratch[W_ROLL:W_ROLL + 3 * MAX_SEATS]
+    rs2 = rs[N_STREAMS:]
+    chance = rs[1 + me]
+    rs2[0] = chance
+    for p in range(players):
+        rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
+    apply_play(ip, world, rs2, me, 1, cands[2 * i], cands[2 * i + 1])
+    finish_turn(ip, world, rs2, me, scratch, roll)
+    seat = me
+    for _ in range(players - 1):
+        if world[S_OVER] == 1:
+            break
+        seat = (seat + 1) % players
+        turn(ip, world, rs2, seat, scratch, roll)
+    return position_value(ip, world, me)
+
+
+pimc = make_lookahead(determinize, rollout_value, STATE_SIZE, random_ties=True)
+
+
+@njit_no_nrt
 def lookahead_play(ip, st, rs, me, work, policies, n):
-    """policies.lookahead_play: the best of the ``n`` pairs in ``opts``, written to ``opts[0:2]``."""
+    """policies.lookahead_play: the best of the ``n`` pairs in ``opts``, written to ``opts[0:2]``
+    (``toolkit.core.lookahead``: :func:`determinize`, :func:`rollout_value`, ties at random)."""
     opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
     cands = work[W_CANDS:W_CANDS + MAX_PROVINCES * N_TRIBES * 2]
-    totals = work[W_TOTALS:W_TOTALS + MAX_PROVINCES * N_TRIBES]
-    pool = work[W_POOL:W_POOL + MAX_DECK]
-    world = work[W_WORLD:W_WORLD + STATE_SIZE]
     roll = work[W_ROLL:W_ROLL + 3 * MAX_SEATS]
-    rs2 = rs[N_STREAMS:]
-    players = ip[P_PLAYERS]
-    k = 1 + me
     for i in range(2 * n):
         cands[i] = opts[i]
-    for i in range(n):
-        totals[i] = 0
     for p in range(MAX_SEATS):  # greedy everywhere; the seat keeps its unused-tile mask
         roll[p], roll[MAX_SEATS + p], roll[2 * MAX_SEATS + p] = 1, 0, 0
     roll[2 * MAX_SEATS + me] = policies[2 * MAX_SEATS + me]
-    for _ in range(policies[MAX_SEATS + me]):
-        m = 0  # determinize: the unseen cards in canonical order, shuffled
-        for t in range(N_TRIBES):
-            for _ in range(ip[P_CARDS] - st[S_HAND + N_TRIBES * me + t] - st[S_DISCARD + t]):
-                pool[m] = t
-                m += 1
-        rng.shuffle(pool, 0, m, rs, k)
-        chance = rs[k]
-        for i in range(n):
-            for j in range(STATE_SIZE):
-                world[j] = st[j]
-            off = 0
-            for p in range(players):
-                if p == me:
-                    continue
-                size = hand_total(st, p)
-                for t in range(N_TRIBES):
-                    world[S_HAND + N_TRIBES * p + t] = 0
-                for j in range(size):
-                    world[S_HAND + N_TRIBES * p + pool[off + j]] += 1
-                off += size
-            for j in range(m - off):
-                world[S_DECK + j] = pool[off + j]
-            world[S_DECK_HEAD] = 0
-            world[S_DECK_N] = m - off
-            rs2[0] = chance
-            for p in range(players):
-                rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
-            apply_play(ip, world, rs2, me, 1, cands[2 * i], cands[2 * i + 1])
-            finish_turn(ip, world, rs2, me, work, roll)
-            seat = me
-            for _ in range(players - 1):
-                if world[S_OVER] == 1:
-                    break
-                seat = (seat + 1) % players
-                turn(ip, world, rs2, seat, work, roll)
-            totals[i] += position_value(ip, world, me)
-    best, ties = 0, 1
-    for i in range(1, n):
-        take, ties = rng.best_of(rs, k, totals[i], totals[best], ties, False)
-        if take:
-            best = i
+    best = pimc(ip, st, rs, me, cands, n, policies[MAX_SEATS + me], work[W_BASE:W_BASE + STATE_SIZE],
+                work[W_WORLD:W_WORLD + STATE_SIZE], work[W_TOTALS:W_TOTALS + MAX_PROVINCES * N_TRIBES], work)
     opts[0] = cands[2 * best]
     opts[1] = cands[2 * best + 1]
 

@@ -624,6 +624,51 @@ def lookahead_choice(ip, st, seat, opts, n):
     return opts[0] if n == 1 else opts[lookahead_index(ip, st, seat, opts, n)]
 
 
+@njit_no_nrt
+def evaluate(params, st, seat):
+    """The protocol's evaluation: the points ``seat`` leads the opponent by in the match so far (the
+    finished games' sums and, while the match goes on, the game being played)."""
+    mine, theirs = st[S_M_SEAT + seat], st[S_M_SEAT + 1 - seat]
+    if st[S_MATCH_OVER] == 0:
+        mine += st[S_SCORE + seat]
+        theirs += st[S_SCORE + 1 - seat]
+    return mine - theirs
+
+
+@njit_no_nrt
+def determinize(params, st, rs, seat, base, scratch):
+    """The protocol's determinization: ``base`` (``STATE_SIZE``) becomes a board consistent with what
+    ``seat`` knows, drawn from its decision stream.  The face-down tiles (each a kind with its tile id),
+    listed by square and shuffled, are dealt back to the face-down squares in square order; then each
+    face-down hunter, by square, gets a gun direction ``below(4)`` (H-1 draws them uniformly).  The
+    §7.4 references follow the tiles; setup's deck scratch is cleared (it held the real shuffle)."""
+    for i in range(STATE_SIZE):
+        base[i] = st[i]
+    k = 1 + seat
+    pool = base[S_DECK:S_DECK + 48]
+    m = 0
+    for s in range(49):
+        if st[S_KIND + s] >= 0 and st[S_UP + s] == 0:
+            pool[m] = 64 * st[S_KIND + s] + st[S_ID + s]
+            m += 1
+    rng.shuffle(pool, 0, m, rs, k)
+    j = 0
+    for s in range(49):
+        if st[S_KIND + s] >= 0 and st[S_UP + s] == 0:
+            kind, tid = pool[j] // 64, pool[j] % 64
+            j += 1
+            base[S_KIND + s] = kind
+            base[S_ID + s] = tid
+            base[S_HOME_OF_ID + tid] = s
+            base[S_DIR + s] = -1
+    for s in range(49):
+        if base[S_KIND + s] == HUNTER and base[S_UP + s] == 0:
+            base[S_DIR + s] = rng.below(rs, k, 4)
+            base[S_GUN_OF_ID + base[S_ID + s]] = base[S_DIR + s]
+    for i in range(48):
+        pool[i] = 0
+
+
 # ------------------------------------------------------------------------ §7 checks
 
 

@@ -77,6 +77,7 @@ from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
 from toolkit.core.driver import make_play_game, make_play_many, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
+from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
@@ -187,8 +188,8 @@ INV_CARDS, INV_HAND_SIZES, INV_TRICKS, INV_ROUND_POINTS, INV_SCORES, INV_ROUNDS,
 INV_FOLLOW, INV_STOCK, INV_BOUNDS = 8, 9, 10
 
 # -- the policies' scratch (choose's ``scratch``) ---------------------------------------------
-SCRATCH = Layout(("base", ROLLOUT_SIZE),  # the lookahead's determinized world
-                 ("world", ROLLOUT_SIZE),  # one rollout's copy
+SCRATCH = Layout(("base", STATE_SIZE),  # the lookahead's determinized world
+                 ("world", STATE_SIZE),  # one rollout's copy (of its first COPY_SIZE entries)
                  ("opts2", MAX_FACES),  # options inside rollouts
                  ("cands", MAX_FACES), ("totals", MAX_FACES),
                  ("pool", MAX_DECK),  # unseen cards
@@ -826,10 +827,19 @@ def greedy_choice(ip, st, opts, n):
 
 
 @njit_no_nrt
-def determinize(ip, st, me, base, pool, rest, rs, k):
-    """policies.determinize: fill ``base`` with a world consistent with what ``me`` knows."""
+def determinize(params, st, rs, me, base, scratch):
+    """The protocol's determinization (policies.determinize): ``base`` (``STATE_SIZE``) becomes a world
+    consistent with what ``me`` knows, drawn from ``me``'s decision stream.  The opponent's hand is
+    dealt from the faces ``me`` has not seen (the known ones kept; none of a suit ``me`` knows it lacks,
+    while enough others remain), the stock reshuffled from the rest, and an opponent's bid ``me`` has
+    not seen replaced by greedy's bid on the dealt hand.  The discard record (``disc``, for §7.1 only)
+    is left as it was, so the world's §7.1 tally need not hold."""
+    ip = params
     opp = 1 - me
-    for i in range(COPY_SIZE):
+    k = 1 + me
+    pool = scratch[W_POOL:W_POOL + MAX_DECK]
+    rest = scratch[W_REST:W_REST + MAX_DECK]
+    for i in range(STATE_SIZE):
         base[i] = st[i]
     # the pool of unseen faces, canonical order
     v = ip[P_SUITED]
@@ -899,7 +909,27 @@ def determinize(ip, st, me, base, pool, rest, rs, k):
 
 
 @njit_no_nrt
-def rollout_value(ip, world, me, opts, rs, k):
+def evaluate(params, st, seat):
+    """The protocol's evaluation: ``seat``'s score minus the opponent's, each with the points its
+    tricks won so far would bring if the round ended now (for a seat that has bid)."""
+    total = 0
+    for s in range(2):
+        value = st[S_SCORE + s]
+        if st[S_BID + s] >= 0:
+            value += round_points(params, st[S_WON_N + s], st[S_BID + s])
+        total += value if s == seat else -value
+    return total
+
+
+@njit_no_nrt
+def rollout_value(params, world, rs, me, cands, i, scratch):
+    """The lookahead's value of candidate ``cands[i]`` in the determinized ``world``: played, then the
+    round to its end with greedy seats (chance from ``me``'s decision stream), as ``me``'s round points
+    minus the opponent's."""
+    ip = params
+    k = 1 + me
+    opts = scratch[W_OPTS2:W_OPTS2 + MAX_FACES]
+    apply_decision(ip, world, cands[i], rs, k)
     while True:
         n = next_decision(ip, world, opts, rs, k)
         if n == 0:
@@ -909,20 +939,18 @@ def rollout_value(ip, world, me, opts, rs, k):
             - round_points(ip, world[S_WON_N + 1 - me], world[S_BID + 1 - me]))
 
 
+pimc = make_lookahead(determinize, rollout_value, COPY_SIZE, random_ties=False)
+
+
 @njit_no_nrt
 def lookahead_choice(ip, st, opts, n, samples, rs, scratch):
-    """The ``lookahead`` option of ``opts[:n]`` (policies.lookahead_choice); ``scratch``: ``SCRATCH_SIZE``."""
+    """The ``lookahead`` option of ``opts[:n]`` (policies.lookahead_choice); ``scratch``: ``SCRATCH_SIZE``.
+    A bid is chosen among greedy's bid and those within ``BID_WINDOW`` of it; the rest is
+    ``toolkit.core.lookahead`` (:func:`determinize`, :func:`rollout_value`, the first of the best)."""
     if n == 1:
         return opts[0]
     me, kind = st[S_DSEAT], st[S_DKIND]
-    k = 1 + me
-    base = scratch[W_BASE:W_BASE + ROLLOUT_SIZE]
-    world = scratch[W_WORLD:W_WORLD + ROLLOUT_SIZE]
-    opts2 = scratch[W_OPTS2:W_OPTS2 + MAX_FACES]
     cands = scratch[W_CANDS:W_CANDS + MAX_FACES]
-    totals = scratch[W_TOTALS:W_TOTALS + MAX_FACES]
-    pool = scratch[W_POOL:W_POOL + MAX_DECK]
-    rest = scratch[W_REST:W_REST + MAX_DECK]
     nc = 0
     if kind == DP_BID:
         g = greedy_bid(ip, st, me)
@@ -934,19 +962,8 @@ def lookahead_choice(ip, st, opts, n, samples, rs, scratch):
         for i in range(n):
             cands[i] = opts[i]
         nc = n
-    for i in range(nc):
-        totals[i] = 0
-    for _ in range(samples):
-        determinize(ip, st, me, base, pool, rest, rs, k)
-        for i in range(nc):
-            for j in range(COPY_SIZE):
-                world[j] = base[j]
-            apply_decision(ip, world, cands[i], rs, k)
-            totals[i] += rollout_value(ip, world, me, opts2, rs, k)
-    best = 0
-    for i in range(1, nc):
-        if totals[i] > totals[best]:
-            best = i
+    best = pimc(ip, st, rs, me, cands, nc, samples, scratch[W_BASE:W_BASE + STATE_SIZE],
+                scratch[W_WORLD:W_WORLD + STATE_SIZE], scratch[W_TOTALS:W_TOTALS + MAX_FACES], scratch)
     return cands[best]
 
 

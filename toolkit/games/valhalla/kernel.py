@@ -504,7 +504,8 @@ def lead_measure(ip, st, seat):
 
 @njit
 def evaluate(ip, st, seat):
-    """The lookahead's position value for ``seat`` (see policies.evaluate)."""
+    """The protocol's evaluation, and the lookahead's position value for ``seat`` (see
+    policies.evaluate)."""
     total = 0
     for s in range(2):
         sign = 1 if s == seat else -1
@@ -606,6 +607,14 @@ def lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, scratch):
                 value = v
         total += gprob[g] * value
     return total >= now
+
+
+@njit
+def determinize(params, st, rs, seat, base, scratch):
+    """The protocol's determinization: nothing is hidden in Valhalla (the throws to come are chance,
+    not state), so ``base`` becomes a copy of ``st`` and nothing is drawn."""
+    for i in range(STATE_SIZE):
+        base[i] = st[i]
 
 
 # ------------------------------------------------------------------------ invariants (§7)

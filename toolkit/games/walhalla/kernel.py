@@ -114,6 +114,7 @@ from toolkit.core import rng
 from toolkit.core.driver import make_play_game, make_play_many, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
+from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 MAX_SEATS = 4
@@ -209,13 +210,16 @@ VEC_BITS = 8  # a count vector's option code: entry c in bits 8c .. 8c + 7 (entr
 # the policies' scratch
 SCRATCH = Layout(("g", 16),  # greedy's worth
                  ("net", 12),  # greedy's landing values per fjord and dragon seat
-                 ("world", STATE_SIZE),  # the lookahead's rollout world
+                 ("base", STATE_SIZE),  # the lookahead's determinized world
+                 ("world", STATE_SIZE),  # its rollout world
                  ("pool", MAX_DECK),  # its unseen cards
                  ("drag", N_DRAGONS),  # its dragons to come
+                 ("cands", 4),  # its fjords
                  ("totals", 4))  # its value per fjord
 SCRATCH_SIZE = SCRATCH.size
-W_G, W_NET, W_WORLD, W_POOL, W_DRAG, W_TOTALS = (SCRATCH.g, SCRATCH.net, SCRATCH.world, SCRATCH.pool,
-                                                  SCRATCH.drag, SCRATCH.totals)
+W_G, W_NET, W_BASE, W_WORLD, W_POOL, W_DRAG, W_CANDS, W_TOTALS = (
+    SCRATCH.g, SCRATCH.net, SCRATCH.base, SCRATCH.world, SCRATCH.pool, SCRATCH.drag, SCRATCH.cands,
+    SCRATCH.totals)
 N_STREAMS = 1 + MAX_SEATS  # chance, then one decision stream per seat; rollouts use a second set
 LOOKAHEAD = 2  # policy id of lookahead (its sample count above POLICY_BITS)
 POLICY_BITS = 8
@@ -1454,80 +1458,102 @@ def _apply_called(ip, st, rs, option):
 
 
 @njit_no_nrt
-def lookahead_fjord(ip, st, rs, me, legal, samples, scratch):
-    """policies.lookahead_fjord: the index, among the legal fjords, of the best rollout total.  Each
-    rollout plays the rest of the raid with greedy seats (:func:`greedy_option`) in its own world."""
+def evaluate(params, st, seat):
+    """The protocol's evaluation: ``seat``'s VP minus the best other seat's (the lookahead's rollout
+    value)."""
+    best = -(1 << 40)
+    for p in range(params[P_PLAYERS]):
+        if p != seat:
+            best = max(best, st[S_VP + p])
+    return st[S_VP + seat] - best
+
+
+@njit_no_nrt
+def determinize(params, st, rs, me, base, scratch):
+    """The protocol's determinization (policies.determinize): ``base`` (``STATE_SIZE``) becomes a world
+    consistent with what ``me`` knows, drawn from ``me``'s decision stream: the action cards ``me`` has
+    not seen (neither in its hand nor discarded), in canonical order and shuffled, dealt to the other
+    seats (each as many as it holds, in seat order) and the rest as the draw pile; then the dragons
+    still to come, in canonical order and shuffled."""
+    ip = params
     n = ip[P_PLAYERS]
     k = 1 + me
-    world = scratch[W_WORLD:W_WORLD + STATE_SIZE]
     pool = scratch[W_POOL:W_POOL + MAX_DECK]
     dragons = scratch[W_DRAG:W_DRAG + N_DRAGONS]
-    totals = scratch[W_TOTALS:W_TOTALS + 4]
-    rs2 = rs[N_STREAMS:]
-    for f in range(4):
-        totals[f] = 0
     head = st[S_DRAGON_HEAD]
-    for _ in range(samples):
-        m = 0  # the unseen cards, canonical order, shuffled
+    m = 0  # the unseen cards, canonical order, shuffled
+    for c in range(N_CARDS):
+        for _ in range(ip[P_DECK + c] - st[S_HAND + N_CARDS * me + c] - st[S_DISCARD + c]):
+            pool[m] = c
+            m += 1
+    rng.shuffle(pool, 0, m, rs, k)
+    nd = 0  # the dragons to come, canonical order, shuffled
+    for d in range(N_DRAGONS):
+        for i in range(head, N_DRAGONS):
+            if st[S_DRAGONS + i] == d:
+                dragons[nd] = d
+                nd += 1
+    rng.shuffle(dragons, 0, nd, rs, k)
+    for i in range(STATE_SIZE):
+        base[i] = st[i]
+    off = 0
+    for p in range(n):
+        if p == me:
+            continue
+        size = 0
         for c in range(N_CARDS):
-            for _ in range(ip[P_DECK + c] - st[S_HAND + N_CARDS * me + c] - st[S_DISCARD + c]):
-                pool[m] = c
-                m += 1
-        rng.shuffle(pool, 0, m, rs, k)
-        nd = 0  # the dragons to come, canonical order, shuffled
-        for d in range(N_DRAGONS):
-            for i in range(head, N_DRAGONS):
-                if st[S_DRAGONS + i] == d:
-                    dragons[nd] = d
-                    nd += 1
-        rng.shuffle(dragons, 0, nd, rs, k)
-        chance = rs[k]
-        for f in range(4):
-            if (legal >> f) & 1 == 0:
-                continue
-            for i in range(STATE_SIZE):
-                world[i] = st[i]
-            off = 0
-            for p in range(n):
-                if p == me:
-                    continue
-                size = 0
-                for c in range(N_CARDS):
-                    size += st[S_HAND + N_CARDS * p + c]
-                    world[S_HAND + N_CARDS * p + c] = 0
-                for i in range(size):
-                    world[S_HAND + N_CARDS * p + pool[off + i]] += 1
-                off += size
-            for i in range(m - off):
-                world[S_DECK + i] = pool[off + i]
-            world[S_DECK_HEAD] = 0
-            world[S_DECK_N] = m - off
-            for i in range(nd):
-                world[S_DRAGONS + head + i] = dragons[i]
-            rs2[0] = chance
-            for p in range(n):
-                rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
-            world[S_ROLLOUT] = 1
-            world[S_CHECK] = 0
-            _apply_called(ip, world, rs2, f)  # DP-3, then the raid to its scoring with greedy seats
-            while True:
-                seat = _advance_called(ip, world, rs2)
-                if seat < 0:
-                    break
-                _apply_called(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
-            best = -(1 << 40)
-            for p in range(n):
-                if p != me:
-                    best = max(best, world[S_VP + p])
-            totals[f] += world[S_VP + me] - best
-    i, top, ties, idx = 0, 0, 1, 0
+            size += st[S_HAND + N_CARDS * p + c]
+            base[S_HAND + N_CARDS * p + c] = 0
+        for i in range(size):
+            base[S_HAND + N_CARDS * p + pool[off + i]] += 1
+        off += size
+    for i in range(m - off):
+        base[S_DECK + i] = pool[off + i]
+    base[S_DECK_HEAD] = 0
+    base[S_DECK_N] = m - off
+    for i in range(nd):
+        base[S_DRAGONS + head + i] = dragons[i]
+
+
+@njit_no_nrt
+def rollout_value(params, world, rs, me, cands, i, scratch):
+    """The lookahead's value of the fjord ``cands[i]`` in the determinized ``world``: chosen (DP-3), then
+    the raid played to its scoring with greedy seats (:func:`greedy_option`), as ``me``'s VP minus the
+    best other seat's.  The rollout's streams (``rs``'s second set) start from ``me``'s decision stream as
+    it stands after the determinization, the same for every fjord."""
+    ip = params
+    n = ip[P_PLAYERS]
+    rs2 = rs[N_STREAMS:]
+    chance = rs[1 + me]
+    rs2[0] = chance
+    for p in range(n):
+        rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
+    world[S_ROLLOUT] = 1
+    world[S_CHECK] = 0
+    _apply_called(ip, world, rs2, cands[i])  # DP-3, then the raid to its scoring with greedy seats
+    while True:
+        seat = _advance_called(ip, world, rs2)
+        if seat < 0:
+            break
+        _apply_called(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
+    return evaluate(ip, world, me)
+
+
+pimc = make_lookahead(determinize, rollout_value, STATE_SIZE, random_ties=True)
+
+
+@njit_no_nrt
+def lookahead_fjord(ip, st, rs, me, legal, samples, scratch):
+    """policies.lookahead_fjord: the index, among the legal fjords, of the best rollout total
+    (``toolkit.core.lookahead``: :func:`determinize`, :func:`rollout_value`, ties at random)."""
+    cands = scratch[W_CANDS:W_CANDS + 4]
+    nc = 0
     for f in range(4):
         if (legal >> f) & 1 == 1:
-            take, ties = rng.best_of(rs, 1 + me, totals[f], top, ties, idx == 0)
-            if take:
-                i, top = idx, totals[f]
-            idx += 1
-    return i
+            cands[nc] = f
+            nc += 1
+    return pimc(ip, st, rs, me, cands, nc, samples, scratch[W_BASE:W_BASE + STATE_SIZE],
+                scratch[W_WORLD:W_WORLD + STATE_SIZE], scratch[W_TOTALS:W_TOTALS + 4], scratch)
 
 
 @njit
