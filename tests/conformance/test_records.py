@@ -3,13 +3,13 @@
 invariant hook) on every run.
 
 The shared contract: one row per game with the game's columns for these rules, in order, after
-``game_index`` and ``first_seat`` (an int64 seat); ``winner`` a seat or -1; ``win_<seat>`` 0/1, with
-``winner >= 0`` exactly when one seat won (``result`` "win"); ``turns``, ``plies``, ``decisions`` and
-``options`` positive, options at least the decisions and the decisions the plies (every decision point
-is a ply); the design-metric columns in range (``lead_changes`` >= 0, ``decisive_turn`` in 0..turns and
-0 exactly when nobody won alone); coded columns as categories with the declared labels; the provenance
-in ``attrs``; and a CSV and a Parquet file that load back to the same frame. Game-specific checks stay
-in each game's folder.
+``game_index`` and ``first_seat`` (an int64 seat; ``test_first_seat.py`` checks its values against the
+games themselves); ``winner`` a seat or -1; ``win_<seat>`` 0/1, with ``winner >= 0`` exactly when one
+seat won (``result`` "win"); ``turns``, ``plies``, ``decisions`` and ``options`` positive, options at
+least the decisions and the decisions the plies (every decision point is a ply); the design-metric
+columns in range (``lead_changes`` >= 0, ``decisive_turn`` in 0..turns and 0 exactly when nobody won
+alone); coded columns as categories with the declared labels; the provenance in ``attrs``; and a CSV and
+a Parquet file that load back to the same frame. Game-specific checks stay in each game's folder.
 """
 
 from __future__ import annotations

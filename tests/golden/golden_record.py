@@ -14,7 +14,7 @@ They pin today's behaviour before the games are refactored onto one decision-poi
   a deliberate rename be mapped explicitly instead of invalidating everything.  The derived columns
   (``first_seat``: ``toolkit.core.results.DERIVED_COLUMNS``) are not digested: each is a function of
   recorded columns whose digests are here (``first_seat`` of ``start_seat``, ``first_dealer``, ...), so
-  its digest would pin nothing more.
+  its digest would pin nothing more; ``tests/conformance/test_first_seat.py`` checks the derivation.
 
 Configurations: every game, preset and player count, with the line-ups all-``random``,
 all-``greedy`` and all-``lookahead``.
