@@ -532,7 +532,8 @@ def test_simulate_halali_output_mappings_exits_and_match(capsys, tmp_path):
     assert len(df) == 200 and df["game_index"].tolist() == list(range(200))
     kinds = list(HALALI_POINTS)
     assert df.columns.tolist() == [
-        "game_index", "winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns", "main_turns",
+        "game_index", "first_seat", "winner", "win_0", "win_1", "result", "colour_0", "first_player", "turns",
+        "main_turns",
         "end_turns", "plies", "decisions", "options", "lead_changes", "decisive_turn", "forced_reveal_turns",
         "end_reason",
         *[f"{name}_{seat}" for name in ("score", "tiles", "reveals", "passes") for seat in (0, 1)],
@@ -554,6 +555,7 @@ def test_simulate_halali_output_mappings_exits_and_match(capsys, tmp_path):
     assert (df["turns"] == df["main_turns"] + df["end_turns"]).all()
     assert (df["plies"] == df["turns"] - df["passes_0"] - df["passes_1"]).all()  # a pass is no decision
     assert (df["winner"] == df["win_1"] - (df["result"] != "win").astype(int)).all()
+    assert (df["first_seat"] == df["first_player"]).all()  # the first mover of the match's first game (H-8)
     meta = json.loads((tmp_path / "h.json").read_text())
     assert meta["game"] == "halali" and meta["policies"] == ["greedy", "random"] and meta["preset"] is None
     assert meta["rules"]["points"] == points and meta["rules"]["match_games"] == 2
@@ -746,7 +748,8 @@ def test_simulate_attila_output_columns(capsys, tmp_path):
     assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'a.json'}"
     df = pd.read_csv(out_csv)
     rules = GAMES["attila"].Rules(num_players=3)
-    assert df.columns.tolist() == ["game_index", *GAMES["attila"].result_columns(rules)]
+    assert df.columns.tolist() == ["game_index", "first_seat", *GAMES["attila"].result_columns(rules)]
+    assert (df["first_seat"] == df["start_player"]).all() and df["first_seat"].isin([0, 1, 2]).all()
     assert len(df) == 300 and df["game_index"].tolist() == list(range(300))
     # the per-seat columns of seats 0..2 only (design decision 5)
     for seat in range(3):

@@ -43,10 +43,11 @@ def test_attila_rows_are_the_default_simulation(written):
     _, out = written
     rows = pd.read_csv(out / "attila.csv")
     spec = GAMES["attila"]
-    assert rows.columns.tolist() == ["game_index", *spec.result_columns(spec.Rules())]
+    assert rows.columns.tolist() == ["game_index", "first_seat", *spec.result_columns(spec.Rules())]
     assert "win_3" in rows and "win_4" not in rows and "influence_4_0" not in rows  # four seats, not five
     expected = toolkit.simulate("attila", n_games=N, seed=3, policies=GREEDY4, progress=False)
-    for column in ("winner", "n_winners", "turns", "plies", "wars", "score_0", "score_3", "win_2", "influence_1_4"):
+    for column in ("first_seat", "winner", "n_winners", "turns", "plies", "wars", "score_0", "score_3", "win_2",
+                   "influence_1_4"):
         assert rows[column].tolist() == expected[column].tolist(), column
     for column in ("result", "end_reason"):
         assert rows[column].tolist() == expected[column].astype(str).tolist(), column

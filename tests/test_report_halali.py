@@ -32,8 +32,8 @@ def test_halali_rows_are_the_default_simulation(written):
     _, out = written
     rows = pd.read_csv(out / "halali.csv")
     expected = toolkit.simulate("halali", n_games=N, seed=3, policies="greedy,greedy", progress=False)
-    assert rows.columns.tolist() == ["game_index", *GAMES["halali"].columns]
-    for column in ("winner", "turns", "plies", "score_0", "score_1", "captures_tree_1", "rescues_fox_0"):
+    assert rows.columns.tolist() == ["game_index", "first_seat", *GAMES["halali"].columns]
+    for column in ("first_seat", "winner", "turns", "plies", "score_0", "score_1", "captures_tree_1", "rescues_fox_0"):
         assert rows[column].tolist() == expected[column].tolist(), column
     for column in ("result", "end_reason"):
         assert rows[column].tolist() == expected[column].astype(str).tolist(), column

@@ -46,12 +46,12 @@ def test_walhalla_rows_are_the_default_simulation(written):
     _, out = written
     rows = pd.read_csv(out / "walhalla.csv")
     spec = GAMES["walhalla"]
-    assert rows.columns.tolist() == ["game_index", *spec.result_columns(spec.Rules())]
+    assert rows.columns.tolist() == ["game_index", "first_seat", *spec.result_columns(spec.Rules())]
     assert {"win_3", "score_3", "landings_3"} <= set(rows.columns)  # four seats
     assert "turns_raid_2" in rows and "turns_raid_3" not in rows  # three raids (W-3)
     expected = toolkit.simulate("walhalla", n_games=N, seed=5, policies=GREEDY4, progress=False)
-    for column in ("winner", "n_winners", "start_player", "turns", "plies", "combats", "score_0", "score_3",
-                   "win_1", "turns_raid_0", "length_2", "vp_walhalla_3"):
+    for column in ("first_seat", "winner", "n_winners", "start_player", "turns", "plies", "combats", "score_0",
+                   "score_3", "win_1", "turns_raid_0", "length_2", "vp_walhalla_3"):
         assert rows[column].tolist() == expected[column].tolist(), column
     assert rows["result"].tolist() == expected["result"].astype(str).tolist()
     assert (rows["length_0"] == 6).all() and (rows["raids"] == 3).all()

@@ -138,7 +138,7 @@ def test_csv_download_holds_every_game_of_the_run_and_its_rules(page, tmp_path):
         link.click()
     download.value.save_as(tmp_path / "run.csv")
     lines = (tmp_path / "run.csv").read_text().splitlines()
-    assert lines[0].startswith('"game_index","winner"')
+    assert lines[0].startswith('"game_index","first_seat","winner"')
     assert len(lines) == 1 + 100_000
     sidecar = page.locator("a[download$='.json']").get_attribute("href")
     rules = json.loads(base64.b64decode(sidecar.split(",", 1)[1]))

@@ -62,7 +62,7 @@ def seat_problems(spec) -> list[str]:
         win_columns = sorted(c for c in df.columns if c.startswith("win_"))
         if win_columns != [f"win_{s}" for s in range(seats)]:
             problems.append(f"{seats} seats: win columns {win_columns}")
-        first = np.asarray(spec.first_mover(lambda c: df[c].to_numpy()))
+        first = df["first_seat"].to_numpy()  # the frame's first_seat: spec.first_mover over its columns
         if not ((0 <= first) & (first < seats)).all():
             problems.append(f"{seats} seats: first movers {sorted(set(first.tolist()))}")
     return problems

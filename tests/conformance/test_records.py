@@ -3,17 +3,18 @@
 invariant hook) on every run.
 
 The shared contract: one row per game with the game's columns for these rules, in order, after
-``game_index``; ``winner`` a seat or -1; ``win_<seat>`` 0/1, with ``winner >= 0`` exactly when one seat
-won (``result`` "win"); ``turns``, ``plies``, ``decisions`` and ``options`` positive, options at
+``game_index`` and ``first_seat`` (an int64 seat; ``test_first_seat.py`` checks its values against the
+games themselves); ``winner`` a seat or -1; ``win_<seat>`` 0/1, with ``winner >= 0`` exactly when one
+seat won (``result`` "win"); ``turns``, ``plies``, ``decisions`` and ``options`` positive, options at
 least the decisions and the decisions the plies (every decision point is a ply); the design-metric
-columns in range (``lead_changes`` >= 0, ``decisive_turn`` in 0..turns and 0 exactly when nobody
-won alone); coded columns as categories with the declared labels; the provenance in ``attrs``; and a
-CSV and a Parquet file that load back to the same frame.  Game-specific checks stay in each game's
-folder.
+columns in range (``lead_changes`` >= 0, ``decisive_turn`` in 0..turns and 0 exactly when nobody won
+alone); coded columns as categories with the declared labels; the provenance in ``attrs``; and a CSV and
+a Parquet file that load back to the same frame. Game-specific checks stay in each game's folder.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -43,10 +44,13 @@ def rules_for(game, seats):
 def record_problems(spec, rules, df: pd.DataFrame) -> list[str]:
     problems = []
     seats = spec.seats(rules)
-    expected = ["game_index", *spec.result_columns(rules)]
+    expected = ["game_index", "first_seat", *spec.result_columns(rules)]
     if list(df.columns) != expected:
-        problems.append(f"columns {list(df.columns)[:6]}... are not game_index + result_columns(rules)")
+        problems.append(f"columns {list(df.columns)[:6]}... are not game_index, first_seat + result_columns(rules)")
         return problems
+    first = df["first_seat"]
+    if first.dtype != np.int64 or not first.between(0, seats - 1).all():
+        problems.append(f"first_seat ({first.dtype}) is not an int64 seat")
     wins = df[[f"win_{s}" for s in range(seats)]]
     if not wins.isin([0, 1]).all().all():
         problems.append("a win column outside 0/1")
@@ -121,6 +125,9 @@ def attila_three():
     lambda d: d.assign(lead_changes=-1),
     lambda d: d.assign(result=d["result"].astype(str)),                 # the category lost
     lambda d: d.drop(columns=["score_2"]),
+    lambda d: d.drop(columns=["first_seat"]),
+    lambda d: d.assign(first_seat=d["first_seat"] + 3),                 # a seat the game does not have
+    lambda d: d.assign(first_seat=d["first_seat"].astype(np.int32)),
 ])
 def test_a_broken_record_is_reported(attila_three, corrupt):
     rules, df = attila_three

@@ -62,7 +62,7 @@ def test_csv_is_pyarrow_text_with_a_categorical_back(tmp_path):
     df = toolkit.simulate("valhalla", n_games=40, seed=2, progress=False)
     path = toolkit.save(df, tmp_path / "v.csv")[0]
     header, first = path.read_text().splitlines()[:2]
-    assert header.split(",")[:3] == ['"game_index"', '"winner"', '"win_0"']
+    assert header.split(",")[:4] == ['"game_index"', '"first_seat"', '"winner"', '"win_0"']
     assert first.split(",")[0] == "0" and '"win"' in first.split(",")
     loaded = toolkit.load(path)
     assert isinstance(loaded["result"].dtype, pd.CategoricalDtype)
@@ -165,7 +165,7 @@ def test_keep_games_beyond_the_machine_is_a_clear_error():
 
 def test_the_memory_guard_uses_the_available_memory(monkeypatch):
     need = runner.frame_bytes(GAMES["valhalla"], 1000)
-    assert need == 1000 * (4 * 28 + 2 * (4 * 28 + 8))
+    assert need == 1000 * (4 * 28 + 2 * (4 * 28 + 8 + 8))  # records; frame: columns, game_index, first_seat
     monkeypatch.setattr(runner, "available_memory", lambda: need - 1)
     with pytest.raises(ValueError, match=r"n_games=1,000 is too many"):
         toolkit.simulate("valhalla", n_games=1000, progress=False)

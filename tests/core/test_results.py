@@ -3,6 +3,7 @@ spec ``docs/rules/valhalla.md`` §6), its provenance attrs, and CSV / Parquet ex
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -10,11 +11,12 @@ import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.core import results
 from toolkit.games.valhalla.rules import Rules
 
 SEAT_FIELDS = ("throws", "captures", "rock_hits", "dock_releases", "extra_throws", "backward_moves", "forfeits")
 EXPECTED_COLUMNS = (
-    ["game_index", "winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies",
+    ["game_index", "first_seat", "winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies",
      "decisions", "options", "lead_changes", "decisive_turn", "result",
      "start_seat", "start_throws"]
     + [f"{name}_{seat}" for name in SEAT_FIELDS for seat in (0, 1)]
@@ -39,7 +41,7 @@ def test_columns(df):
 
 
 def test_dtypes(df):
-    assert df["game_index"].dtype == np.int64
+    assert df["game_index"].dtype == np.int64 and df["first_seat"].dtype == np.int64
     for c in EXPECTED_COLUMNS:
         if c not in ("game_index", "result"):
             assert pd.api.types.is_integer_dtype(df[c].dtype), c
@@ -62,6 +64,7 @@ def test_row_consistency(df):
     assert (winners_score == 6).all()
     assert ((losers_score >= 0) & (losers_score < 6)).all()
     assert df["start_seat"].isin([0, 1]).all()
+    assert (df["first_seat"] == df["start_seat"]).all()  # Valhalla's first mover is its start seat (V-3)
 
 
 def test_aborted_rows(aborted_df):
@@ -143,6 +146,21 @@ def test_bad_suffix_raises(df, tmp_path, name):
     with pytest.raises(ValueError, match="output"):
         toolkit.save(df, tmp_path / name)
     assert not (tmp_path / name).exists()
+
+
+def test_first_seat_is_derived_from_every_kernel_column_whatever_the_frame_shows():
+    """``first_seat`` (decision 5) comes right after ``game_index``, from the game's ``first_mover`` over
+    the whole record, so a frame without the first mover's own column still has it; a game that
+    declares no first mover has no such column."""
+    spec = toolkit.GAMES["herrlof"]  # first_mover = 1 - first_dealer: the non-dealer moves first
+    records = np.zeros((3, len(spec.columns)), np.int32)
+    records[:, spec.columns.index("first_dealer")] = [0, 1, 1]
+    shown = [c for c in spec.columns if c != "first_dealer"]
+    df = results.to_frame(spec, records, 5, {}, columns=shown)
+    assert df.columns.tolist() == ["game_index", "first_seat", *shown]
+    assert df["first_seat"].tolist() == [1, 0, 0] and df["first_seat"].dtype == np.int64
+    undeclared = results.to_frame(dataclasses.replace(spec, first_mover=None), records, 5, {})
+    assert undeclared.columns.tolist() == ["game_index", *spec.columns]
 
 
 def test_a_kernel_column_layout_that_does_not_fit_fails_at_import():

@@ -11,7 +11,10 @@ They pin today's behaviour before the games are refactored onto one decision-poi
 - **Digests** (``digests.json``): per configuration, the SHA-256 of every result column of the
   kernel's first ``N`` games (values as Python ``repr``, one per line), for two prefixes: the
   few hundred games the test suite replays, and the whole recorded run.  A digest per column lets
-  a deliberate rename be mapped explicitly instead of invalidating everything.
+  a deliberate rename be mapped explicitly instead of invalidating everything.  The derived columns
+  (``first_seat``: ``toolkit.core.results.DERIVED_COLUMNS``) are not digested: each is a function of
+  recorded columns whose digests are here (``first_seat`` of ``start_seat``, ``first_dealer``, ...), so
+  its digest would pin nothing more; ``tests/conformance/test_first_seat.py`` checks the derivation.
 
 Configurations: every game, preset and player count, with the line-ups all-``random``,
 all-``greedy`` and all-``lookahead``.
@@ -271,10 +274,17 @@ def trace_path(name, preset, players, lineup) -> Path:
 # ----------------------------------------------------------------------------- digests
 
 
+def recorded_columns(frame) -> list:
+    """The columns the digests cover: every column of the frame but the derived ones (module docstring)."""
+    from toolkit.core.results import DERIVED_COLUMNS
+
+    return [c for c in frame.columns if c not in DERIVED_COLUMNS]
+
+
 def column_digests(frame) -> dict:
-    """SHA-256 of each column's values (``repr`` per value, one per line)."""
+    """SHA-256 of each recorded column's values (``repr`` per value, one per line)."""
     out = {}
-    for column in frame.columns:
+    for column in recorded_columns(frame):
         values = frame[column].astype(object).tolist()
         out[column] = hashlib.sha256("\n".join(map(repr, values)).encode()).hexdigest()
     return out
@@ -291,7 +301,7 @@ def digest_entry(name, preset, players, lineup, quick_only: bool = False) -> dic
     """The digests of a configuration (``quick_only``: the prefix alone, which is all a test run plays)."""
     quick, full = digest_games(name, lineup)
     frame = run_frame(name, preset, players, lineup, quick if quick_only else full)
-    entry = {"columns": list(frame.columns),
+    entry = {"columns": recorded_columns(frame),
              "quick": {"games": quick, "sha256": column_digests(frame.iloc[:quick])}}
     if not quick_only:
         entry["full"] = {"games": full, "sha256": column_digests(frame)}

@@ -69,6 +69,7 @@ def test_a_changed_game_changes_its_trace_and_digest():
     recorded = DIGESTS[gr.digest_key(*config)]["quick"]["sha256"]
     frame = gr.run_frame(*config, gr.QUICK_GAMES)
     assert gr.column_digests(frame) == recorded
+    assert "first_seat" in frame and "first_seat" not in recorded  # a derived column is not digested
     frame.loc[frame.index[-1], "turns"] += 1  # one value of one game
     changed = gr.column_digests(frame)
     assert changed["turns"] != recorded["turns"]

@@ -70,7 +70,8 @@ class GameSpec:
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
     policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
     columns_for: Callable | None = None  # rules -> the columns a frame shows (seats beyond the player count dropped)
-    # (column getter) -> array of the seat that moved first in each game; turns then follow seat order
+    # (column getter) -> array of the seat that moved first in each game; turns then follow seat order.
+    # Every result frame shows it as ``first_seat`` (``core/results.to_frame``, the one place it is derived)
     first_mover: Callable | None = None
     # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` that a run's records also
     # measure, or a replay of its deals (``toolkit.core.deals``), shown beside the exact ones by the dashboard

@@ -57,13 +57,33 @@ def provenance(spec, rules, policies, seed, n_games) -> dict:
     }
 
 
+FIRST_SEAT = "first_seat"  # the seat that moved first: the one name of the first mover in every game
+# columns every frame gets that are computed from the kernel's columns, not recorded by the kernel
+DERIVED_COLUMNS = (FIRST_SEAT,)
+
+
+def first_seats(spec, column) -> np.ndarray | None:
+    """The seat that moved first in each game, as int64: the game's ``first_mover`` over ``column``
+    (a getter: result column name -> array of its values); None if the game declares none.
+
+    This is the one place the first mover is derived: :func:`to_frame` makes the ``first_seat``
+    column with it, and the streaming :class:`~toolkit.core.runner.Summary` its wins by place."""
+    if spec.first_mover is None:
+        return None
+    return np.asarray(spec.first_mover(column), dtype=np.int64)
+
+
 def to_frame(spec, records: np.ndarray, first_game: int, attrs: dict, columns=None) -> pd.DataFrame:
-    """One row per game: ``game_index`` then the kernel's columns (only ``columns`` if given,
-    e.g. without the seats a 3-player game does not have)."""
+    """One row per game: ``game_index``, then ``first_seat`` (the seat that moved first, from the
+    game's ``first_mover``; only in a game that declares one), then the kernel's columns (only
+    ``columns`` if given, e.g. without the seats a 3-player game does not have)."""
     df = pd.DataFrame(records, columns=list(spec.columns), copy=True)  # never a view of a reused buffer
+    first = first_seats(spec, lambda name: df[name].to_numpy())  # from every kernel column, before a subset
     if columns is not None and list(columns) != list(spec.columns):
         df = df[list(columns)]
     df.insert(0, "game_index", np.arange(first_game, first_game + len(df), dtype=np.int64))
+    if first is not None:
+        df.insert(1, FIRST_SEAT, first)
     for column, labels in spec.categories.items():
         if column in df:
             df[column] = pd.Categorical.from_codes(df[column].to_numpy(), categories=list(labels))

@@ -130,7 +130,7 @@ class Summary:
     also keeps:
 
     - ``position_wins``: wins by place in the turn order (0 = the seat that
-      moved first, from ``spec.first_mover``; seats follow in seat order), so
+      moved first, the frame's ``first_seat``: ``results.first_seats``; seats follow in seat order), so
       the first-player advantage is known without one row per game;
     - ``products``: the sum of ``a * b`` for each pair in :data:`PRODUCTS`
       (a ratio such as options per decision gets a delta-method interval);
@@ -177,8 +177,8 @@ class Summary:
             if c == "winner":
                 col = col + 1  # -1 (no winner) -> bin 0
             self.histograms[c] = _add_counts(self.histograms[c], np.bincount(col))
-        if self.spec.first_mover is not None and self.seats:
-            first = np.asarray(self.spec.first_mover(lambda name: self._col(chunk, name)), np.int64)
+        first = results.first_seats(self.spec, lambda name: self._col(chunk, name)) if self.seats else None
+        if first is not None:
             for s in range(self.seats):
                 won = self._col(chunk, f"win_{s}") == 1
                 place = (s - first[won]) % self.seats
@@ -418,8 +418,10 @@ def _size(n_bytes: float) -> str:
 
 def frame_bytes(spec, n_games: int) -> int:
     """Memory a ``keep="games"`` run needs: the kernel's int32 records, then the frame built from
-    them (int32 columns and an int64 ``game_index``), which pandas may copy once."""
-    row = 4 * len(spec.columns) + FRAME_COPIES * (4 * len(spec.columns) + 8)
+    them (int32 columns, an int64 ``game_index`` and the int64 derived columns: ``first_seat``),
+    which pandas may copy once."""
+    derived = len(results.DERIVED_COLUMNS) if spec.first_mover is not None else 0
+    row = 4 * len(spec.columns) + FRAME_COPIES * (4 * len(spec.columns) + 8 + 8 * derived)
     return int(n_games) * row
 
 

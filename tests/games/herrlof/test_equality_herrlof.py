@@ -19,6 +19,7 @@ import pytest
 
 import toolkit
 from herrlof_configs import CONFIGS  # the shared rule configurations, beside this file
+from toolkit.core import results
 from toolkit.games.herrlof import SPEC, round_log
 from toolkit.games.herrlof import reference as ref
 
@@ -29,6 +30,7 @@ def reference_frame(rules, seed, n_games, policies, first_game=0) -> pd.DataFram
     rows = [SPEC.play_reference(rules, seed, g, policies) for g in range(first_game, first_game + n_games)]
     df = pd.DataFrame(rows, columns=list(SPEC.columns))
     df.insert(0, "game_index", np.arange(first_game, first_game + n_games))
+    df.insert(1, "first_seat", results.first_seats(SPEC, lambda c: df[c].to_numpy()))  # derived, as in to_frame
     return df
 
 
