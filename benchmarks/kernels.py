@@ -1,13 +1,15 @@
 """Every registered game's kernel against its pure-Python reference, in one table.
 
-For each game (``toolkit.GAMES``, or those named) and its standard rules: random-vs-random games/s and
+For each game (``toolkit.GAMES``, or those named) and its standard rules: games/s and
 plies/s of the kernel on one thread, of the kernel on every thread, and of the pure-Python reference,
-with the ratio kernel / reference, all measured in this run.  The one-thread kernel rate is the best of
+with the ratio kernel / reference, all measured in this run.  Every seat plays ``--policy`` (default
+``random``; ``lookahead`` measures the determinized lookahead, ``toolkit.core.lookahead``).  The one-thread kernel rate is the best of
 ``--repeats`` runs taken in turn with the other games' runs (the machine's speed drifts), so that a
 before/after comparison (``--save`` on one checkout, ``--compare`` on the other, or both checkouts in
 turn with ``PYTHONPATH``) sees the code, not the moment.
 
-    .venv/bin/python benchmarks/kernels.py [GAME ...] [-n 40000] [--repeats 5] [--save F.json] [--compare F.json]
+    .venv/bin/python benchmarks/kernels.py [GAME ...] [-n 40000] [--repeats 5] [--policy random]
+                                           [--save F.json] [--compare F.json]
 
 A game with no benchmark of its own (``benchmarks/<game>.py``) is measured by this one in ``make bench``.
 """
@@ -29,22 +31,23 @@ from common import kernel_rate, reference_rate  # noqa: E402
 SEED = 7
 
 
-def measure(games, n_games: int, repeats: int, reference_seconds: float) -> dict:
+def measure(games, n_games: int, repeats: int, reference_seconds: float, policy: str = "random") -> dict:
     for game in games:  # load or compile every kernel first
-        toolkit.simulate(game, n_games=4, threads=1, progress=False)
+        seats = toolkit.GAMES[game].seats(toolkit.rules(game))
+        toolkit.simulate(game, n_games=4, threads=1, progress=False, policies=(policy,) * seats)
     top = numba.config.NUMBA_NUM_THREADS
     best = {game: {"one": (0.0, 0.0, 0.0), "all": (0.0, 0.0, 0.0)} for game in games}
     for _ in range(repeats):
         for game in games:
             rules = toolkit.rules(game)
             seats = toolkit.GAMES[game].seats(rules)
-            policies = ("random",) * seats
+            policies = (policy,) * seats
             best[game]["one"] = max(best[game]["one"], kernel_rate(game, rules, policies, n_games, 1, SEED))
             best[game]["all"] = max(best[game]["all"], kernel_rate(game, rules, policies, n_games, top, SEED))
     out = {}
     for game in games:
         rules = toolkit.rules(game)
-        policies = ("random",) * toolkit.GAMES[game].seats(rules)
+        policies = (policy,) * toolkit.GAMES[game].seats(rules)
         ref = reference_rate(game, rules, policies, reference_seconds, SEED)
         one, many = best[game]["one"], best[game]["all"]
         out[game] = {"games_s_1": one[0], "plies_s_1": one[1], f"games_s_{top}": many[0],
@@ -58,6 +61,7 @@ def main(argv=None) -> int:
     parser.add_argument("-n", type=int, default=40_000, help="kernel games per measurement")
     parser.add_argument("--repeats", type=int, default=5, help="kernel runs per game, the best counts")
     parser.add_argument("--reference-seconds", type=float, default=3.0, help="reference play per game")
+    parser.add_argument("--policy", default="random", help="the policy every seat plays (default random)")
     parser.add_argument("--save", help="write the rates as JSON")
     parser.add_argument("--compare", help="a JSON of --save: print the one-thread rate against it")
     args = parser.parse_args(argv)
@@ -65,10 +69,10 @@ def main(argv=None) -> int:
     for game in games:
         if game not in toolkit.GAMES:
             parser.error(f"game {game!r} is not registered: one of {', '.join(toolkit.GAMES)}")
-    rates = measure(games, args.n, args.repeats, args.reference_seconds)
+    rates = measure(games, args.n, args.repeats, args.reference_seconds, args.policy)
     before = json.loads(Path(args.compare).read_text()) if args.compare else {}
     top = numba.config.NUMBA_NUM_THREADS
-    print(f"random vs random, standard rules, seed {SEED}, {args.n:,} games a run, best of {args.repeats} "
+    print(f"{args.policy} in every seat, standard rules, seed {SEED}, {args.n:,} games a run, best of {args.repeats} "
           f"(numba {numba.__version__}, {top} threads)")
     header = f"{'game':<10} {'games/s 1 thr':>14} {'plies/s 1 thr':>14} {f'games/s {top} thr':>15} " \
              f"{'reference g/s':>14} {'kernel/ref':>11}"

@@ -26,6 +26,7 @@ import random
 import numpy as np
 import pytest
 
+from toolkit.core import rng
 from toolkit.games.attila import kernel as K
 from toolkit.games.attila.rules import Rules
 
@@ -286,3 +287,79 @@ def test_negative_control_a_peeking_decision_changes(peek, modes):
                 checks += 1
                 changed += peek(ip, other, seat, opts, n_opts) != base
     assert checks >= 150 and changed >= 0.3 * checks, (changed, checks)
+
+
+# ---------------------------------------------------------------------- the protocol's determinize
+
+
+def kernel_world(determinize_fn, ip, st, seat):
+    """(world, stream states after it): ``determinize_fn(params, st, rs, seat, base, scratch)`` for
+    ``seat``, its streams seeded as the kernels seed a game's (``rng.seed_streams(rs, 99, 0)``: the same
+    for every state)."""
+    rs = np.zeros(K.RS_SIZE, np.uint64)
+    rng.seed_streams(rs, 99, 0)
+    base = np.zeros(K.STATE_SIZE, np.int64)
+    determinize_fn(ip, st, rs, seat, base, np.zeros(max(K.SCRATCH_SIZE, 1), np.int64))
+    return base, rs
+
+
+def live(world):
+    """The entries of a world that a game reads: all but the draw pile's slots past its end.
+
+    ``determinize`` writes the pile to ``S_DECK .. S_DECK + S_DECK_N`` with ``S_DECK_HEAD = 0`` and copies
+    the rest of the array from the state.  In a mid-game state the real pile lies at ``S_DECK_HEAD ..``,
+    so the slots past the world's pile may hold (copied, never read for a draw) the real pile's last
+    cards, which :func:`permute_hidden` moves; the game never reads them either: a draw reads
+    ``S_DECK + S_DECK_HEAD`` and the reshuffle rewrites the pile from ``S_DECK``."""
+    return np.delete(world, np.arange(K.S_DECK + world[K.S_DECK_N], K.S_DECK + K.MAX_DECK))
+
+
+def determinize_differences(determinize_fn, cases) -> list:
+    """The cases ``(ip, st, seat, mode, other)`` (``other``: ``st`` with what ``seat`` cannot see
+    permuted) in which ``determinize_fn`` for ``seat``, from identical streams, builds another world from
+    ``other`` than from ``st`` (in the entries :func:`live`: the pile's length included) or leaves the
+    streams elsewhere: (seats, turn, seat, mode, the first state entries that differ)."""
+    out = []
+    for ip, st, seat, mode, other in cases:
+        world, rs = kernel_world(determinize_fn, ip, st, seat)
+        world_other, rs_other = kernel_world(determinize_fn, ip, other, seat)
+        if not (np.array_equal(live(world), live(world_other)) and np.array_equal(rs, rs_other)):
+            out.append((int(ip[K.P_PLAYERS]), int(st[K.S_TURNS]), seat, mode,
+                        np.flatnonzero(world != world_other)[:6].tolist()))
+    return out
+
+
+def hidden_permutations(seed=14):
+    """(rule vector, state, seat to move, mode, permuted state) for every mode, at the mid-game states of
+    the first two seeds of every configuration."""
+    rnd = random.Random(seed)
+    return [(ip, st, seat, mode, permute_hidden(st, rules.num_players, seat, rnd, mode)[0])
+            for rules, policies, seeds in CONFIGS
+            for ip, st, _, seat in mid_game_states(rules, policies, seeds[:2])
+            for mode in MODES if not (mode == "swap" and rules.num_players == 2)]
+
+
+def test_determinize_reads_only_what_the_seat_knows():
+    """The kernel's ``determinize`` for the seat to move builds the same world -- every entry a game reads
+    (:func:`live`) -- and leaves the same stream states from the real position and from one with the
+    other hands and the deck permuted (each mode): it deals from what the seat can see only."""
+    cases = hidden_permutations()
+    moved = sum(not np.array_equal(st, other) for _, st, _, _, other in cases)
+    assert len(cases) >= 200 and moved >= 0.9 * len(cases), (len(cases), moved)
+    differences = determinize_differences(K.determinize, cases)
+    assert differences == [], f"{len(differences)} of {len(cases)}: {differences[:3]}"
+
+
+def test_negative_control_a_determinization_that_reads_a_hidden_hand_is_caught():
+    """The kernel's ``determinize`` with the next seat's real hand put back into the world: every
+    permutation that changed that hand is reported."""
+    def peeking(params, st, rs, seat, base, scratch):
+        K.determinize(params, st, rs, seat, base, scratch)
+        nxt = (seat + 1) % params[K.P_PLAYERS]
+        base[K.S_HAND + N_TRIBES * nxt:K.S_HAND + N_TRIBES * (nxt + 1)] = hand(st, nxt)
+
+    cases = hidden_permutations()
+    changed = sum(not np.array_equal(hand(st, (seat + 1) % int(ip[K.P_PLAYERS])),
+                                     hand(other, (seat + 1) % int(ip[K.P_PLAYERS])))
+                  for ip, st, seat, _, other in cases)
+    assert changed >= 100 and len(determinize_differences(peeking, cases)) == changed, changed

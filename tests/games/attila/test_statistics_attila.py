@@ -22,6 +22,7 @@ import pytest
 
 import toolkit
 from toolkit.core import stats
+from toolkit.games.attila import kernel as K
 from toolkit.games.attila import odds
 from toolkit.games.attila import reference as ref
 from toolkit.games.attila.rules import Rules
@@ -226,3 +227,26 @@ def test_short_rules_end_by_every_reason():
     assert share(a, "stall")[1] > 0.5, a
     assert a["aborted"] == 0
     assert_same_shares(a, b)
+
+
+def test_greedy_beats_random():
+    """Greedy in seat 0 against three random players wins far more than its 1/4 share."""
+    rules = CONFIGS["4p"]
+    n = 2_000
+    out = np.zeros((n, K.N_COLUMNS), np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(("greedy", "random", "random", "random")), 7, 0, out,
+                np.zeros(n, np.int32), False)
+    rate, low, _ = stats.wilson(int(out[:, K.COLUMNS.index("win_0")].sum()), n)
+    assert low > 0.5, rate
+
+
+def test_without_tiles_really_never_uses_them():
+    rules = CONFIGS["4p"]
+    n = 300
+    policies = ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy")
+    out = np.zeros((n, K.N_COLUMNS), np.int32)
+    K.play_many(K.to_kernel(rules), K.policy_ids(policies), 5, 0, out, np.zeros(n, np.int32), False)
+    used = {c: int((out[:, K.COLUMNS.index(c)] > 0).sum()) for c in K.COLUMNS if "_used_" in c}
+    assert used["exchange_used_0"] == used["plus_two_used_1"] == used["double_turn_used_2"] == 0
+    assert min(used["exchange_used_3"], used["plus_two_used_3"], used["double_turn_used_3"]) > 0
+    assert min(used["plus_two_used_0"], used["double_turn_used_0"], used["exchange_used_1"]) > 0

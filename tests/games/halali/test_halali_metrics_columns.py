@@ -1,7 +1,7 @@
 """The design-metric columns of Halali: ``decisions``, ``options``, ``lead_changes``, ``decisive_turn``.
 
 - The kernel and the reference agree on them game by game (the full equality
-  suite, ``test_equality_halali.py``, compares every column of
+  suite, ``tests/conformance/test_equality.py``, compares every column of
   ``SPEC.columns``, so these four too; here a quick run per configuration,
   the two-game match and the lookahead included).
 - An independent count from outside the reference: the observer of

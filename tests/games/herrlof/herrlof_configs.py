@@ -19,3 +19,30 @@ CONFIGS = {
                        consolation_range=frozenset({0, 1, 2}), points_per_trick=2, max_rounds=6,
                        first_dealer="seat0"),
 }
+
+
+def _effects_happen(config):
+    """The configuration's effects really happen in its games (trades, steals, destroyed tricks)."""
+    rules = CONFIGS[config]
+    return ("its effects (trades, steals, destroyed tricks)",
+            lambda f: (rules.effect_3 == "off" or f[["trades_0", "trades_1"]].to_numpy().sum() > 0)
+            and (rules.effect_1 == "off" or f[["steals_0", "steals_1"]].to_numpy().sum() > 0)
+            and f["destroyed_tricks"].sum() > 0)
+
+
+# reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options]);
+# the lookahead (PIMC rollouts in pure Python) is far slower, so its games are few and short
+EQUALITY = tuple((config, policies, 2024, 2_000, {"expect": _effects_happen(config)}) for config, policies in (
+    ("standard", ("random", "random")),
+    ("standard", ("greedy", "random")),
+    ("standard", ("random", "greedy")),
+    ("publisher", ("greedy", "greedy")),
+    ("variant_a", ("random", "random")),
+    ("variant_b", ("greedy", "random")),
+    ("variant_c", ("random", "random")),
+)) + tuple((config, policies, 77, 25, {"set": {"max_rounds": 2}}) for config, policies in (
+    ("standard", ("lookahead:3", "greedy")),
+    ("standard", ("random", "lookahead:2")),
+    ("variant_a", ("lookahead:2", "lookahead:3")),
+    ("variant_b", ("greedy", "lookahead:2")),
+))

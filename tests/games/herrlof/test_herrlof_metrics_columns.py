@@ -1,6 +1,6 @@
 """The design-metric columns of Herrlof: ``decisions``, ``options``, ``lead_changes``, ``decisive_turn``.
 
-Kernel and reference agree on them game by game in ``test_equality_herrlof.py``
+Kernel and reference agree on them game by game in ``tests/conformance/test_equality.py``
 (which compares every column of ``SPEC.columns``).  Here they are checked
 against independent counts:
 

@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 
 from test_hidden_info_kernel_herrlof import (  # the card harness, beside this file
-    OPTION, decision_points, kernel_decide, kernel_options, permute_unseen, to_kernel_state)
+    OPTION, decision_points, determinize_differences, kernel_decide, kernel_options, permute_unseen,
+    to_kernel_state)
 from toolkit.core import rng
 from toolkit.games.herrlof import kernel as K
 from toolkit.games.herrlof import reference as ref
@@ -165,3 +166,38 @@ def test_negative_control_a_greedy_that_reads_the_bid_is_caught():
 
     out = compare(bid_reading_greedy, RULES[0], random.Random(8))
     assert out["mismatches"] >= 5, out
+
+
+# ---------------------------------------------------------------------- the protocol's determinize
+
+
+def bid_variants(seed=10):
+    """(state, decision, variant) for both variants of :func:`hidden_variants` (the opponent's bid changed,
+    alone and with the unseen cards permuted) at every decision point of seeded games, both rule sets."""
+    rnd = random.Random(seed)
+    return [(st, d, other) for rules in RULES for st, d in decision_points(rules, 2)
+            for other in hidden_variants(st, d, rnd)]
+
+
+def test_determinize_does_not_read_the_opponents_bid():
+    """The kernel's ``determinize`` for the deciding seat builds the same world -- the whole state array,
+    the opponent's bid included (greedy's bid on the dealt hand where the opponent has bid, else -1) --
+    and leaves the same stream states whatever the opponent's secret bid and wherever the unseen cards
+    lie."""
+    cases = bid_variants()
+    changed = sum(other.bids[1 - d.seat] != st.bids[1 - d.seat] for st, d, other in cases)
+    assert len(cases) >= 500 and changed >= 0.7 * len(cases), (len(cases), changed)
+    differences = determinize_differences(K.determinize, cases)
+    assert differences == [], f"{len(differences)} of {len(cases)}: {differences[:3]}"
+
+
+def test_negative_control_a_determinization_that_keeps_the_real_bid_is_caught():
+    """The kernel's ``determinize`` with the opponent's real bid put back (the bug the module docstring
+    tells of): every variant whose bid was changed is reported."""
+    def keeping_the_bid(params, st, rs, seat, base, scratch):
+        K.determinize(params, st, rs, seat, base, scratch)
+        base[K.S_BID + 1 - seat] = st[K.S_BID + 1 - seat]
+
+    cases = bid_variants()
+    changed = sum(other.bids[1 - d.seat] != st.bids[1 - d.seat] for st, d, other in cases)
+    assert changed >= 300 and len(determinize_differences(keeping_the_bid, cases)) == changed, changed

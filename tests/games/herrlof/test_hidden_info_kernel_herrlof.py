@@ -151,3 +151,68 @@ def test_permutation_changes_what_a_peeking_policy_would_see():
     rnd = random.Random(6)
     moved = sum(permute_unseen(st, d.seat, rnd).hands[1 - d.seat] != st.hands[1 - d.seat] for st, d in points)
     assert moved > len(points) // 2
+
+
+# ---------------------------------------------------------------------- the protocol's determinize
+
+
+def kernel_world(determinize_fn, st: ref.State, d: ref.Decision):
+    """(world, stream states after it): ``determinize_fn(params, st, rs, seat, base, scratch)`` for the
+    deciding seat at the reference state ``st``, its streams seeded as the kernels seed a game's
+    (``rng.seed_streams(rs, 99, 0)``: the same for every state)."""
+    rs = np.zeros(K.RS_SIZE, np.uint64)
+    rng.seed_streams(rs, 99, 0)
+    base = np.zeros(K.STATE_SIZE, np.int64)
+    determinize_fn(K.to_kernel(st.rules), to_kernel_state(st, d), rs, d.seat, base,
+                   np.zeros(max(K.SCRATCH_SIZE, 1), np.int64))
+    return base, rs
+
+
+def determinize_differences(determinize_fn, cases) -> list:
+    """The cases ``(st, d, other)`` (``other``: ``st`` with what ``d.seat`` cannot see changed) in which
+    ``determinize_fn`` for ``d.seat``, from identical streams, builds another world from ``other`` than
+    from ``st`` (anywhere in the state array) or leaves the streams elsewhere: (decision, round, tricks
+    played, the first state entries that differ)."""
+    out = []
+    for st, d, other in cases:
+        world, rs = kernel_world(determinize_fn, st, d)
+        world_other, rs_other = kernel_world(determinize_fn, other, d)
+        if not (np.array_equal(world, world_other) and np.array_equal(rs, rs_other)):
+            out.append((d.name, st.round_no, st.tricks_played, np.flatnonzero(world != world_other)[:6].tolist()))
+    return out
+
+
+def unseen_permutations(seed=9):
+    """(state, decision, state with the unseen cards permuted) at every decision point of seeded games,
+    under both rule sets of the tests above (the second with mandatory 3s: buried cards to permute)."""
+    rnd = random.Random(seed)
+    return [(st, d, permute_unseen(st, d.seat, rnd))
+            for rules in (Rules(max_rounds=2), Rules(max_rounds=2, effect_3="mandatory", effect_6="mandatory",
+                                                      trump_anytime=True))
+            for st, d in decision_points(rules, 2)]
+
+
+def test_determinize_reads_only_what_the_seat_knows():
+    """The kernel's ``determinize`` for the deciding seat builds the same world -- the whole state array --
+    and leaves the same stream states from the real position and from one with the unseen cards permuted
+    (the opponent's hand beyond ``known``, the stock, the opponent's 3-discards): it deals from what the
+    seat can see only.  (The opponent's secret bid: ``test_hidden_bid_kernel.py``.)"""
+    cases = unseen_permutations()
+    moved = sum(not np.array_equal(to_kernel_state(st, d), to_kernel_state(other, d)) for st, d, other in cases)
+    assert len(cases) >= 250 and moved >= 0.95 * len(cases), (len(cases), moved)
+    differences = determinize_differences(K.determinize, cases)
+    assert differences == [], f"{len(differences)} of {len(cases)}: {differences[:3]}"
+
+
+def test_negative_control_a_determinization_that_reads_the_opponents_hand_is_caught():
+    """The kernel's ``determinize`` with the opponent's real hand put back into the world (hand bits,
+    Valknut and Hagalaz counts, size): every permutation that moved a card of that hand is reported."""
+    def peeking(params, st, rs, seat, base, scratch):
+        K.determinize(params, st, rs, seat, base, scratch)
+        for field in (K.S_HBITS, K.S_VC, K.S_NC, K.S_HN):
+            base[field + 1 - seat] = st[field + 1 - seat]
+
+    cases = unseen_permutations()
+    hand_moved = sum(sorted(other.hands[1 - d.seat]) != sorted(st.hands[1 - d.seat]) for st, d, other in cases)
+    assert hand_moved >= 0.8 * len(cases), (hand_moved, len(cases))
+    assert len(determinize_differences(peeking, cases)) == hand_moved

@@ -1,7 +1,7 @@
 """The design-metric columns of Valhalla: ``decisions``, ``options``, ``lead_changes``, ``decisive_turn``.
 
 - The kernel and the reference agree on them game by game (the full equality
-  suite, ``test_equality.py``, compares every column of ``SPEC.columns``, so
+  suite, ``tests/conformance/test_equality.py``, compares every column of ``SPEC.columns``, so
   these four too; here a quick run on each rule path that matters to them:
   the opening turn, optional and forced extra throws, aborted games, the
   lookahead).

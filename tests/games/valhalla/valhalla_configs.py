@@ -26,3 +26,25 @@ CONFIGS = {
                        extra_throw_enabled=True, extra_throw_values=("natural_one", "unnatural_one", "2"),
                        unentered_count_as_row1=False, rock_square=20, dock_square=10),
 }
+
+# reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options])
+EQUALITY = (
+    ("standard", ("random", "random"), 2024, 2_000),
+    ("standard", ("greedy", "random"), 2024, 2_000),
+    ("alternative", ("random", "random"), 2024, 2_000,
+     {"expect": ("extra throws and start throws", lambda f: f["extra_throws_0"].sum() > 0 and f["start_throws"].sum() > 0)}),
+    ("variant_a", ("random", "random"), 2024, 2_000,
+     {"expect": ("backward moves, dock releases, captures and rock hits",
+                 lambda f: min(f["backward_moves_0"].sum(), f["dock_releases_0"].sum(), f["captures_0"].sum(),
+                               f["rock_hits_0"].sum()) > 0)}),
+    ("variant_b", ("random", "random"), 2024, 2_000,
+     {"expect": ("aborted and won games, extra throws",
+                 lambda f: (f["result"] == "aborted").any() and (f["result"] == "win").any()
+                 and f["extra_throws_0"].sum() > 0)}),
+    ("standard", ("greedy", "lookahead"), 77, 100),
+    ("standard", ("lookahead", "greedy"), 77, 100),
+    # the lookahead's DP-2 decision (optional extra throws)
+    ("alternative", ("lookahead", "random"), 78, 40),
+    # large seeds and game indices (uint64 wrap-around in the stream derivation)
+    ("standard", ("random", "greedy"), 2**63 - 1, 100, {"first_game": 10**12}),
+)

@@ -357,3 +357,79 @@ def test_negative_control_a_peeking_decision_changes(peek, modes):
                 changed[mode] += peek(ip, other, decider) != base
     for mode in modes:
         assert checks[mode] >= 90 and changed[mode] >= 0.4 * checks[mode], (mode, changed, checks)
+
+
+# ---------------------------------------------------------------------- the protocol's determinize
+
+
+def kernel_world(determinize_fn, ip, st, seat):
+    """(world, stream states after it): ``determinize_fn(params, st, rs, seat, base, scratch)`` for
+    ``seat``, its streams seeded as the kernels seed a game's (``rng.seed_streams(rs, 99, 0)``: the same
+    for every state)."""
+    rs = np.zeros(K.RS_SIZE, np.uint64)
+    rng.seed_streams(rs, 99, 0)
+    base = np.zeros(K.STATE_SIZE, np.int64)
+    determinize_fn(ip, st, rs, seat, base, np.zeros(max(K.SCRATCH_SIZE, 1), np.int64))
+    return base, rs
+
+
+def live(world):
+    """The entries of a world that a game reads: all but the action deck's slots past its end.
+
+    ``determinize`` writes the deck to ``S_DECK .. S_DECK + S_DECK_N`` with ``S_DECK_HEAD = 0`` and copies
+    the rest of the array from the state.  In a mid-game state the real deck lies at ``S_DECK_HEAD ..``,
+    so the slots past the world's deck may hold (copied, never read for a draw) the real deck's last
+    cards, which :func:`permute_hidden` moves; the game never reads them either: a draw reads
+    ``S_DECK + S_DECK_HEAD`` and the reshuffle rewrites the deck from ``S_DECK``.  (The dragons to come
+    are all rewritten, so they are compared.)"""
+    return np.delete(world, np.arange(K.S_DECK + world[K.S_DECK_N], K.S_DECK + K.MAX_DECK))
+
+
+def determinize_differences(determinize_fn, cases) -> list:
+    """The cases ``(ip, st, seat, mode, other)`` (``other``: ``st`` with what ``seat`` cannot see
+    permuted) in which ``determinize_fn`` for ``seat``, from identical streams, builds another world from
+    ``other`` than from ``st`` (in the entries :func:`live`: the deck's length included) or leaves the
+    streams elsewhere: (seats, turn, seat, mode, the first state entries that differ)."""
+    out = []
+    for ip, st, seat, mode, other in cases:
+        world, rs = kernel_world(determinize_fn, ip, st, seat)
+        world_other, rs_other = kernel_world(determinize_fn, ip, other, seat)
+        if not (np.array_equal(live(world), live(world_other)) and np.array_equal(rs, rs_other)):
+            out.append((int(ip[K.P_PLAYERS]), int(st[K.S_TURNS]), seat, mode,
+                        np.flatnonzero(world != world_other)[:6].tolist()))
+    return out
+
+
+def hidden_permutations(seed=14):
+    """(rule vector, state, deciding seat, mode, permuted state) for every mode, at the decision points
+    :func:`mid_game_states` hands out in the first game of every configuration."""
+    rnd = random.Random(seed)
+    return [(ip, st, seat, mode, permute_hidden(st, CONFIGS[config].num_players, seat, rnd, mode, top_drawn=True)[0])
+            for config, policies, games, stride in GAMES
+            for kind, ip, st, _, seat in mid_game_states(CONFIGS[config], policies, games[:1], stride)
+            if kind != "end" for mode in MODES]
+
+
+def test_determinize_reads_only_what_the_seat_knows():
+    """The kernel's ``determinize`` for the deciding seat builds the same world -- every entry a game reads
+    (:func:`live`) -- and leaves the same stream states from the real position and from one with the
+    other hands, the action deck and the dragons to come permuted (each mode): it deals from what the seat
+    can see only."""
+    cases = hidden_permutations()
+    moved = sum(not np.array_equal(st, other) for _, st, _, _, other in cases)
+    assert len(cases) >= 1500 and moved >= 0.8 * len(cases), (len(cases), moved)
+    differences = determinize_differences(K.determinize, cases)
+    assert differences == [], f"{len(differences)} of {len(cases)}: {differences[:3]}"
+
+
+def test_negative_control_a_determinization_that_reads_the_dragons_is_caught():
+    """The kernel's ``determinize`` with the real order of the dragons to come put back into the world:
+    every permutation that changed that order is reported."""
+    def peeking(params, st, rs, seat, base, scratch):
+        K.determinize(params, st, rs, seat, base, scratch)
+        base[K.S_DRAGONS:K.S_DRAGONS + K.N_DRAGONS] = st[K.S_DRAGONS:K.S_DRAGONS + K.N_DRAGONS]
+
+    cases = hidden_permutations()
+    dragons = slice(K.S_DRAGONS, K.S_DRAGONS + K.N_DRAGONS)
+    changed = sum(not np.array_equal(st[dragons], other[dragons]) for _, st, _, _, other in cases)
+    assert changed >= 300 and len(determinize_differences(peeking, cases)) == changed, changed

@@ -1,7 +1,7 @@
 """Walhalla's design-metric columns: ``decisions``, ``options``, ``lead_changes``, ``decisive_turn``.
 
 - The four columns follow ``plies`` in ``COLUMNS`` and survive ``columns_for`` (they are not per seat
-  or per raid).  Kernel <=> reference equality on them is part of ``test_equality_walhalla.py``, which
+  or per raid).  Kernel <=> reference equality on them is part of ``tests/conformance/test_equality.py``, which
   compares whole rows; here a few kernel rows are checked against counts taken from outside.
 - ``decisions`` and ``options`` are counted from outside the game, by an observer and by wrapping
   each seat's policy, for random, greedy and lookahead seats; the lookahead's rollouts (which call

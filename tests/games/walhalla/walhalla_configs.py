@@ -13,3 +13,37 @@ CONFIGS = {
     "cards_3p": Rules.preset("variable", num_players=3, cult_cards=2, initial_action_cards=2,
                              action_deck={"axe": 10, "shield": 10, "horn": 6, "walhalla": 6, "plunder": 4}),
 }
+
+# the equality cases' configurations
+CONFIGS.update({
+    "3p": CONFIGS["standard_3p"],
+    "4p": CONFIGS["standard_4p"],
+    "flipped_3p": Rules(num_players=3, landing_mandatory=False, winner_loses_hero=False,
+                        sell_cards_for_vikings=False, tie_rounding="down", initial_walhalla_source="midgard",
+                        tiebreak="walhalla_then_fields", start_player="seat0", raids=4),
+    "variable_3p_small_deck": Rules.preset("variable", num_players=3, action_deck={"axe": 2, "shield": 1, "horn": 1,
+                                                                                     "walhalla": 1, "plunder": 1},
+                                           cult_cards=2, initial_action_cards=2),
+})
+_COMBATS = ("combats", lambda f: f["combats"].sum() > 0)
+_LENGTHS = ("combats, and every peninsula split of the variable preset (W-2.1)",
+            lambda f: f["combats"].sum() > 0
+            and {tuple(sorted(r)) for r in f[["length_0", "length_1", "length_2"]].to_numpy().tolist()}
+            == {(5, 5, 8), (5, 6, 7), (6, 6, 6)})
+
+# reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options])
+EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 1_000,
+                  {"expect": _LENGTHS if config == "variable_4p" else _COMBATS})
+                 for config in ("3p", "4p", "flipped_3p", "variable_3p_small_deck", "variable_4p")) + (
+    ("4p", ("greedy", "random", "greedy", "random"), 2025, 300),
+    ("3p", ("greedy", "greedy", "greedy"), 2025, 300),
+    ("variable_4p", ("greedy",) * 4, 2025, 300),
+    ("flipped_3p", ("random", "greedy", "greedy"), 2025, 300),
+    ("variable_3p_small_deck", ("greedy", "random", "greedy"), 2025, 300),
+    # the rollouts (determinization of cards and dragons, chance streams, greedy play-outs to the raid's
+    # scoring) agree draw for draw
+    ("4p", ("lookahead:2", "greedy", "random", "greedy"), 31, 5),
+    ("3p", ("random", "lookahead:1", "greedy"), 31, 5),
+    ("variable_3p_small_deck", ("lookahead:1", "random", "lookahead:2"), 31, 4),
+    ("flipped_3p", ("greedy", "greedy", "lookahead:1"), 31, 4),
+)
