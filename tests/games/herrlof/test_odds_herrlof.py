@@ -14,6 +14,7 @@ from fractions import Fraction as F
 
 import pytest
 
+import toolkit
 from toolkit.core.rng import Stream
 from toolkit.games.herrlof import odds
 from toolkit.games.herrlof import reference as ref
@@ -279,12 +280,12 @@ def test_summary_frame(rules, capsys):
     if "P(trumps in a hand >= 4)" in rows:
         assert F(rows["P(trumps in a hand >= 4)"]) == odds.p_at_least_trumps(rules, 4)
     assert F(rows["P(at least one V or N card in a hand)"]) == 1 - odds.special_count_distribution(rules)[0]
-    # printable by the CLI's table printer, and no name the CLI would pick up as a per-outcome table
+    # printable by the CLI's table printer, and no per-outcome tables declared
     from toolkit import cli
 
     cli._print_table(df)
     assert "P(no trump)" in capsys.readouterr().out
-    assert not hasattr(odds, "throw_table") and not hasattr(odds, "value_distribution")
+    assert dict(toolkit.GAMES["herrlof"].extra_odds) == {}  # the CLI prints no per-outcome table before it
 
 
 def test_docstring_examples():
