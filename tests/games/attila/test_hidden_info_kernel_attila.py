@@ -362,4 +362,4 @@ def test_negative_control_a_determinization_that_reads_a_hidden_hand_is_caught()
     changed = sum(not np.array_equal(hand(st, (seat + 1) % int(ip[K.P_PLAYERS])),
                                      hand(other, (seat + 1) % int(ip[K.P_PLAYERS])))
                   for ip, st, seat, _, other in cases)
-    assert changed >= 100 and len(determinize_differences(peeking, cases)) == changed, changed
+    assert changed >= 100 and len(determinize_differences(peeking, cases)) >= changed, changed

@@ -144,19 +144,13 @@ def face_down_permutations(seed=9):
             for st, _ in decision_points(rules, 1)]
 
 
-@pytest.mark.xfail(raises=AssertionError, reason=(
-    "kernel.determinize lists the face-down tiles in square order before shuffling them, so with the "
-    "same stream the world depends on which tile really lies where (every permutation that moves a tile "
-    "gives another world); listing them in tile-id order makes this pass (strict: remove the mark then)"))
 def test_determinize_reads_only_what_the_seat_knows():
     """The kernel's ``determinize`` for the seat to move builds the same world -- the whole state array --
     and leaves the same stream states from the real position and from one with the face-down tiles
     permuted among the face-down squares and face-down hunters' guns turned: it deals from what the seat
-    can see only (the face-down squares and the tiles not yet revealed, not which is where).
-
-    Expected to fail for now (the mark): the kernel lists the face-down tiles for its shuffle by square,
-    i.e. in the real layout, where the other kernels list the unseen cards in canonical order; the world
-    is still uniformly drawn, but it is a function of the hidden layout, not of the seat's knowledge."""
+    can see only (the face-down squares and the tiles not yet revealed, not which is where).  It caught
+    the kernel listing the face-down tiles for its shuffle by square, i.e. in the real layout (now by
+    tile id)."""
     cases = face_down_permutations()
     n, moved = len(cases), sum(not np.array_equal(to_kernel_state(st), to_kernel_state(other)) for st, other in cases)
     assert n >= 120 and moved >= 0.8 * n, (n, moved)  # late positions may have one face-down tile, or none

@@ -120,24 +120,22 @@ def peeking_lookahead(st, d):
     rs = np.zeros(3, np.uint64)
     rng.seed_streams(rs, 99, 0)
     scratch = np.zeros(K.SCRATCH_SIZE, np.int64)
-    me, stream = int(k[K.S_DSEAT]), 1 + int(k[K.S_DSEAT])
-    base = scratch[K.W_BASE:K.W_BASE + K.ROLLOUT_SIZE]
-    world = scratch[K.W_WORLD:K.W_WORLD + K.ROLLOUT_SIZE]
-    pool, rest = scratch[K.W_POOL:K.W_POOL + K.MAX_DECK], scratch[K.W_REST:K.W_REST + K.MAX_DECK]
-    opts2 = scratch[K.W_OPTS2:K.W_OPTS2 + K.MAX_FACES]
+    me = int(k[K.S_DSEAT])
+    base = scratch[K.W_BASE:K.W_BASE + K.STATE_SIZE]
+    world = scratch[K.W_WORLD:K.W_WORLD + K.STATE_SIZE]
     if k[K.S_DKIND] == K.DP_BID:
         g = K.greedy_bid(ip, k, me)
         cands = [int(o) for o in opts[:n] if abs(int(o) - g) <= K.BID_WINDOW]
     else:
         cands = [int(o) for o in opts[:n]]
+    codes = np.array(cands, np.int64)
     totals = [0] * len(cands)
     for _ in range(SAMPLES):
-        K.determinize(ip, k, me, base, pool, rest, rs, stream)
+        K.determinize(ip, k, rs, me, base, scratch)
         base[K.S_BID + 1 - me] = k[K.S_BID + 1 - me]  # the cheat
-        for i, option in enumerate(cands):
+        for i in range(len(cands)):
             world[:K.COPY_SIZE] = base[:K.COPY_SIZE]
-            K.apply_decision(ip, world, option, rs, stream)
-            totals[i] += K.rollout_value(ip, world, me, opts2, rs, stream)
+            totals[i] += K.rollout_value(ip, world, rs, me, codes, i, scratch)
     return cands[int(np.argmax(totals))]  # the first best, as the kernel
 
 
@@ -200,4 +198,4 @@ def test_negative_control_a_determinization_that_keeps_the_real_bid_is_caught():
 
     cases = bid_variants()
     changed = sum(other.bids[1 - d.seat] != st.bids[1 - d.seat] for st, d, other in cases)
-    assert changed >= 300 and len(determinize_differences(keeping_the_bid, cases)) == changed, changed
+    assert changed >= 300 and len(determinize_differences(keeping_the_bid, cases)) >= changed, changed

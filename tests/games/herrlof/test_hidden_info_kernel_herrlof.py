@@ -215,4 +215,4 @@ def test_negative_control_a_determinization_that_reads_the_opponents_hand_is_cau
     cases = unseen_permutations()
     hand_moved = sum(sorted(other.hands[1 - d.seat]) != sorted(st.hands[1 - d.seat]) for st, d, other in cases)
     assert hand_moved >= 0.8 * len(cases), (hand_moved, len(cases))
-    assert len(determinize_differences(peeking, cases)) == hand_moved
+    assert len(determinize_differences(peeking, cases)) >= hand_moved

@@ -432,4 +432,4 @@ def test_negative_control_a_determinization_that_reads_the_dragons_is_caught():
     cases = hidden_permutations()
     dragons = slice(K.S_DRAGONS, K.S_DRAGONS + K.N_DRAGONS)
     changed = sum(not np.array_equal(st[dragons], other[dragons]) for _, st, _, _, other in cases)
-    assert changed >= 300 and len(determinize_differences(peeking, cases)) == changed, changed
+    assert changed >= 300 and len(determinize_differences(peeking, cases)) >= changed, changed

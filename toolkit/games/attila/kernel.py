@@ -977,7 +977,8 @@ def determinize(params, st, rs, me, base, scratch):
     """The protocol's determinization (policies.determinize): ``base`` (``STATE_SIZE``) becomes a world
     consistent with what ``me`` knows, drawn from ``me``'s decision stream: the cards ``me`` has not
     seen (neither in its hand nor discarded), in canonical order and shuffled, dealt to the other
-    seats (each as many as it holds, in seat order) and the rest as the draw pile."""
+    seats (each as many as it holds, in seat order) and the rest as the draw pile (the slots past it
+    cleared)."""
     ip = params
     pool = scratch[W_POOL:W_POOL + MAX_DECK]
     m = 0
@@ -1000,6 +1001,8 @@ def determinize(params, st, rs, me, base, scratch):
         off += size
     for j in range(m - off):
         base[S_DECK + j] = pool[off + j]
+    for j in range(m - off, MAX_DECK):  # no real card left past the world's pile
+        base[S_DECK + j] = 0
     base[S_DECK_HEAD] = 0
     base[S_DECK_N] = m - off
 

@@ -641,15 +641,23 @@ def determinize(params, st, rs, seat, base, scratch):
     ``seat`` knows, drawn from its decision stream.  The face-down tiles (each a kind with its tile id),
     listed by square and shuffled, are dealt back to the face-down squares in square order; then each
     face-down hunter, by square, gets a gun direction ``below(4)`` (H-1 draws them uniformly).  The
-    §7.4 references follow the tiles; setup's deck scratch is cleared (it held the real shuffle)."""
+    face-down tiles are listed by tile id before the shuffle, not by square: a list in square order
+    would be the hidden layout itself, and the same stream would give another world for another
+    layout.  The §7.4 references follow the tiles; setup's deck scratch is cleared (it held the real
+    shuffle)."""
     for i in range(STATE_SIZE):
         base[i] = st[i]
     k = 1 + seat
     pool = base[S_DECK:S_DECK + 48]
-    m = 0
+    for i in range(48):
+        pool[i] = -1
     for s in range(49):
         if st[S_KIND + s] >= 0 and st[S_UP + s] == 0:
-            pool[m] = 64 * st[S_KIND + s] + st[S_ID + s]
+            pool[st[S_ID + s]] = 64 * st[S_KIND + s] + st[S_ID + s]
+    m = 0
+    for i in range(48):  # compacted, in tile id order
+        if pool[i] >= 0:
+            pool[m] = pool[i]
             m += 1
     rng.shuffle(pool, 0, m, rs, k)
     j = 0

@@ -832,8 +832,10 @@ def determinize(params, st, rs, me, base, scratch):
     consistent with what ``me`` knows, drawn from ``me``'s decision stream.  The opponent's hand is
     dealt from the faces ``me`` has not seen (the known ones kept; none of a suit ``me`` knows it lacks,
     while enough others remain), the stock reshuffled from the rest, and an opponent's bid ``me`` has
-    not seen replaced by greedy's bid on the dealt hand.  The discard record (``disc``, for §7.1 only)
-    is left as it was, so the world's §7.1 tally need not hold."""
+    not seen replaced by greedy's bid on the dealt hand.  The stock's slots past the world's stock and
+    the deal's deck are cleared (they held real cards).  The discard record (``disc``, for §7.1 only)
+    is left as it was: it still counts the opponent's real 3-discards, and the world's §7.1 tally need
+    not hold."""
     ip = params
     opp = 1 - me
     k = 1 + me
@@ -899,6 +901,10 @@ def determinize(params, st, rs, me, base, scratch):
     size = st[S_STOCK_TAIL] - st[S_STOCK_HEAD]
     for i in range(size):
         base[S_STOCK + i] = rest[want + i]
+    for i in range(size, 2 * MAX_DECK):  # no real card left past the world's stock
+        base[S_STOCK + i] = 0
+    for i in range(MAX_DECK):  # nor the deal's shuffled deck
+        base[S_DECK + i] = 0
     base[S_STOCK_HEAD] = 0
     base[S_STOCK_TAIL] = size
     base[S_THREES_OWNER] = me

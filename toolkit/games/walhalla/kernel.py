@@ -1473,8 +1473,8 @@ def determinize(params, st, rs, me, base, scratch):
     """The protocol's determinization (policies.determinize): ``base`` (``STATE_SIZE``) becomes a world
     consistent with what ``me`` knows, drawn from ``me``'s decision stream: the action cards ``me`` has
     not seen (neither in its hand nor discarded), in canonical order and shuffled, dealt to the other
-    seats (each as many as it holds, in seat order) and the rest as the draw pile; then the dragons
-    still to come, in canonical order and shuffled."""
+    seats (each as many as it holds, in seat order) and the rest as the draw pile (the slots past it
+    cleared); then the dragons still to come, in canonical order and shuffled."""
     ip = params
     n = ip[P_PLAYERS]
     k = 1 + me
@@ -1509,6 +1509,8 @@ def determinize(params, st, rs, me, base, scratch):
         off += size
     for i in range(m - off):
         base[S_DECK + i] = pool[off + i]
+    for j in range(m - off, MAX_DECK):  # no real card left past the world's pile
+        base[S_DECK + j] = 0
     base[S_DECK_HEAD] = 0
     base[S_DECK_N] = m - off
     for i in range(nd):
