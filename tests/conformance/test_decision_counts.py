@@ -1,4 +1,5 @@
-"""Conformance: the design-metric columns ``decisions`` and ``options`` are the protocol's, in every game.
+"""Conformance: the design-metric columns ``decisions`` and ``options`` are the protocol's, in every game, and
+the protocol's ``returns`` are the winners of the record.
 
 Every game's record counts ``decisions``, the decision points presented (a single option included), and
 ``options``, the options they offered, summed (each game's module docstring says so in its terms).  Here
@@ -68,3 +69,34 @@ def test_a_miscounted_record_is_caught():
         return row
 
     assert len(count_problems("valhalla", toolkit.rules("valhalla"), ("random", "random"), 3, plus_one)) == 3
+
+
+def returns_problems(name, games=6, returns_of=lambda game: game.returns()) -> list:
+    """The protocol's ``returns`` against the record: 1 exactly for the seats among the winners."""
+    spec = toolkit.GAMES[name]
+    columns = list(spec.kernel.COLUMNS)
+    problems = []
+    for seats in spec.seat_counts():
+        rules = toolkit.rules(name, **({"num_players": seats} if len(spec.seat_counts()) > 1 else {}))
+        for g in range(games):
+            game = KernelGame(spec.kernel, rules, ("greedy",) * seats, SEED, g)
+            while game.advance() >= 0:
+                game.apply(game.options()[game.choose()])
+            row = dict(zip(columns, game.record().tolist()))
+            got = returns_of(game)
+            winners = [s for s in range(seats) if row[f"win_{s}"] == 1]
+            if got[:seats] != [1.0 if s in winners else 0.0 for s in range(seats)] or any(got[seats:]):
+                problems.append(f"{seats} seats, game {g}: returns {got}, winners {winners}")
+            if row["winner"] >= 0 and winners != [row["winner"]]:
+                problems.append(f"{seats} seats, game {g}: winner {row['winner']} but win columns {winners}")
+    return problems
+
+
+@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+def test_returns_are_the_winners(name):
+    assert returns_problems(name) == []
+
+
+def test_returns_of_the_losers_are_caught():
+    """Negative control: returns turned round."""
+    assert returns_problems("herrlof", 3, lambda game: [1.0 - r for r in game.returns()]) != []

@@ -43,12 +43,13 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.jit import njit_no_nrt, njit_parallel
+from toolkit.core.layout import seat_run
 
 BLOCKS = 256  # at most this many blocks of games per call
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
 play_game = RS_SIZE = WORK_SIZE = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
-STATE_SIZE = MAX_OPTIONS = SCRATCH_SIZE = 0
+STATE_SIZE = MAX_OPTIONS = SCRATCH_SIZE = SEATS = C_WIN = 0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
 
 
@@ -164,6 +165,25 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     game = compiled["play_game"]
     game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
     return game
+
+
+def _returns(params, st, out, row):
+    record(params, st, row)
+    for s in range(SEATS):
+        out[s] = row[C_WIN + s]
+
+
+def make_returns(record, columns):
+    """The protocol's ``returns(params, st, out, row)`` of a game's ``record`` and ``COLUMNS``: at the end of
+    a game, ``out[seat]`` is 1 for a seat among the winners (each seat of a shared win) and 0 otherwise,
+    its ``win_<seat>`` column (a search player's reward); ``row`` is a scratch row of ``len(columns)``.
+    Seats a game does not have (fewer players than columns) get 0.  Call it at the top level of the
+    kernel module, after ``record``."""
+    seats = sum(1 for c in columns if c.startswith("win_") and c[4:].isdigit())
+    scope = {"record": record, "SEATS": seats, "C_WIN": seat_run(columns, "win", seats)}
+    returns = njit_no_nrt(from_template(_returns, "returns", scope, sys._getframe(1)))
+    returns.__doc__ = make_returns.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
+    return returns
 
 
 def work_size(state_size: int, max_options: int, scratch_size: int) -> int:

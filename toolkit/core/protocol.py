@@ -22,7 +22,7 @@ import numpy as np
 from toolkit.core import rng
 
 PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "evaluate", "determinize",
-            "check_step", "check_end", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
+            "check_step", "check_end", "returns", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
 
 
 def implements_protocol(kernel) -> bool:
@@ -97,6 +97,13 @@ class KernelGame:
         for name in ("st", "rs", "scratch", "_out"):
             setattr(twin, name, getattr(self, name).copy())
         return twin
+
+    def returns(self) -> list:
+        """Each seat's result at the end: 1 among the winners (a shared win for each tied seat), else 0."""
+        out = np.zeros(len(self.kernel.COLUMNS), np.float64)
+        self.kernel.returns(self.params, self.st, out, np.zeros(len(self.kernel.COLUMNS), np.int32))
+        seats = sum(1 for c in self.kernel.COLUMNS if c.startswith("win_") and c[4:].isdigit())
+        return out[:seats].tolist()
 
     def record(self) -> np.ndarray:
         row = np.zeros(len(self.kernel.COLUMNS), np.int32)

@@ -74,7 +74,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, work_size
+from toolkit.core.driver import make_play_game, make_play_many, make_returns, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
@@ -1317,6 +1317,7 @@ def record(params, st, row):
         row[C_SEAT_PLIES + seat] = st[S_SEAT_PLIES + seat]
 
 
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)

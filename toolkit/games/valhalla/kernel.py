@@ -103,7 +103,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, work_size
+from toolkit.core.driver import make_play_game, make_play_many, make_returns, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
@@ -960,6 +960,7 @@ def nth(params, st, i):
     return i if st[S_PHASE] == PH_EXTRA else nth_set_bit(st[S_MOVES], i)
 
 
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
