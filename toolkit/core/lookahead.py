@@ -21,6 +21,9 @@ cached by Numba beside the game's kernel.  Herrlof, Attila and Walhalla play ``l
 (no determinization: nothing is hidden) and Halali's an exact average over the kinds a face-down tile
 can hold, weighted by their counts (every determinization at once rather than a sample of them), so
 theirs stay their own; the golden digests pin all five.
+
+:func:`deal_unseen` is the deal of a determinization where hands are counts per kind of card (Attila's
+tribes, Walhalla's action cards; its twin for the references is ``core.policy.deal_unseen``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import sys
 
 from toolkit.core import rng
 from toolkit.core.driver import from_template
-from toolkit.core.jit import njit_no_nrt
+from toolkit.core.jit import njit_inline, njit_no_nrt
 
 # the names the template takes from the scope make_lookahead gives each copy
 determinize = value = None
@@ -75,3 +78,28 @@ def make_lookahead(determinize, value, copy_size: int, random_ties: bool):
     lookahead = njit_no_nrt(from_template(_lookahead, "lookahead", scope, sys._getframe(1)))
     lookahead.__doc__ = "The determinized lookahead of this game (``toolkit.core.lookahead``)."
     return lookahead
+
+
+@njit_inline
+def deal_unseen(st, world, pool, m, me, players, hand, kinds, deck, deck_size):
+    """A determinization's deal, where hands are counts per kind: the ``m`` cards of ``pool`` (the
+    cards ``me`` has not seen, shuffled) go to the other seats from the front, in seat order, each as
+    many as it holds in ``st`` (seat ``p``'s counts at ``hand + kinds * p``), and the rest, in order,
+    to the pile at ``deck`` in ``world``, whose slots past it (up to ``deck_size``) are cleared.
+    ``me``'s hand is left as it is.  Returns the pile's size."""
+    off = 0
+    for p in range(players):
+        if p == me:
+            continue
+        size = 0
+        for c in range(kinds):
+            size += st[hand + kinds * p + c]
+            world[hand + kinds * p + c] = 0
+        for j in range(size):
+            world[hand + kinds * p + pool[off + j]] += 1
+        off += size
+    for j in range(m - off):
+        world[deck + j] = pool[off + j]
+    for j in range(m - off, deck_size):  # no real card left past the pile
+        world[deck + j] = 0
+    return m - off

@@ -167,3 +167,40 @@ def test_negative_control_a_determinization_that_keeps_the_truth_is_caught():
     cases = face_down_permutations()
     moved = sum(not np.array_equal(to_kernel_state(st), to_kernel_state(other)) for st, other in cases)
     assert len(determinize_differences(copying, cases)) == moved >= 100, moved
+
+
+def kind_share_deviation(determinize_fn, worlds=480) -> float:
+    """The largest gap, over the face-down squares of a new game and the kinds, between the share of
+    ``worlds`` determinizations that put the kind on the square and the kind's share of the face-down
+    tiles (H-1 deals them uniformly, so a sound determinization matches it)."""
+    import toolkit
+    from toolkit.core.protocol import KernelGame
+
+    game = KernelGame(K, toolkit.rules("halali"), ("random", "random"), 5, 0)
+    seat = game.advance()
+    down = [s for s in range(49) if game.st[K.S_KIND + s] >= 0 and game.st[K.S_UP + s] == 0]
+    counts = np.zeros((49, 7))
+    for _ in range(worlds):
+        world = determinize_fn(game, seat)
+        for s in down:
+            counts[s, world[K.S_KIND + s]] += 1
+    fd = np.array([game.st[K.S_FD_COUNT + k] for k in range(7)], float)
+    return float(np.abs(counts[down] / worlds - fd / fd.sum()).max())
+
+
+def test_determinize_deals_the_face_down_tiles_uniformly():
+    """Reading nothing hidden is not enough: a determinization that lays the tiles out in a fixed order
+    (no shuffle) reads nothing either.  At the start each kind lies under each square with the kind's
+    share of the tiles; 480 worlds put every share within 0.1 of it (5 standard deviations)."""
+    assert kind_share_deviation(lambda game, seat: game.determinize(seat)) < 0.1
+
+
+def test_negative_control_a_determinization_without_a_shuffle_is_caught():
+    def unshuffled(game, seat):
+        world = game.st.copy()
+        down = [s for s in range(49) if game.st[K.S_KIND + s] >= 0 and game.st[K.S_UP + s] == 0]
+        tiles = sorted(64 * game.st[K.S_KIND + s] + game.st[K.S_ID + s] for s in down)
+        for s, code in zip(down, tiles):
+            world[K.S_KIND + s], world[K.S_ID + s] = code // 64, code % 64
+        return world
+    assert kind_share_deviation(unshuffled) > 0.5

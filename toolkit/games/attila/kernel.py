@@ -118,7 +118,7 @@ from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
 from toolkit.core.driver import make_play_game, make_play_many, make_returns, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
-from toolkit.core.lookahead import make_lookahead
+from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 N_TRIBES = 6
@@ -989,22 +989,8 @@ def determinize(params, st, rs, me, base, scratch):
     rng.shuffle(pool, 0, m, rs, 1 + me)
     for j in range(STATE_SIZE):
         base[j] = st[j]
-    off = 0
-    for p in range(ip[P_PLAYERS]):
-        if p == me:
-            continue
-        size = hand_total(st, p)
-        for t in range(N_TRIBES):
-            base[S_HAND + N_TRIBES * p + t] = 0
-        for j in range(size):
-            base[S_HAND + N_TRIBES * p + pool[off + j]] += 1
-        off += size
-    for j in range(m - off):
-        base[S_DECK + j] = pool[off + j]
-    for j in range(m - off, MAX_DECK):  # no real card left past the world's pile
-        base[S_DECK + j] = 0
+    base[S_DECK_N] = deal_unseen(st, base, pool, m, me, ip[P_PLAYERS], S_HAND, N_TRIBES, S_DECK, MAX_DECK)
     base[S_DECK_HEAD] = 0
-    base[S_DECK_N] = m - off
 
 
 @njit_no_nrt
@@ -1588,7 +1574,9 @@ def record(params, st, row):
             row[C_INFLUENCE + N_TRIBES * p + t] = st[S_INF + N_TRIBES * p + t]
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
+
+
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)

@@ -1008,7 +1008,9 @@ def record(params, st, row):
     row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], w, st[S_M_TURNS])
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
+
+
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)

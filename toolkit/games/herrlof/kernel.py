@@ -1317,7 +1317,9 @@ def record(params, st, row):
         row[C_SEAT_PLIES + seat] = st[S_SEAT_PLIES + seat]
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
+
+
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)

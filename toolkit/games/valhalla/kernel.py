@@ -950,6 +950,9 @@ def record(params, st, row):
         row[C_TALLY + k] = st[S_TALLY + k]
 
 
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
+
+
 @njit_inline
 def count(params, st):
     return 2 if st[S_PHASE] == PH_EXTRA else popcount(st[S_MOVES])
@@ -960,7 +963,6 @@ def nth(params, st, i):
     return i if st[S_PHASE] == PH_EXTRA else nth_set_bit(st[S_MOVES], i)
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)

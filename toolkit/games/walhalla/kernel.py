@@ -114,7 +114,7 @@ from toolkit.core import rng
 from toolkit.core.driver import make_play_game, make_play_many, make_returns, work_size
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
-from toolkit.core.lookahead import make_lookahead
+from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 
 MAX_SEATS = 4
@@ -1496,23 +1496,8 @@ def determinize(params, st, rs, me, base, scratch):
     rng.shuffle(dragons, 0, nd, rs, k)
     for i in range(STATE_SIZE):
         base[i] = st[i]
-    off = 0
-    for p in range(n):
-        if p == me:
-            continue
-        size = 0
-        for c in range(N_CARDS):
-            size += st[S_HAND + N_CARDS * p + c]
-            base[S_HAND + N_CARDS * p + c] = 0
-        for i in range(size):
-            base[S_HAND + N_CARDS * p + pool[off + i]] += 1
-        off += size
-    for i in range(m - off):
-        base[S_DECK + i] = pool[off + i]
-    for j in range(m - off, MAX_DECK):  # no real card left past the world's pile
-        base[S_DECK + j] = 0
+    base[S_DECK_N] = deal_unseen(st, base, pool, m, me, n, S_HAND, N_CARDS, S_DECK, MAX_DECK)
     base[S_DECK_HEAD] = 0
-    base[S_DECK_N] = m - off
     for i in range(nd):
         base[S_DRAGONS + head + i] = dragons[i]
 
@@ -1655,7 +1640,9 @@ def record(params, st, row):
         row[C_SEAT + MAX_SEATS * 15 + p] = fields_of(st, p)
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result (core.driver)
+returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
+
+
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
