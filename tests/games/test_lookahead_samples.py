@@ -168,7 +168,7 @@ def kernel_rows(case, policies, seed, n_games):
     for c in df.columns:
         if isinstance(df[c].dtype, pd.CategoricalDtype):  # the reference gives the codes
             df[c] = df[c].cat.codes
-    columns = [c for c in df.columns if c != "game_index"]
+    columns = list(toolkit.GAMES[case.game].result_columns(case.rules))  # the kernel's, not the derived ones
     return [{c: int(v) for c, v in zip(columns, row)} for row in df[columns].itertuples(index=False)]
 
 
