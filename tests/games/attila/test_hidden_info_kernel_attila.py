@@ -303,27 +303,16 @@ def kernel_world(determinize_fn, ip, st, seat):
     return base, rs
 
 
-def live(world):
-    """The entries of a world that a game reads: all but the draw pile's slots past its end.
-
-    ``determinize`` writes the pile to ``S_DECK .. S_DECK + S_DECK_N`` with ``S_DECK_HEAD = 0`` and copies
-    the rest of the array from the state.  In a mid-game state the real pile lies at ``S_DECK_HEAD ..``,
-    so the slots past the world's pile may hold (copied, never read for a draw) the real pile's last
-    cards, which :func:`permute_hidden` moves; the game never reads them either: a draw reads
-    ``S_DECK + S_DECK_HEAD`` and the reshuffle rewrites the pile from ``S_DECK``."""
-    return np.delete(world, np.arange(K.S_DECK + world[K.S_DECK_N], K.S_DECK + K.MAX_DECK))
-
-
 def determinize_differences(determinize_fn, cases) -> list:
     """The cases ``(ip, st, seat, mode, other)`` (``other``: ``st`` with what ``seat`` cannot see
     permuted) in which ``determinize_fn`` for ``seat``, from identical streams, builds another world from
-    ``other`` than from ``st`` (in the entries :func:`live`: the pile's length included) or leaves the
+    ``other`` than from ``st`` (every entry: the slots past the pile are cleared) or leaves the
     streams elsewhere: (seats, turn, seat, mode, the first state entries that differ)."""
     out = []
     for ip, st, seat, mode, other in cases:
         world, rs = kernel_world(determinize_fn, ip, st, seat)
         world_other, rs_other = kernel_world(determinize_fn, ip, other, seat)
-        if not (np.array_equal(live(world), live(world_other)) and np.array_equal(rs, rs_other)):
+        if not (np.array_equal(world, world_other) and np.array_equal(rs, rs_other)):
             out.append((int(ip[K.P_PLAYERS]), int(st[K.S_TURNS]), seat, mode,
                         np.flatnonzero(world != world_other)[:6].tolist()))
     return out
@@ -340,8 +329,8 @@ def hidden_permutations(seed=14):
 
 
 def test_determinize_reads_only_what_the_seat_knows():
-    """The kernel's ``determinize`` for the seat to move builds the same world -- every entry a game reads
-    (:func:`live`) -- and leaves the same stream states from the real position and from one with the
+    """The kernel's ``determinize`` for the seat to move builds the same world -- every entry -- and leaves the
+    same stream states from the real position and from one with the
     other hands and the deck permuted (each mode): it deals from what the seat can see only."""
     cases = hidden_permutations()
     moved = sum(not np.array_equal(st, other) for _, st, _, _, other in cases)
