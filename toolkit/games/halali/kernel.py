@@ -61,6 +61,7 @@ from toolkit.core.driver import make_play_game, make_play_many, make_returns, wo
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
+from toolkit.core.mcts import make_mcts
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
 from toolkit.games.halali.rules import DIRECTIONS, KINDS
 
@@ -1064,3 +1065,5 @@ def _play_heat(ip, policies, seed, first_game, out, heat):
         work = np.zeros(STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             _heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
+
+mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts; the mcts policy comes next)

@@ -79,6 +79,7 @@ from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
+from toolkit.core.mcts import make_mcts
 from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
 
@@ -1397,3 +1398,5 @@ def _play_logged(ip, policies, seed, first_game, out, log):
         work = np.zeros(WORK_SIZE, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             play_logged_game(ip, policies, seed, first_game + i, out[i], rs, work, log[i])
+
+mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts; the mcts policy comes next)

@@ -107,6 +107,7 @@ from toolkit.core.driver import make_play_game, make_play_many, make_returns, wo
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
+from toolkit.core.mcts import make_mcts
 from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
 
@@ -968,3 +969,5 @@ play_game = make_play_game(start, advance, count, nth, options, apply, choose, c
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 RS_SIZE = 3  # the streams: chance, then one per seat
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+
+mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts; the mcts policy comes next)

@@ -116,6 +116,7 @@ from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
+from toolkit.core.mcts import make_mcts
 
 MAX_SEATS = 4
 MAX_RAIDS = 5
@@ -1648,3 +1649,5 @@ play_game = make_play_game(start, advance, count, nth, options, apply, choose, c
 WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+
+mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts; the mcts policy comes next)

@@ -1,0 +1,71 @@
+"""The tree search's speed in every registered game (``toolkit.core.mcts``, issue 16): iterations/s and
+decisions/s on one thread, searching ``--iterations`` iterations at the decision points of seeded random
+games (the seat to move searches; its opponents' moves are random).
+
+    .venv/bin/python benchmarks/mcts.py [GAME ...] [--iterations 1000] [--decisions 40]
+
+Targets (issue 16): Valhalla at least 50,000 iterations/s, Herrlof at least 100,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import toolkit
+from toolkit.core.protocol import KernelGame
+
+SEED = 7
+
+
+def positions(name, decisions):
+    """Copies of the first ``decisions`` decision points (more than one option) of seeded random games."""
+    spec = toolkit.GAMES[name]
+    rules = toolkit.rules(name)
+    seats = spec.seats(rules)
+    out, g = [], 0
+    while len(out) < decisions:
+        game = KernelGame(spec.kernel, rules, ("random",) * seats, SEED, g)
+        step = 0
+        while (seat := game.advance()) >= 0 and len(out) < decisions:
+            options = game.options()
+            if len(options) > 1 and step % 5 == 0:
+                out.append((game.copy(), seat))
+            game.apply(options[game.choose()])
+            step += 1
+        g += 1
+    return out
+
+
+def measure(name, iterations, decisions) -> tuple[float, float]:
+    kernel = toolkit.GAMES[name].kernel
+    points = positions(name, decisions)
+    game, seat = points[0]
+    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, 1.4)  # compile or load
+    start = time.perf_counter()
+    for game, seat in points:
+        kernel.mcts(game.params, game.st, game.rs, seat, iterations, 1.4)
+    seconds = time.perf_counter() - start
+    return len(points) * iterations / seconds, len(points) / seconds
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="games (default: every registered game)")
+    parser.add_argument("--iterations", type=int, default=1000, help="iterations per search")
+    parser.add_argument("--decisions", type=int, default=40, help="searches per game")
+    args = parser.parse_args(argv)
+    games = args.games or list(toolkit.GAMES)
+    print(f"mcts:{args.iterations}, {args.decisions} decisions per game, one thread, seed {SEED}")
+    print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>12}")
+    for name in games:
+        if name not in toolkit.GAMES:
+            parser.error(f"game {name!r} is not registered: one of {', '.join(toolkit.GAMES)}")
+        rate, per_decision = measure(name, args.iterations, args.decisions)
+        print(f"{name:<10} {rate:>14,.0f} {per_decision:>12,.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
