@@ -43,7 +43,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.jit import njit_no_nrt, njit_parallel
-from toolkit.core.layout import seat_run
+from toolkit.core.layout import seat_count, seat_run
 
 BLOCKS = 256  # at most this many blocks of games per call
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
@@ -179,7 +179,7 @@ def make_returns(record, columns):
     its ``win_<seat>`` column (a search player's reward); ``row`` is a scratch row of ``len(columns)``.
     Seats a game does not have (fewer players than columns) get 0.  Call it at the top level of the
     kernel module, after ``record``."""
-    seats = sum(1 for c in columns if c.startswith("win_") and c[4:].isdigit())
+    seats = seat_count(columns)
     scope = {"record": record, "SEATS": seats, "C_WIN": seat_run(columns, "win", seats)}
     returns = njit_no_nrt(from_template(_returns, "returns", scope, sys._getframe(1)))
     returns.__doc__ = make_returns.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")

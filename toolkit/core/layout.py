@@ -50,6 +50,16 @@ def seat_run(columns, field: str, seats: int) -> int:
     return offset(columns, *(f"{field}_{s}" for s in range(seats)))
 
 
+def seat_count(columns, field: str = "win") -> int:
+    """How many seats have a ``<field>_<seat>`` column (the seats a record has room for).
+
+    >>> seat_count(("winner", "win_0", "win_1", "score_0"))
+    2
+    """
+    prefix = f"{field}_"
+    return sum(1 for c in columns if c.startswith(prefix) and c[len(prefix):].isdigit())
+
+
 def block(columns, fields, seats: int) -> int:
     """The index of ``<fields[0]>_0``, with every ``<field>_<seat>`` after it, field by field.
 

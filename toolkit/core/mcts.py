@@ -34,6 +34,7 @@ import numpy as np
 from toolkit.core import rng
 from toolkit.core.driver import from_template
 from toolkit.core.jit import njit
+from toolkit.core.layout import seat_count
 
 # the names the template takes from the scope make_mcts gives each copy
 advance = count = nth = apply = determinize = returns = None
@@ -137,7 +138,7 @@ def make_mcts(kernel_globals: dict):
     the only one drawn from.  Call it at the top level of the kernel module, after those names.
     """
     g = kernel_globals
-    seats = sum(1 for c in g["COLUMNS"] if c.startswith("win_") and c[4:].isdigit())
+    seats = seat_count(g["COLUMNS"])
     scope = {"np": np, "math": math, "rng": rng, "advance": g["advance"], "count": g["count"], "nth": g["nth"],
              "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH_SIZE": g["SCRATCH_SIZE"], "RS_SIZE": g["RS_SIZE"],

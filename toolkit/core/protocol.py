@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core import rng
+from toolkit.core.layout import seat_count
 
 PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "evaluate", "determinize",
             "check_step", "check_end", "returns", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
@@ -102,7 +103,7 @@ class KernelGame:
         """Each seat's result at the end: 1 among the winners (a shared win for each tied seat), else 0."""
         out = np.zeros(len(self.kernel.COLUMNS), np.float64)
         self.kernel.returns(self.params, self.st, out, np.zeros(len(self.kernel.COLUMNS), np.int32))
-        seats = sum(1 for c in self.kernel.COLUMNS if c.startswith("win_") and c[4:].isdigit())
+        seats = seat_count(self.kernel.COLUMNS)
         return out[:seats].tolist()
 
     def record(self) -> np.ndarray:

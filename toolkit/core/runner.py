@@ -23,6 +23,7 @@ import pandas as pd
 
 from toolkit.core import cluster, results, stats
 from toolkit.core.jit import njit
+from toolkit.core.layout import seat_count
 
 DEFAULT_CHUNK = 65_536  # big enough that the per-chunk fold and thread start-up stay under 2%
 PROGRESS_DELAY_S = 2.0  # a bar appears only for runs longer than this
@@ -159,7 +160,7 @@ class Summary:
         self.hist_columns = [c for c in self.columns if c in spec.histogram_columns or c.startswith("score_")
                              or c in ALWAYS_HISTOGRAMS]
         self.histograms = {c: np.zeros(0, np.int64) for c in self.hist_columns}
-        self.seats = sum(1 for c in self.shown if c.startswith("win_") and c[4:].isdigit())
+        self.seats = seat_count(self.shown)
         self.position_wins = np.zeros(self.seats, np.int64)
         self.products = np.zeros(len(PRODUCTS))
         # games with a sole winner, by length in turns: their number, sum of decisive_turn, sum of its square
