@@ -13,7 +13,10 @@ import argparse
 import sys
 import time
 
+import numpy as np
+
 import toolkit
+from toolkit.core import mcts
 from toolkit.core.protocol import KernelGame
 
 SEED = 7
@@ -42,10 +45,12 @@ def measure(name, iterations, decisions) -> tuple[float, float]:
     kernel = toolkit.GAMES[name].kernel
     points = positions(name, decisions)
     game, seat = points[0]
-    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, 1.4)  # compile or load
+    tree = np.zeros(mcts.entries(kernel, iterations), np.int64)  # the driver's work: allocated once per block
+    c = kernel.mcts.exploration
+    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, tree)  # compile or load
     start = time.perf_counter()
     for game, seat in points:
-        kernel.mcts(game.params, game.st, game.rs, seat, iterations, 1.4)
+        kernel.mcts(game.params, game.st, game.rs, seat, iterations, c, tree)
     seconds = time.perf_counter() - start
     return len(points) * iterations / seconds, len(points) / seconds
 

@@ -6,7 +6,10 @@
 - it decides on what its seat knows: in a world ``determinize`` draws for the seat (everything hidden
   drawn again), from the same decision stream, it chooses the same;
 - it plays: ``mcts:200`` against ``random`` wins most of a few seeded games in every game (each seat
-  in turn).
+  in turn);
+- the ``mcts:N`` policy, by name, through ``toolkit.simulate``: its games keep every invariant (the
+  kernel's checks) and are the games ``KernelGame`` steps with the same search, decision by decision
+  (the same seeds on 1 and 2 threads: ``test_reproducibility.py``); a bad budget is refused by name.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ SEED = 20261205
 
 
 def search(game: KernelGame, seat: int, iterations: int) -> int:
-    return int(game.kernel.mcts(game.params, game.st, game.rs, seat, iterations, 1.4))
+    game.seat = seat
+    return game.search(iterations, 1.4)
 
 
 def decision_points(name, games=2, every=7):
@@ -84,3 +88,39 @@ def test_mcts_beats_random(name):
             game.apply(options[i])
         won += game.returns()[me]
     assert won >= games - 1, f"mcts:200 won {won} of {games} against random (fair share {games / seats:.1f})"
+
+
+@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
+    spec = toolkit.GAMES[name]
+    rules = toolkit.rules(name)
+    seats = spec.seats(rules)
+    lineup = ("mcts:12",) + ("random", "mcts:5")[:seats - 1] + ("random",) * max(0, seats - 3)
+    toolkit.simulate(name, n_games=3, seed=SEED, policies=lineup, check=True, progress=False)  # raises on a violation
+    out = np.zeros((3, len(spec.columns)), np.int32)
+    violations = np.full(3, -1, np.int32)
+    spec.play_many(*spec.prepare(rules, lineup), SEED, 0, out, violations, True)
+    assert violations.tolist() == [0, 0, 0]
+    searched = 0
+    for g in range(3):
+        game = KernelGame(spec.kernel, rules, lineup, SEED, g)
+        while (seat := game.advance()) >= 0:
+            options = game.options()
+            if len(options) > 1 and lineup[seat].startswith("mcts"):
+                twin = game.copy()
+                i = search(twin, seat, int(lineup[seat][5:]))
+                assert game.choose() == i and np.array_equal(game.rs, twin.rs)
+                searched += 1
+            else:
+                i = game.choose()
+            game.apply(options[i])
+        assert game.record().tolist() == out[g].tolist(), g
+    assert searched >= 10
+
+
+def test_a_bad_budget_is_refused_by_name():
+    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:"):
+        with pytest.raises(ValueError, match=r"mcts:N needs N iterations in 1\.\.1_000_000"):
+            toolkit.simulate("valhalla", n_games=1, policies=(bad, "random"), progress=False)
+    with pytest.raises(ValueError, match="not allowed"):
+        toolkit.simulate("valhalla", n_games=1, policies=("mcts2", "random"), progress=False)

@@ -2,7 +2,8 @@
 the number of games played and where the run starts (architecture decision 2).
 
 For each game and each line-up (every seat ``random``; every seat ``greedy``; ``lookahead`` in seat 0
-with a cheap setting against ``random``), one run on two threads is the reference; the same games
+with a cheap setting against ``random``; every seat the tree search ``mcts:6``, whose tree is the
+block's work, used again game after game), one run on two threads is the reference; the same games
 must come back, row for row and bit for bit, from one thread with small chunks, from a shorter run
 (a prefix) and from a run that starts in the middle.  The runs are a few hundred games, more than
 the driver's 256 blocks, so blocks hold several games (``toolkit.core.driver``).
@@ -18,7 +19,7 @@ import toolkit
 
 GAMES = list(toolkit.GAMES)
 SEED = 23
-SIZES = {"random": 700, "greedy": 400, "lookahead": 260}
+SIZES = {"random": 700, "greedy": 400, "lookahead": 260, "mcts": 300}
 
 
 def lineups(game):
@@ -26,10 +27,10 @@ def lineups(game):
     seats = spec.seats(spec.Rules())
     cheap = "lookahead" if spec.policy_parser is None else "lookahead:1"
     return {"random": ("random",) * seats, "greedy": ("greedy",) * seats,
-            "lookahead": (cheap,) + ("random",) * (seats - 1)}
+            "lookahead": (cheap,) + ("random",) * (seats - 1), "mcts": ("mcts:6",) * seats}
 
 
-CASES = [(game, kind) for game in GAMES for kind in ("random", "greedy", "lookahead")]
+CASES = [(game, kind) for game in GAMES for kind in ("random", "greedy", "lookahead", "mcts")]
 
 
 def run(game, kind, n, **kwargs) -> pd.DataFrame:

@@ -47,18 +47,28 @@ from toolkit.core.layout import seat_count, seat_run
 
 BLOCKS = 256  # at most this many blocks of games per call
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
-play_game = RS_SIZE = WORK_SIZE = None
+play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
-STATE_SIZE = MAX_OPTIONS = SCRATCH_SIZE = SEATS = C_WIN = 0
+decide = search = None
+STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = 0
+EXPLORATION = 0.0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
+
+
+def _work_entries(policies):
+    most = 0  # the largest budget of a seat searching (``mcts:N``, code -N)
+    for j in range(policies.shape[0]):
+        most = max(most, -policies[j])
+    return WORK_SIZE + (TREE_FIXED + TREE_NODE * (most + 2) if most > 0 else 0)
 
 
 def _play_many(params, policies, seed, first_game, out, violations, check):
     n = out.shape[0]
     blocks = min(n, BLOCKS)
+    entries = work_entries(policies)
     for b in prange(blocks):
         rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
+        work = np.zeros(entries, np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             violations[i] = play_game(params, policies, seed, first_game + i, out[i], check, rs, work)
 
@@ -68,13 +78,15 @@ def make_play_many(play_game, rs_size: int, work_size: int):
 
     Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).
     The driver is a copy of this module's template whose globals name the game's ``play_game`` and
-    sizes, made by :func:`from_template` so that Numba caches it beside the kernel.
+    sizes, made by :func:`from_template` so that Numba caches it beside the kernel.  Each block's work
+    has room for the largest tree search of the line-up (``play_game.work_entries(policies)``).
     """
     scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "play_game": play_game, "RS_SIZE": rs_size,
-             "WORK_SIZE": work_size}
+             "work_entries": play_game.work_entries}
     driver = from_template(_play_many, "play_many", scope, sys._getframe(1))
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
+    assert work_size == play_game.work_size, "play_many's work is play_game's"
     return njit_parallel(driver)
 
 
@@ -85,23 +97,17 @@ def _protocol_game(params, policies, seed, game, row, check, rs, work):
     rng.seed_streams(rs, seed, game)
     return run(params, policies, row, check, rs, work[:STATE_SIZE], work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS],
                work[STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS],
-               work[2 * STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE])
+               work[2 * STATE_SIZE + MAX_OPTIONS:WORK_SIZE], work[WORK_SIZE:])
 
 
-def _protocol_run(params, policies, row, check, rs, st, opts, before, scratch):
+def _protocol_run(params, policies, row, check, rs, st, opts, before, scratch, tree):
     start(params, st, rs)
     violation = 0
     while True:
         seat = advance(params, st, rs)
         if seat < 0:
             break
-        policy = policies[seat]
-        if policy == RANDOM:  # every spec's §5: uniform, one below(n) from the seat's decision stream
-            n = count(params, st)
-            option = nth(params, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
-        else:
-            n = options(params, st, opts)
-            option = opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+        option = decide(params, policies, st, rs, seat, opts, scratch, tree)
         if check:
             for q in range(STATE_SIZE):
                 before[q] = st[q]
@@ -112,6 +118,18 @@ def _protocol_run(params, policies, row, check, rs, st, opts, before, scratch):
         violation = check_end(params, st)
     record(params, st, row)
     return violation
+
+
+def _decide(params, policies, st, rs, seat, opts, scratch, tree):
+    policy = policies[seat]
+    if policy == RANDOM:  # every spec's §5: uniform, one below(n) from the seat's decision stream
+        n = count(params, st)
+        return nth(params, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
+    if policy < 0:  # mcts:N, the tree search of N iterations (core.mcts)
+        n = count(params, st)
+        return nth(params, st, search(params, st, rs, seat, -policy, EXPLORATION, tree) if n > 1 else 0)
+    n = options(params, st, opts)
+    return opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
 
 
 def _noalias(flags):
@@ -137,33 +155,44 @@ def from_template(template, name: str, scope: dict, caller):
 
 
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                   state_size: int, max_options: int, scratch_size: int):
+                   state_size: int, max_options: int, scratch_size: int, search):
     """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
     protocol functions (all njit; ``docs/architecture.md``), returning a violation code (0: none).
 
-    The loop: seed the streams; ``start``; then ``advance`` to each decision point, list its
-    ``options``, pick one (a single option without a draw; ``random``, policy id 0, with one
-    ``below(n)`` from the seat's decision stream ``1 + seat``; any other policy by the game's
-    ``choose(params, policy, st, rs, seat, opts, n, scratch) -> index``) and ``apply`` it; with
-    ``check``, ``check_step(params, before, st, option)`` after each apply (``before``: the state
-    before it) and ``check_end(params, st)`` at the end, the first violation kept; last ``record``.
+    The loop: seed the streams; ``start``; then ``advance`` to each decision point and ``decide`` it
+    (below); ``apply`` the option; with ``check``, ``check_step(params, before, st, option)`` after each
+    apply (``before``: the state before it) and ``check_end(params, st)`` at the end, the first violation
+    kept; last ``record``.
 
-    ``work`` needs :func:`work_size` entries: the state, the options, a copy of the state and the
-    policies' scratch.  Made as :func:`make_play_many` makes its driver, so Numba caches it beside the
-    game's kernel; it allocates nothing and runs without reference counting.
+    ``decide(params, policies, st, rs, seat, opts, scratch, tree) -> option`` picks by the seat's policy
+    code ``policies[seat]``: a single option without a draw; ``random`` (code 0) with one ``below(n)``
+    from the seat's decision stream ``1 + seat``; ``mcts:N`` (code -N) by ``search``, the game's
+    ``core.mcts.make_mcts``, in the work ``tree``; any other code by the game's
+    ``choose(params, policy, st, rs, seat, opts, n, scratch) -> index`` over the ``options``.
+
+    ``work`` needs ``play_game.work_entries(policies)`` entries (njit): the state, the options, a copy
+    of the state, the policies' scratch (:func:`work_size`, ``play_game.work_size``), then the search's
+    tree for the largest ``mcts:N`` of the line-up.  Made as :func:`make_play_many` makes its driver, so
+    Numba caches it beside the game's kernel; it allocates nothing and runs without reference counting.
+    ``play_game.decide`` is the decision, for a game's own loops (a log beside the record).
     """
     caller = sys._getframe(1)
-    scope = {"rng": rng, "RANDOM": RANDOM, "start": start, "advance": advance, "count": count, "nth": nth,
+    size = work_size(state_size, max_options, scratch_size)
+    tree_fixed, tree_node = search.sizes
+    scope = {"np": np, "rng": rng, "RANDOM": RANDOM, "start": start, "advance": advance, "count": count, "nth": nth,
              "options": options, "apply": apply, "choose": choose, "check_step": check_step, "check_end": check_end,
-             "record": record, "STATE_SIZE": state_size, "MAX_OPTIONS": max_options, "SCRATCH_SIZE": scratch_size}
+             "record": record, "search": search, "EXPLORATION": search.exploration, "STATE_SIZE": state_size,
+             "MAX_OPTIONS": max_options, "WORK_SIZE": size, "TREE_FIXED": tree_fixed, "TREE_NODE": tree_node}
     compiled = {}
-    for name, template in (("run", _protocol_run), ("play_game", _protocol_game)):
+    for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game),
+                           ("work_entries", _work_entries)):
         compiled[name] = scope[name] = njit_no_nrt(from_template(template, name, scope, caller))
     # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
     # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
     compiled["run"]._compiler._customize_flags = _noalias
     game = compiled["play_game"]
     game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
+    game.decide, game.work_entries, game.work_size = compiled["decide"], compiled["work_entries"], size
     return game
 
 

@@ -12,6 +12,8 @@ import importlib
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
+from toolkit.core import mcts
+
 DEFAULT_REPORT_GAMES = 200_000
 
 
@@ -111,7 +113,7 @@ class GameSpec:
             derived = {
                 "columns": kernel.COLUMNS,
                 "play_many": kernel.play_many,
-                "prepare": lambda rules, policies: (kernel.to_kernel(rules), kernel.policy_ids(policies)),
+                "prepare": lambda rules, policies: (kernel.to_kernel(rules), mcts.policy_codes(kernel, policies)),
                 "categories": getattr(kernel, "CATEGORIES", None) or {"result": kernel.RESULT_CODES},
             }
             if self.columns_for is None and hasattr(kernel, "columns_for"):
@@ -175,7 +177,10 @@ class GameSpec:
 
     def check_policy_name(self, name: str) -> None:
         """Raise ``ValueError`` unless ``name`` is one of the game's policies
-        (``lookahead:16`` style arguments are checked by ``policy_parser``)."""
+        (``lookahead:16`` style arguments are checked by ``policy_parser``), or ``mcts`` / ``mcts:N``, the
+        tree search every kernel plays (``toolkit.core.mcts``)."""
+        if mcts.parse(name) is not None:
+            return
         if self.policy_parser is not None:
             self.policy_parser(name)
         elif name not in self.policies:

@@ -33,30 +33,42 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.driver import from_template
-from toolkit.core.jit import njit
+from toolkit.core.jit import njit_no_nrt
 from toolkit.core.layout import seat_count
 
 # the names the template takes from the scope make_mcts gives each copy
 advance = count = nth = apply = determinize = returns = None
-STATE_SIZE = SCRATCH_SIZE = RS_SIZE = N_COLUMNS = SEATS = 0
-EXPLORATION = math.sqrt(2.0)
+STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = 0
+NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
+DEFAULT_ITERATIONS = 1000
+MOST_ITERATIONS = 1_000_000
+EXPLORATION = math.sqrt(2.0)  # UCB1's constant, for rewards in [0, 1]
 # node fields
 CODE, FIRST, NEXT, VISITS, AVAIL = range(5)
 FIELDS = 5
 
 
-def _mcts(params, st, rs, seat, iterations, exploration):
+def _mcts(params, st, rs, seat, iterations, exploration, tree):
     k = 1 + seat
-    nodes = np.zeros((iterations + 2, FIELDS), np.int64)
-    wins = np.zeros((iterations + 2, SEATS), np.float64)
-    path = np.zeros(iterations + 2, np.int64)
-    movers = np.zeros(iterations + 2, np.int64)
-    world = np.zeros(STATE_SIZE, np.int64)
-    scratch = np.zeros(max(SCRATCH_SIZE, 1), np.int64)
-    wrs = np.zeros(RS_SIZE, np.uint64)
-    ret = np.zeros(SEATS, np.float64)
-    row = np.zeros(N_COLUMNS, np.int32)
-    nodes[0, FIRST] = -1
+    # the work arrays, laid out in ``tree`` (int64; see :func:`entries`), so that a search allocates nothing
+    m = iterations + 2
+    nodes = tree[:m * FIELDS].reshape((m, FIELDS))
+    at = m * FIELDS
+    wins = tree[at:at + m * SEATS].view(np.float64).reshape((m, SEATS))
+    at += m * SEATS
+    path = tree[at:at + m]
+    movers = tree[at + m:at + 2 * m]
+    at += 2 * m
+    world = tree[at:at + STATE_SIZE]
+    at += STATE_SIZE
+    scratch = tree[at:at + SCRATCH]
+    at += SCRATCH
+    wrs = tree[at:at + RS_SIZE].view(np.uint64)
+    at += RS_SIZE
+    ret = tree[at:at + SEATS].view(np.float64)
+    at += SEATS
+    row = tree[at:at + ROW].view(np.int32)
+    nodes[0, CODE], nodes[0, FIRST], nodes[0, NEXT], nodes[0, VISITS], nodes[0, AVAIL] = -1, -1, -1, 0, 0
     used = 1
     for _ in range(iterations):
         determinize(params, st, rs, seat, world, scratch)
@@ -87,7 +99,10 @@ def _mcts(params, st, rs, seat, iterations, exploration):
                 nodes[child, CODE] = untried
                 nodes[child, FIRST] = -1
                 nodes[child, NEXT] = nodes[node, FIRST]
+                nodes[child, VISITS] = 0
                 nodes[child, AVAIL] = 1
+                for s in range(SEATS):
+                    wins[child, s] = 0.0
                 nodes[node, FIRST] = child
                 best = child
             path[depth], movers[depth] = best, mover
@@ -127,21 +142,74 @@ def _mcts(params, st, rs, seat, iterations, exploration):
     return best
 
 
+def _sizes(kernel_globals: dict) -> tuple[int, int]:
+    """(entries a search needs whatever its budget, entries per node) for the kernel of these globals."""
+    g = kernel_globals
+    seats = seat_count(g["COLUMNS"])
+    fixed = g["STATE_SIZE"] + max(g["SCRATCH_SIZE"], 1) + g["RS_SIZE"] + seats + (len(g["COLUMNS"]) + 1) // 2
+    return fixed, FIELDS + seats + 2
+
+
+def entries(kernel, iterations: int) -> int:
+    """The int64 entries of the ``tree`` work array a search of ``iterations`` iterations needs in the
+    game of ``kernel`` (its module, or its globals)."""
+    fixed, per_node = _sizes(kernel if isinstance(kernel, dict) else vars(kernel))
+    return fixed + per_node * (iterations + 2)
+
+
+def policy_codes(kernel, policies) -> np.ndarray:
+    """A line-up's policy codes for ``kernel``'s driver: the game's ``policy_ids``, where a seat playing
+    ``mcts`` / ``mcts:N`` has the code ``-N`` (every game's own policies have codes >= 0, and the driver
+    reads a seat's code at ``policies[seat]``).
+
+    >>> from toolkit.games.valhalla import kernel
+    >>> policy_codes(kernel, ("mcts:200", "greedy")).tolist()
+    [-200, 1]
+    """
+    policies = tuple(policies)
+    budgets = [parse(name) for name in policies]
+    codes = kernel.policy_ids(tuple("random" if b is not None else name for name, b in zip(policies, budgets)))
+    for seat, budget in enumerate(budgets):
+        if budget is not None:
+            codes[seat] = -budget
+    return codes
+
+
+def parse(name: str) -> int | None:
+    """The iterations of an ``mcts`` / ``mcts:N`` policy name (None for any other name).
+
+    >>> parse("mcts"), parse("mcts:50"), parse("lookahead")
+    (1000, 50, None)
+    """
+    base, colon, arg = name.partition(":")
+    if base != NAME:
+        return None
+    if not colon:
+        return DEFAULT_ITERATIONS
+    if arg.isdigit() and 1 <= int(arg) <= MOST_ITERATIONS:
+        return int(arg)
+    raise ValueError(f"policy={name!r} is not allowed: mcts:N needs N iterations in 1..{MOST_ITERATIONS:_}")
+
+
 def make_mcts(kernel_globals: dict):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
     ``nth``, ``apply``, ``determinize``, ``returns`` and the sizes ``STATE_SIZE``, ``SCRATCH_SIZE``,
     ``RS_SIZE`` and ``COLUMNS``)::
 
-        mcts(params, st, rs, seat, iterations, exploration) -> index of the chosen option
+        mcts(params, st, rs, seat, iterations, exploration, tree) -> index of the chosen option
 
     ``st`` is a decision point of ``seat`` (``advance`` returned it); ``rs``'s stream ``1 + seat`` is
-    the only one drawn from.  Call it at the top level of the kernel module, after those names.
+    the only one drawn from; ``tree`` is int64 work of :func:`entries` ``(kernel, iterations)`` entries
+    (its content does not matter), so that the search allocates nothing.  Call it at the top level of
+    the kernel module, after those names; the driver plays ``mcts:N`` with it
+    (``core.driver.make_play_game``'s ``search``).
     """
     g = kernel_globals
-    seats = seat_count(g["COLUMNS"])
     scope = {"np": np, "math": math, "rng": rng, "advance": g["advance"], "count": g["count"], "nth": g["nth"],
              "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"],
-             "STATE_SIZE": g["STATE_SIZE"], "SCRATCH_SIZE": g["SCRATCH_SIZE"], "RS_SIZE": g["RS_SIZE"],
-             "N_COLUMNS": len(g["COLUMNS"]), "SEATS": seats, "CODE": CODE, "FIRST": FIRST, "NEXT": NEXT,
-             "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS}
-    return njit(from_template(_mcts, "mcts", scope, sys._getframe(1)))
+             "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
+             "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
+             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS}
+    search = njit_no_nrt(from_template(_mcts, "mcts", scope, sys._getframe(1)))
+    search.sizes, search.exploration = _sizes(g), EXPLORATION
+    return search

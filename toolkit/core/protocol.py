@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.core import rng
+from toolkit.core import mcts, rng
 from toolkit.core.layout import seat_count
 
 PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "choose", "evaluate", "determinize",
@@ -46,7 +46,7 @@ class KernelGame:
             raise ValueError(f"kernel {kernel.__name__} does not implement the protocol: no {', '.join(missing)}")
         self.kernel = kernel
         self.params = kernel.to_kernel(rules)
-        self.policies = kernel.policy_ids(policies)
+        self.policies = mcts.policy_codes(kernel, policies)
         self.rs = np.zeros(kernel.RS_SIZE, np.uint64)
         rng.seed_streams(self.rs, seed, game)
         self.st = np.zeros(kernel.STATE_SIZE, np.int64)
@@ -75,7 +75,17 @@ class KernelGame:
         policy = self.policies[self.seat]
         if policy == 0:
             return int(rng.below(self.rs, 1 + self.seat, n))
+        if policy < 0:  # mcts:N
+            return self.search(-int(policy))
         return int(self.kernel.choose(self.params, policy, self.st, self.rs, self.seat, opts, n, self.scratch))
+
+    def search(self, iterations: int, exploration: float | None = None) -> int:
+        """The index of the option the tree search (``core.mcts``) of ``iterations`` iterations picks for
+        the deciding seat, drawing from its decision stream as the driver's ``mcts:N`` does."""
+        kernel = self.kernel
+        tree = np.zeros(mcts.entries(kernel, iterations), np.int64)
+        c = kernel.mcts.exploration if exploration is None else exploration
+        return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, tree))
 
     def apply(self, code: int) -> None:
         self.kernel.apply(self.params, self.st, self.rs, code)

@@ -57,7 +57,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
-from toolkit.core.driver import make_play_game, make_play_many, make_returns, work_size
+from toolkit.core.driver import make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
@@ -1012,10 +1012,12 @@ def record(params, st, row):
 returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
-WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 RS_SIZE = 3  # the streams: chance, then one per seat
+mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
+WORK_SIZE = play_game.work_size
+decide, work_entries = play_game.decide, play_game.work_entries  # for the heat map's loop
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
 
@@ -1034,13 +1036,7 @@ def _heat_game(ip, policies, seed, game, row, rs, work, heat):
         seat = advance(ip, st, rs)
         if seat < 0:
             break
-        policy = policies[seat]
-        if policy == 0:  # random, as the driver draws it
-            n = count(ip, st)
-            option = nth(ip, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
-        else:
-            n = options(ip, st, opts)
-            option = opts[choose(ip, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+        option = decide(ip, policies, st, rs, seat, opts, scratch, work[WORK_SIZE:])
         t = capture_square(st, option)
         apply(ip, st, rs, option)
         if t >= 0:
@@ -1062,8 +1058,7 @@ def _play_heat(ip, policies, seed, first_game, out, heat):
     blocks = min(n, 256)
     for b in prange(blocks):
         rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE, np.int64)
+        work = np.zeros(work_entries(policies), np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             _heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
 
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts; the mcts policy comes next)

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
+from toolkit.core.mcts import policy_codes
 from toolkit.games.herrlof import kernel
 from toolkit.games.herrlof.rules import Rules
 
@@ -29,7 +30,7 @@ def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("ra
     policies = SPEC.check_policies(policies, rules)
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
-    out, log = kernel.play_logged(kernel.to_kernel(rules), kernel.policy_ids(policies), seed, first_game,
+    out, log = kernel.play_logged(kernel.to_kernel(rules), policy_codes(kernel, policies), seed, first_game,
                                   n_games, rules.max_rounds)
     rounds = out[:, kernel.C_ROUNDS]
     game = np.repeat(np.arange(first_game, first_game + n_games), 2 * rules.max_rounds)

@@ -74,7 +74,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, make_returns, work_size
+from toolkit.core.driver import make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
@@ -1321,10 +1321,12 @@ def record(params, st, row):
 returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
-WORK_SIZE = work_size(STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE)
 RS_SIZE = 3  # the chance stream and the two seats' decision streams
+mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
+play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
+WORK_SIZE = play_game.work_size
+decide, work_entries = play_game.decide, play_game.work_entries  # for the round log's loop
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
 
@@ -1370,14 +1372,7 @@ def play_logged_game(ip, policies, seed, game, row, rs, work, log):
             row0 = 2 * (st[S_ROUND] - 1)
             if row0 + 1 < log.shape[0]:
                 log_deal(ip, st, log, row0, st[S_DEALER])
-        policy = policies[seat]
-        if policy == RANDOM:
-            n = count(ip, st)
-            option = nth(ip, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
-        else:
-            n = options(ip, st, opts)
-            option = opts[choose(ip, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
-        apply(ip, st, rs, option)
+        apply(ip, st, rs, decide(ip, policies, st, rs, seat, opts, scratch, work[WORK_SIZE:]))
     record(ip, st, row)
 
 
@@ -1395,8 +1390,7 @@ def _play_logged(ip, policies, seed, first_game, out, log):
     blocks = min(n, 256)
     for b in prange(blocks):
         rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(WORK_SIZE, np.int64)
+        work = np.zeros(work_entries(policies), np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             play_logged_game(ip, policies, seed, first_game + i, out[i], rs, work, log[i])
 
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts; the mcts policy comes next)
