@@ -108,7 +108,7 @@ from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.core.mcts import make_mcts
-from toolkit.games.valhalla.policies import OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
+from toolkit.games.valhalla.policies import EXPOSED, OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
 
 # -- rule vector layout (to_kernel) -------------------------------------------------
@@ -523,7 +523,10 @@ def evaluate(ip, st, seat):
 
 
 @njit
-def greedy_choice(ip, st, seat, mo, n):
+def greedy_choice(ip, st, seat, mo, n, after):
+    reach = 0  # the largest throw value (§3): how far behind a ship its attackers can stand
+    while ip[P_VALUE_MASK] >> (reach + 2):
+        reach += 1
     best = 0
     best_score = 0
     for i in range(n):
@@ -537,12 +540,31 @@ def greedy_choice(ip, st, seat, mo, n):
             score -= 1000
         elif target == VALHALLA or (target < VALHALLA and (ip[P_SAFE_MASK] >> target) & 1):
             score += 200
+        elif target < VALHALLA:
+            _copy_state(after, st)
+            apply_move(ip, after, seat, origin, target, flags)
+            if exposed(ip, after, seat, target, reach):
+                score -= EXPOSED
         if origin == ip[P_DOCK] and st[REP] == seat:
             score += 300
         if i == 0 or score > best_score:
             best = i
             best_score = score
     return best
+
+
+@njit_inline
+def exposed(ip, st, seat, target, reach):
+    """``greedy``: ``seat``'s ship on ``target`` (1..35) can be attacked on the opponent's next throw: it
+    is not protected (V-6.4) and an opponent ship stands 1..``reach`` squares behind it (at home counts as
+    square 0; a repairing ship does not count).  Legality beyond that is not looked at."""
+    if (protected_mask(ip, st, seat) >> target) & 1:
+        return False
+    opponent = 1 - seat
+    behind = st[opponent] & ((np.int64(1) << target) - 1) & ~((np.int64(1) << max(target - reach, 0)) - 1)
+    if st[REP] == opponent:
+        behind &= ~(np.int64(1) << ip[P_DOCK])
+    return behind != 0 or (target <= reach and st[HOME_N + opponent] > 0)
 
 
 @njit_inline
@@ -898,7 +920,7 @@ def choose(params, policy, st, rs, seat, opts, n, scratch):
     for i in range(n):
         mo[0, i], mo[1, i], mo[2, i] = move_of(ip, st, seat, opts[i])
     if policy == 1:
-        return greedy_choice(ip, st, seat, mo, n)
+        return greedy_choice(ip, st, seat, mo, n, after)
     return lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, other)
 
 
