@@ -47,10 +47,10 @@ def measure(name, iterations, decisions) -> tuple[float, float]:
     game, seat = points[0]
     tree = np.zeros(mcts.entries(kernel, iterations), np.int64)  # the driver's work: allocated once per block
     c = kernel.mcts.exploration
-    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, tree)  # compile or load
+    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, 0, 0, tree)  # compile or load
     start = time.perf_counter()
     for game, seat in points:
-        kernel.mcts(game.params, game.st, game.rs, seat, iterations, c, tree)
+        kernel.mcts(game.params, game.st, game.rs, seat, iterations, c, 0, 0, tree)
     seconds = time.perf_counter() - start
     return len(points) * iterations / seconds, len(points) / seconds
 

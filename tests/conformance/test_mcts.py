@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import toolkit
+from toolkit.core import mcts_python
 from toolkit.core.protocol import KernelGame
 
 SEED = 20261205
@@ -108,7 +109,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
             options = game.options()
             if len(options) > 1 and lineup[seat].startswith("mcts"):
                 twin = game.copy()
-                i = search(twin, seat, int(lineup[seat][5:]))
+                i = search(twin, seat, int(lineup[seat][5:]))  # the KernelGame's own search
                 assert game.choose() == i and np.array_equal(game.rs, twin.rs)
                 searched += 1
             else:
@@ -119,8 +120,31 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
 
 
 def test_a_bad_budget_is_refused_by_name():
-    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:"):
-        with pytest.raises(ValueError, match=r"mcts:N needs N iterations in 1\.\.1_000_000"):
+    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:", "mcts:5:x", "mcts:5:1:2"):
+        with pytest.raises(ValueError, match=r"mcts.*N iterations in 1\.\.1_000_000"):
             toolkit.simulate("valhalla", n_games=1, policies=(bad, "random"), progress=False)
     with pytest.raises(ValueError, match="not allowed"):
         toolkit.simulate("valhalla", n_games=1, policies=("mcts2", "random"), progress=False)
+
+
+@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+def test_the_python_twin_makes_the_kernels_choices(name):
+    """``core.mcts_python`` (dictionaries and a Python loop over the protocol) against the kernel's search,
+    at small budgets (20 + 3 per option), with rollouts to the end by random and cut off after 6 plies of
+    greedy; and, as the
+    negative control, the twin with another exploration constant differs somewhere."""
+    spec = toolkit.GAMES[name]
+    greedy = int(spec.kernel.policy_ids(("greedy",) * spec.seats(toolkit.rules(name)))[0])
+    checked = differs = 0
+    for game, seat, options in decision_points(name, games=1, every=9):
+        budget = min(200, 20 + 3 * len(options))  # every option tried, some twice: a choice by the statistics
+        for cutoff, rollout in ((0, 0), (6, greedy)):
+            kernel_side, twin = game.copy(), game.copy()
+            i = kernel_side.search(budget, None, cutoff, rollout)
+            assert mcts_python.search(twin, budget, cutoff=cutoff, rollout=rollout) == i
+            assert np.array_equal(twin.rs, kernel_side.rs)
+            differs += mcts_python.search(game.copy(), budget, exploration=0.05, cutoff=cutoff, rollout=rollout) != i
+            checked += 1
+        if checked >= 8:
+            break
+    assert checked >= 6 and differs >= 1, (checked, differs)

@@ -50,15 +50,16 @@ BLOCKS = 256  # at most this many blocks of games per call
 play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
 decide = search = None
-STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = 0
+STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = DEPTH_SHIFT = ROLLOUT_SHIFT = 0
 EXPLORATION = 0.0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
 
 
 def _work_entries(policies):
-    most = 0  # the largest budget of a seat searching (``mcts:N``, code -N)
+    most = 0  # the largest budget of a seat searching (``mcts:N:D``, code -(N + D << DEPTH_SHIFT))
     for j in range(policies.shape[0]):
-        most = max(most, -policies[j])
+        if policies[j] < 0:
+            most = max(most, (-policies[j]) & ((1 << DEPTH_SHIFT) - 1))
     return WORK_SIZE + (TREE_FIXED + TREE_NODE * (most + 2) if most > 0 else 0)
 
 
@@ -125,9 +126,13 @@ def _decide(params, policies, st, rs, seat, opts, scratch, tree):
     if policy == RANDOM:  # every spec's §5: uniform, one below(n) from the seat's decision stream
         n = count(params, st)
         return nth(params, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
-    if policy < 0:  # mcts:N, the tree search of N iterations (core.mcts)
+    if policy < 0:  # mcts:N:D, the tree search of N iterations, rollouts cut off after D plies (core.mcts)
         n = count(params, st)
-        return nth(params, st, search(params, st, rs, seat, -policy, EXPLORATION, tree) if n > 1 else 0)
+        if n == 1:
+            return nth(params, st, 0)
+        c = -policy
+        iterations, depth = c & ((1 << DEPTH_SHIFT) - 1), (c >> DEPTH_SHIFT) & ((1 << DEPTH_SHIFT) - 1)
+        return nth(params, st, search(params, st, rs, seat, iterations, EXPLORATION, depth, c >> ROLLOUT_SHIFT, tree))
     n = options(params, st, opts)
     return opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
 
@@ -166,7 +171,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
 
     ``decide(params, policies, st, rs, seat, opts, scratch, tree) -> option`` picks by the seat's policy
     code ``policies[seat]``: a single option without a draw; ``random`` (code 0) with one ``below(n)``
-    from the seat's decision stream ``1 + seat``; ``mcts:N`` (code -N) by ``search``, the game's
+    from the seat's decision stream ``1 + seat``; ``mcts:N`` (code -(N + D << 20): a cut-off after D plies) by ``search``, the game's
     ``core.mcts.make_mcts``, in the work ``tree``; any other code by the game's
     ``choose(params, policy, st, rs, seat, opts, n, scratch) -> index`` over the ``options``.
 
@@ -181,7 +186,8 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     tree_fixed, tree_node = search.sizes
     scope = {"np": np, "rng": rng, "RANDOM": RANDOM, "start": start, "advance": advance, "count": count, "nth": nth,
              "options": options, "apply": apply, "choose": choose, "check_step": check_step, "check_end": check_end,
-             "record": record, "search": search, "EXPLORATION": search.exploration, "STATE_SIZE": state_size,
+             "record": record, "search": search, "EXPLORATION": search.exploration, "DEPTH_SHIFT": search.depth_shift,
+             "ROLLOUT_SHIFT": search.rollout_shift, "STATE_SIZE": state_size,
              "MAX_OPTIONS": max_options, "WORK_SIZE": size, "TREE_FIXED": tree_fixed, "TREE_NODE": tree_node}
     compiled = {}
     for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game),

@@ -37,18 +37,22 @@ from toolkit.core.jit import njit_no_nrt
 from toolkit.core.layout import seat_count
 
 # the names the template takes from the scope make_mcts gives each copy
-advance = count = nth = apply = determinize = returns = None
-STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = 0
+advance = count = nth = apply = determinize = returns = evaluate = options = choose = None
+STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
 NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
 DEFAULT_ITERATIONS = 1000
 MOST_ITERATIONS = 1_000_000
+DEFAULT_DEPTH = 0  # rollouts to the end of the game
+MOST_DEPTH = 100_000
+ROLLOUT_SHIFT = 40
+DEPTH_SHIFT = 20  # a search's driver code: -(iterations + depth << DEPTH_SHIFT); 2**20 > MOST_ITERATIONS
 EXPLORATION = math.sqrt(2.0)  # UCB1's constant, for rewards in [0, 1]
 # node fields
 CODE, FIRST, NEXT, VISITS, AVAIL = range(5)
 FIELDS = 5
 
 
-def _mcts(params, st, rs, seat, iterations, exploration, tree):
+def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
     k = 1 + seat
     # the work arrays, laid out in ``tree`` (int64; see :func:`entries`), so that a search allocates nothing
     m = iterations + 2
@@ -68,6 +72,8 @@ def _mcts(params, st, rs, seat, iterations, exploration, tree):
     ret = tree[at:at + SEATS].view(np.float64)
     at += SEATS
     row = tree[at:at + ROW].view(np.int32)
+    at += ROW
+    opts = tree[at:at + MAX_OPTIONS]
     nodes[0, CODE], nodes[0, FIRST], nodes[0, NEXT], nodes[0, VISITS], nodes[0, AVAIL] = -1, -1, -1, 0, 0
     used = 1
     for _ in range(iterations):
@@ -115,12 +121,24 @@ def _mcts(params, st, rs, seat, iterations, exploration, tree):
                 break
             if untried >= 0:
                 break
-        if not over:  # rollout: random to the end
-            while mover >= 0:
-                n = count(params, world)
-                apply(params, world, wrs, nth(params, world, rng.below(wrs, 1 + mover, n) if n > 1 else 0))
+        plies = 0
+        if not over:  # rollout: random to the end, or to the cut-off
+            while mover >= 0 and (cutoff == 0 or plies < cutoff):
+                if rollout == 0:
+                    n = count(params, world)
+                    option = nth(params, world, rng.below(wrs, 1 + mover, n) if n > 1 else 0)
+                else:  # the game's own policy of that code
+                    n = options(params, world, opts)
+                    option = opts[choose(params, rollout, world, wrs, mover, opts, n, scratch) if n > 1 else 0]
+                apply(params, world, wrs, option)
                 mover = advance(params, world, wrs)
-        returns(params, world, ret, row)
+                plies += 1
+        if mover >= 0:  # cut off: a seat the evaluation puts ahead wins, a level one half-wins
+            for s in range(SEATS):
+                value = evaluate(params, world, s)
+                ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
+        else:
+            returns(params, world, ret, row)
         for d in range(depth):
             nodes[path[d], VISITS] += 1
             for s in range(SEATS):
@@ -146,7 +164,8 @@ def _sizes(kernel_globals: dict) -> tuple[int, int]:
     """(entries a search needs whatever its budget, entries per node) for the kernel of these globals."""
     g = kernel_globals
     seats = seat_count(g["COLUMNS"])
-    fixed = g["STATE_SIZE"] + max(g["SCRATCH_SIZE"], 1) + g["RS_SIZE"] + seats + (len(g["COLUMNS"]) + 1) // 2
+    fixed = (g["STATE_SIZE"] + max(g["SCRATCH_SIZE"], 1) + g["RS_SIZE"] + seats + (len(g["COLUMNS"]) + 1) // 2
+             + g["MAX_OPTIONS"])
     return fixed, FIELDS + seats + 2
 
 
@@ -159,36 +178,59 @@ def entries(kernel, iterations: int) -> int:
 
 def policy_codes(kernel, policies) -> np.ndarray:
     """A line-up's policy codes for ``kernel``'s driver: the game's ``policy_ids``, where a seat playing
-    ``mcts`` / ``mcts:N`` has the code ``-N`` (every game's own policies have codes >= 0, and the driver
-    reads a seat's code at ``policies[seat]``).
+    ``mcts...`` has the negative code of :func:`code` (every game's own policies have codes >= 0, and the
+    driver reads a seat's code at ``policies[seat]``).
 
     >>> from toolkit.games.valhalla import kernel
     >>> policy_codes(kernel, ("mcts:200", "greedy")).tolist()
     [-200, 1]
     """
     policies = tuple(policies)
-    budgets = [parse(name) for name in policies]
-    codes = kernel.policy_ids(tuple("random" if b is not None else name for name, b in zip(policies, budgets)))
-    for seat, budget in enumerate(budgets):
-        if budget is not None:
-            codes[seat] = -budget
+    searches = [parse(name) for name in policies]
+    codes = kernel.policy_ids(tuple("random" if b is not None else name for name, b in zip(policies, searches)))
+    greedy = int(kernel.policy_ids(("greedy",) * len(policies))[0])
+    for seat, search in enumerate(searches):
+        if search is not None:
+            iterations, depth, rollout = search
+            codes[seat] = code(iterations, depth, greedy if rollout == "greedy" else 0)
     return codes
 
 
-def parse(name: str) -> int | None:
-    """The iterations of an ``mcts`` / ``mcts:N`` policy name (None for any other name).
+def code(iterations: int, depth: int, rollout: int = 0) -> int:
+    """The driver's code of a search: ``-(iterations + depth << DEPTH_SHIFT + rollout << ROLLOUT_SHIFT)``,
+    ``rollout`` the game's code of the rollout policy (0: random)."""
+    return -(iterations + (depth << DEPTH_SHIFT) + (rollout << ROLLOUT_SHIFT))
 
-    >>> parse("mcts"), parse("mcts:50"), parse("lookahead")
-    (1000, 50, None)
+
+ALLOWED = "mcts[:N[:D]][:greedy]"
+
+
+def parse(name: str) -> tuple[int, int, str] | None:
+    """``(iterations, depth, rollout)`` of a policy name ``mcts[:N[:D]][:greedy]``, None for any other
+    name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after ``D`` plies
+    (default :data:`DEFAULT_DEPTH`; 0: played to the end), played by ``random`` or by the game's
+    ``greedy``.
+
+    >>> parse("mcts"), parse("mcts:50"), parse("mcts:50:20:greedy"), parse("lookahead")
+    ((1000, 0, 'random'), (50, 0, 'random'), (50, 20, 'greedy'), None)
     """
-    base, colon, arg = name.partition(":")
+    base, *args = name.split(":")
     if base != NAME:
         return None
-    if not colon:
-        return DEFAULT_ITERATIONS
-    if arg.isdigit() and 1 <= int(arg) <= MOST_ITERATIONS:
-        return int(arg)
-    raise ValueError(f"policy={name!r} is not allowed: mcts:N needs N iterations in 1..{MOST_ITERATIONS:_}")
+    rollout = "random"
+    if args and args[-1] == "greedy":
+        rollout = args.pop()
+    if len(args) > 2 or not all(a.isdigit() for a in args):
+        raise ValueError(f"policy={name!r} is not allowed: {ALLOWED} (N iterations in 1..{MOST_ITERATIONS:_}, "
+                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by greedy)")
+    iterations = int(args[0]) if args else DEFAULT_ITERATIONS
+    depth = int(args[1]) if len(args) > 1 else DEFAULT_DEPTH
+    if not 1 <= iterations <= MOST_ITERATIONS:
+        raise ValueError(f"policy={name!r} is not allowed: mcts:N needs N iterations in 1..{MOST_ITERATIONS:_}")
+    if not 0 <= depth <= MOST_DEPTH:
+        raise ValueError(f"policy={name!r} is not allowed: mcts:N:D needs a cut-off of D plies in "
+                         f"0..{MOST_DEPTH:_} (0: rollouts to the end)")
+    return iterations, depth, rollout
 
 
 def make_mcts(kernel_globals: dict):
@@ -196,7 +238,7 @@ def make_mcts(kernel_globals: dict):
     ``nth``, ``apply``, ``determinize``, ``returns`` and the sizes ``STATE_SIZE``, ``SCRATCH_SIZE``,
     ``RS_SIZE`` and ``COLUMNS``)::
 
-        mcts(params, st, rs, seat, iterations, exploration, tree) -> index of the chosen option
+        mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree) -> index of the chosen option
 
     ``st`` is a decision point of ``seat`` (``advance`` returned it); ``rs``'s stream ``1 + seat`` is
     the only one drawn from; ``tree`` is int64 work of :func:`entries` ``(kernel, iterations)`` entries
@@ -206,10 +248,11 @@ def make_mcts(kernel_globals: dict):
     """
     g = kernel_globals
     scope = {"np": np, "math": math, "rng": rng, "advance": g["advance"], "count": g["count"], "nth": g["nth"],
-             "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"],
+             "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"], "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
              "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS}
     search = njit_no_nrt(from_template(_mcts, "mcts", scope, sys._getframe(1)))
-    search.sizes, search.exploration = _sizes(g), EXPLORATION
+    search.sizes, search.exploration, search.depth_shift = _sizes(g), EXPLORATION, DEPTH_SHIFT
+    search.rollout_shift = ROLLOUT_SHIFT
     return search

@@ -75,17 +75,21 @@ class KernelGame:
         policy = self.policies[self.seat]
         if policy == 0:
             return int(rng.below(self.rs, 1 + self.seat, n))
-        if policy < 0:  # mcts:N
-            return self.search(-int(policy))
+        if policy < 0:  # a search (core.mcts.code)
+            c, depth_shift, rollout_shift = -int(policy), self.kernel.mcts.depth_shift, self.kernel.mcts.rollout_shift
+            return self.search(c & ((1 << depth_shift) - 1), depth=(c >> depth_shift) & ((1 << depth_shift) - 1),
+                               rollout=c >> rollout_shift)
         return int(self.kernel.choose(self.params, policy, self.st, self.rs, self.seat, opts, n, self.scratch))
 
-    def search(self, iterations: int, exploration: float | None = None) -> int:
-        """The index of the option the tree search (``core.mcts``) of ``iterations`` iterations picks for
-        the deciding seat, drawing from its decision stream as the driver's ``mcts:N`` does."""
+    def search(self, iterations: int, exploration: float | None = None, depth: int = 0, rollout: int = 0) -> int:
+        """The index of the option the tree search (``core.mcts``) of ``iterations`` iterations (rollouts cut
+        off after ``depth`` plies, 0: none; played by the game's policy of code ``rollout``, 0: random) picks
+        for the deciding seat, drawing from its decision stream
+        as the driver's ``mcts:N:D`` does."""
         kernel = self.kernel
         tree = np.zeros(mcts.entries(kernel, iterations), np.int64)
         c = kernel.mcts.exploration if exploration is None else exploration
-        return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, tree))
+        return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, depth, rollout, tree))
 
     def apply(self, code: int) -> None:
         self.kernel.apply(self.params, self.st, self.rs, code)

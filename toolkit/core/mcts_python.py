@@ -1,0 +1,117 @@
+"""The tree search of :mod:`toolkit.core.mcts`, written again in plain Python over the protocol.
+
+Its tree is dictionaries and its loop Python, so it is a separate implementation of the same algorithm
+(the module docstring of :mod:`toolkit.core.mcts`): a node's children by option code, each with its
+visits, its availability count and every seat's summed reward.  It steps the game through the kernel
+module's protocol functions (what :class:`toolkit.core.protocol.KernelGame` calls) and draws through
+:mod:`toolkit.core.rng`, so from the same streams it must make the kernel's choice, draw for draw:
+``tests/conformance/test_mcts.py`` checks it does, at small budgets, in every game.  It is a thousand
+times slower than the kernel's; it is the check, and a readable statement of what the kernel does.
+
+>>> import toolkit
+>>> from toolkit.core.protocol import KernelGame
+>>> game = KernelGame(toolkit.GAMES["valhalla"].kernel, toolkit.rules("valhalla"), ("random",) * 2, 1, 0)
+>>> while game.advance() >= 0 and len(game.options()) < 2:
+...     game.apply(game.options()[0])
+>>> twin = game.copy()
+>>> search(game, 8) == twin.search(8)
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from toolkit.core import rng
+from toolkit.core.layout import seat_count
+from toolkit.core.mcts import EXPLORATION
+
+MASK64 = (1 << 64) - 1
+
+
+class Node:
+    __slots__ = ("children", "visits", "available", "wins")
+
+    def __init__(self, seats: int):
+        self.children: dict[int, Node] = {}  # option code -> child, in the order they were made
+        self.visits = 0
+        self.available = 1
+        self.wins = [0.0] * seats
+
+
+def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int = 0, rollout: int = 0) -> int:
+    """The index of the option the search picks for ``game``'s deciding seat (``game`` a
+    :class:`~toolkit.core.protocol.KernelGame` at a decision point); like the kernel's ``mcts``, it
+    draws only from that seat's decision stream, which it advances."""
+    k = game.kernel
+    params, st, rs, seat = game.params, game.st, game.rs, game.seat
+    seats = seat_count(k.COLUMNS)
+    world = np.zeros(k.STATE_SIZE, np.int64)
+    scratch = np.zeros(max(k.SCRATCH_SIZE, 1), np.int64)
+    opts = np.zeros(k.MAX_OPTIONS, np.int64)
+    row = np.zeros(len(k.COLUMNS) + 1, np.int32)
+    ret = np.zeros(seats, np.float64)
+    wrs = np.zeros(k.RS_SIZE, np.uint64)
+    root = Node(seats)
+
+    def legal(state):
+        return [int(k.nth(params, state, i)) for i in range(int(k.count(params, state)))]
+
+    for _ in range(iterations):
+        k.determinize(params, st, rs, seat, world, scratch)
+        base = rng.next_u64(rs, 1 + seat)
+        for j in range(k.RS_SIZE):
+            wrs[j] = rng.mix64_nb(np.uint64((int(base) + j + 1) & MASK64))
+        node, mover, path, over = root, seat, [], False
+        while True:  # selection: UCB1 over the children legal here, counted by availability
+            best, best_value, untried = None, -1.0, None
+            for code in legal(world):
+                child = node.children.get(code)
+                if child is None:
+                    if untried is None:
+                        untried = code
+                    continue
+                child.available += 1
+                value = child.wins[mover] / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
+                if best is None or value > best_value:
+                    best, best_value = child, value
+                    best_code = code
+            if untried is not None:  # expansion
+                best, best_code = Node(seats), untried
+                node.children[untried] = best
+            path.append(best)
+            k.apply(params, world, wrs, best_code)
+            node = best
+            mover = int(k.advance(params, world, wrs))
+            if mover < 0:
+                over = True
+                break
+            if untried is not None:
+                break
+        plies = 0
+        if not over:  # the rollout
+            while mover >= 0 and (cutoff == 0 or plies < cutoff):
+                if rollout == 0:
+                    n = int(k.count(params, world))
+                    option = k.nth(params, world, rng.below(wrs, 1 + mover, n) if n > 1 else 0)
+                else:
+                    n = int(k.options(params, world, opts))
+                    option = opts[k.choose(params, rollout, world, wrs, mover, opts, n, scratch) if n > 1 else 0]
+                k.apply(params, world, wrs, option)
+                mover = int(k.advance(params, world, wrs))
+                plies += 1
+        if mover >= 0:  # cut off: ahead by the evaluation wins, level half-wins
+            for s in range(seats):
+                value = k.evaluate(params, world, s)
+                ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
+        else:
+            k.returns(params, world, ret, row)
+        for visited in path:
+            visited.visits += 1
+            for s in range(seats):
+                visited.wins[s] += ret[s]
+    world[:] = st
+    visits = [root.children[c].visits if c in root.children else 0 for c in legal(world)]
+    return visits.index(max(visits))
