@@ -43,5 +43,13 @@ def paired(game: str, n_games: int = 10_000, **kwargs):
     return _paired(game, n_games, **kwargs)
 
 
-__all__ = ["GAMES", "Summary", "compare", "load", "odds", "paired", "paired_difference", "rules", "save",
+def ladder(game: str, rules=None, **kwargs):
+    """Ratings and play-dependent design metrics from weak to strong policies (see
+    :func:`toolkit.analysis.strength.ladder`)."""
+    from toolkit.analysis.strength import ladder as _ladder
+
+    return _ladder(game, rules, **kwargs)
+
+
+__all__ = ["GAMES", "Summary", "compare", "ladder", "load", "odds", "paired", "paired_difference", "rules", "save",
            "simulate", "wilson", "win_rates"]

@@ -36,6 +36,8 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit odds walhalla --preset variable
     toolkit compare walhalla --policies random,greedy -n 2000
     toolkit metrics valhalla -n 100000 --skill lookahead
+    toolkit ladder valhalla -n 100 --plot ladder.png   # ratings and the design metrics, random .. mcts:1000
+    toolkit ladder attila --players 3 --policies random,greedy,mcts:100 -n 50
     toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
     toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR] [--html DIR]
@@ -388,6 +390,54 @@ def _print_ratings(table) -> None:
     _print_table(shown, index=True)
 
 
+def cmd_ladder(args) -> int:
+    from toolkit.analysis import strength
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    output = _check_output(args.output) if args.output else None
+    plot = Path(args.plot) if args.plot else None
+    if plot is not None and (plot.suffix.lower() not in (".png", ".svg", ".pdf") or not plot.parent.is_dir()):
+        raise ValueError(f"--plot {args.plot} is not allowed: a .png, .svg or .pdf file in an existing folder")
+    table = strength.ladder(spec, rules, policies=args.policies, n_games=args.n_games,
+                            selfplay_games=args.selfplay_games, seed=args.seed, threads=args.threads,
+                            progress=_progress(args))
+    kind = "Elo" if table.attrs["rating"] == "elo" else "OpenSkill mu"
+    print(f"{spec.name}: strength ladder, {args.n_games:,} games per pairing for the ratings, "
+          f"{table.attrs['selfplay_games']:,} self-play games per policy, seed {args.seed}, "
+          f"{_rules_label(spec, rules, args)}; a turn is {spec.turn_word}")
+    print()
+    digits = {"rating": 0, "duration_turns": 1, "lead_changes": 2}
+    shown = pd.DataFrame(index=table.index)
+    for column, label in ((("rating", f"{kind} [95% CI]"),) + tuple((c, f"{t} [95% CI]") for c, t in strength.PLAY_METRICS)
+                          + (("skill_gap", "skill gap vs random [95% CI]"),)):
+        if column in table.columns and not table[column].isna().all():
+            d = digits.get(column, 3)
+            shown[label] = [f"{r[column]:.{d}f} [{r[column + '_low']:.{d}f}, {r[column + '_high']:.{d}f}]"
+                            for _, r in table.iterrows()]
+    _print_table(shown.T, index=True)
+    print()
+    print(table.attrs["answer"])
+    if output:
+        print(f"\nwrote {_save_table(table, output)}")
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from toolkit.viz.plots import ladder_plot
+
+        axes = ladder_plot(table)
+        axes[0].figure.suptitle(f"{spec.title}: the design metrics by strength")
+        axes[0].figure.tight_layout()
+        axes[0].figure.savefig(plot, dpi=100)
+        plt.close(axes[0].figure)
+        print(f"wrote {plot}")
+    return 0
+
+
 def _metric_cell(value, low, high) -> str:
     if float(value).is_integer() and abs(value) >= 1000:
         return f"{int(value):,}"
@@ -680,6 +730,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skill-games", type=int, default=2_000, help="games per seating for --skill (default 2,000)")
     p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv")
     p.set_defaults(func=cmd_metrics)
+
+    from toolkit.analysis.strength import LADDER
+
+    p = sub.add_parser("ladder", help="the strength ladder: ratings of policies from weak to strong, and the "
+                                      "design metrics that depend on play (first-player edge, duration, ...) at each")
+    p.add_argument("game")
+    p.add_argument("--policies", default=",".join(LADDER),
+                   help=f"the rungs, weakest first, comma-separated (default {','.join(LADDER)})")
+    _add_run_options(p, n_default=100)
+    p.add_argument("--selfplay-games", type=int, default=None,
+                   help="games of each policy in every seat for the metrics (default: -n)")
+    _add_rules_options(p)
+    p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv")
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the metrics against the rating")
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("sweep", help="a grid of rule variants, each simulated on the same seed, "
                                      "one row of metrics per variant")

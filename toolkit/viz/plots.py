@@ -675,3 +675,58 @@ def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None,
         ax.set_title(title)
     ax.legend(fontsize=7)
     return ax
+
+
+def ladder_plot(table: pd.DataFrame, axes=None, *, metrics=("first_player_advantage", "duration_turns",
+                                                            "decisiveness", "lead_changes", "skill_gap")):
+    """A strength ladder (:func:`toolkit.analysis.ladder`): each metric against the rating, one
+    panel each, the policies written at their points, 95% intervals both ways.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The ladder (columns ``rating``, ``rating_low``, ``rating_high`` and ``metric``, ``metric_low``,
+        ``metric_high`` for each metric shown; metrics it lacks are left out).
+    axes : sequence of matplotlib Axes, optional
+        One per metric shown (default: a new figure, one row of panels).
+
+    Returns
+    -------
+    list of matplotlib Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"rating": [1400.0, 1600.0], "rating_low": [1380.0, 1580.0], "rating_high": [1420.0, 1620.0],
+    ...                   "duration_turns": [300.0, 280.0], "duration_turns_low": [290.0, 270.0],
+    ...                   "duration_turns_high": [310.0, 290.0]}, index=pd.Index(["random", "greedy"], name="policy"))
+    >>> [ax.get_ylabel() for ax in ladder_plot(t)]
+    ['duration (turns)']
+    """
+    from toolkit.analysis.strength import PLAY_METRICS
+
+    labels = dict(PLAY_METRICS, skill_gap="skill gap (vs random)")
+    shown = [m for m in metrics if m in table.columns and not table[m].isna().all()]
+    if not shown:
+        raise ValueError(f"table is not allowed: it has none of the metrics {', '.join(metrics)}")
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, len(shown), figsize=(3.2 * len(shown), 3.2), squeeze=False)
+        axes = list(axes[0])
+    table = table.sort_values("rating")  # the line joins the policies from the weakest to the strongest
+    rating = table["rating"].to_numpy(float)
+    xerr = _error_bars(rating, table["rating_low"], table["rating_high"])
+    kind = table.attrs.get("rating", "elo")
+    for ax, metric in zip(axes, shown):
+        v = table[metric].to_numpy(float)
+        yerr = _error_bars(v, table[metric + "_low"], table[metric + "_high"])
+        ax.errorbar(rating, v, xerr=xerr, yerr=yerr, fmt="o-", color="black", capsize=3, linewidth=1)
+        for name, x, y in zip(table.index, rating, v):
+            ax.annotate(str(name), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+        if metric in ("first_player_advantage", "skill_gap"):
+            ax.axhline(0.0, color="grey", linestyle="--", linewidth=1)
+        ax.set_xlabel("Elo" if kind == "elo" else "OpenSkill mu")
+        ax.set_ylabel(labels.get(metric, metric))
+        ax.margins(x=0.15, y=0.15)
+    return axes

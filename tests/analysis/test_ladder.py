@@ -1,0 +1,103 @@
+"""The strength ladder (``toolkit.analysis.ladder``, ``toolkit ladder``): ratings and the design metrics
+that depend on play, per strength.
+
+Its numbers are the numbers of the runs it is made of: the ratings are :func:`ratings` of the
+tournament :func:`compare` plays, the self-play metrics are :func:`metrics_row` of a run of the policy in
+every seat, the skill gap is the tournament's win rate against random minus the fair share, all on the
+ladder's seed.  :func:`edge_trend` reads grows / shrinks / cannot tell from the intervals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import toolkit
+from toolkit import analysis
+from toolkit.analysis import metrics, ratings, tournament
+from toolkit.analysis.strength import PLAY_METRICS, edge_trend
+from toolkit.cli import main
+
+RUNGS = ("random", "greedy", "mcts:20")
+
+
+@pytest.fixture(scope="module")
+def valhalla_ladder():
+    return analysis.ladder("valhalla", policies=RUNGS, n_games=60, selfplay_games=80, seed=4, progress=False)
+
+
+def test_the_ladder_is_made_of_its_runs(valhalla_ladder):
+    table = valhalla_ladder
+    assert table.index.tolist() == list(RUNGS) and table["rung"].tolist() == [0, 1, 2]
+    rated = ratings.ratings(tournament.compare("valhalla", RUNGS, 60, seed=4, progress=False))
+    for name in RUNGS:
+        assert table.loc[name, "rating"] == pytest.approx(rated.loc[name, "elo"])
+        assert table.loc[name, "rating_low"] == pytest.approx(rated.loc[name, "ci_low"])
+        run = toolkit.simulate("valhalla", n_games=80, seed=4, policies=(name, name), keep="summary", progress=False)
+        found = metrics.metrics_row(run)
+        for column, _ in PLAY_METRICS:
+            for suffix in ("", "_low", "_high"):
+                if column + suffix in found:
+                    assert table.loc[name, column + suffix] == pytest.approx(found[column + suffix]), column + suffix
+    assert table.attrs["rating"] == "elo" and table.attrs["fair"] == 0.5
+    assert table.loc["random", "skill_gap_low"] < 0 < table.loc["random", "skill_gap_high"]
+    assert table.loc["greedy", "skill_gap"] > 0.25 and table.loc["greedy", "rating"] > table.loc["random", "rating"]
+
+
+def test_skill_gap_is_the_win_rate_against_random(valhalla_ladder):
+    m = tournament.matrix(tournament.compare("valhalla", RUNGS, 60, seed=4, progress=False))
+    for name in RUNGS:
+        assert valhalla_ladder.loc[name, "skill_gap"] == pytest.approx(m["win_rate"].loc[name, "random"] - 0.5)
+
+
+def test_three_or_more_seats_are_rated_by_openskill():
+    table = toolkit.ladder("attila", {"num_players": 3}, policies=("random", "greedy"), n_games=20, seed=2,
+                           progress=False)
+    assert table.attrs["rating"] == "openskill" and table.attrs["fair"] == pytest.approx(1 / 3)
+    assert table.loc["greedy", "rating"] > table.loc["random", "rating"]
+    assert np.isfinite(table["first_player_advantage"]).all()
+
+
+def trend_table(weak, strong):
+    rows = {"random": (1400.0, *weak), "mcts": (1700.0, *strong)}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["rating", "first_player_advantage",
+                                                                  "first_player_advantage_low",
+                                                                  "first_player_advantage_high"])
+
+
+@pytest.mark.parametrize("weak,strong,verdict", [
+    ((0.01, 0.0, 0.02), (0.09, 0.07, 0.11), "grows with skill"),
+    ((0.09, 0.07, 0.11), (0.01, 0.0, 0.02), "shrinks with skill"),
+    ((0.01, 0.0, 0.05), (0.04, 0.03, 0.06), "does not change measurably"),
+])
+def test_edge_trend_reads_the_intervals(weak, strong, verdict):
+    assert verdict in edge_trend(trend_table(weak, strong))
+
+
+def test_bad_input_is_refused_by_name():
+    with pytest.raises(ValueError, match="at least two policies"):
+        analysis.ladder("valhalla", policies=("greedy",), n_games=5, progress=False)
+    with pytest.raises(ValueError, match="n_games=0 is not allowed"):
+        analysis.ladder("valhalla", policies=("random", "greedy"), n_games=0, progress=False)
+    with pytest.raises(ValueError, match="policy='best' is not allowed"):
+        analysis.ladder("valhalla", policies=("random", "best"), n_games=5, progress=False)
+
+
+def test_cli_prints_the_ladder_and_writes_the_table_and_plot(tmp_path, capsys):
+    out, plot = tmp_path / "ladder.csv", tmp_path / "ladder.png"
+    code = main(["ladder", "valhalla", "--policies", "random,greedy", "-n", "40", "--seed", "3", "--no-progress",
+                 "-o", str(out), "--plot", str(plot)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "Elo [95% CI]" in text and "first player's advantage" in text and "The first player's edge" in text
+    saved = pd.read_csv(out, index_col=0)
+    expected = analysis.ladder("valhalla", policies=("random", "greedy"), n_games=40, seed=3, progress=False)
+    assert saved["rating"].to_numpy() == pytest.approx(expected["rating"].to_numpy())
+    assert plot.stat().st_size > 10_000
+
+
+def test_cli_refuses_a_bad_plot_name(tmp_path, capsys):
+    assert main(["ladder", "valhalla", "--policies", "random,greedy", "-n", "5", "--plot",
+                 str(tmp_path / "x.txt")]) == 2
+    assert "--plot" in capsys.readouterr().err
