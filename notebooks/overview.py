@@ -460,3 +460,29 @@ def rating_line(game):
 
 display(Markdown(f"**Reading the numbers (seed {SEED}).** Policies from the weakest to the strongest by their "
                  "rating:\n\n" + "\n".join(rating_line(game) for game in GAMES)))
+
+# %% [markdown]
+# ## 4. The strength ladder: does the first player's edge grow as players improve?
+#
+# A designer's real question is whether a rule is fair *between good players*. `toolkit.analysis.ladder`
+# rates a line of policies from weak to strong (one tournament of every pairing: Elo with two players,
+# OpenSkill with more) and plays each in every seat (self-play), measuring the design metrics that depend on
+# play at each strength: the first player's edge, duration, decisiveness, lead changes, and the skill gap
+# (the win rate against random minus the fair share). The rungs are each game's page setting: `random`,
+# `greedy`, its lookahead and the tree search `mcts:100` (Attila and Walhalla leave the lookahead out, whose
+# four-player tournaments are slow; `toolkit ladder GAME` plays the full ladder up to `mcts:1000`). Few
+# games per pairing here, so the intervals are wide; the sentence under each plot says whether the edge
+# moves by more than they allow.
+
+# %%
+ladders = {}
+for game in GAMES:
+    runs = toolkit.GAMES[game].page_runs
+    rungs = tuple(LOOKAHEAD[game] if p == "lookahead" else p for p in runs.ladder_policies)
+    ladders[game] = toolkit.analysis.ladder(game, policies=rungs, n_games=max(4, min(runs.ladder, N // 500)),
+                                            seed=SEED, progress=False)
+    axes = plots.ladder_plot(ladders[game])
+    axes[0].figure.suptitle(f"{game}: the design metrics by strength ({ladders[game].attrs['n_games']:,} games "
+                            "per pairing)")
+    plt.show()
+display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']}" for game in GAMES)))

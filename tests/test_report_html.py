@@ -27,8 +27,8 @@ from toolkit.viz import report_html
 N = 200
 SEED = 3
 GAMES_HERE = ("valhalla", "attila")
-TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1")
-CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds")
+TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4, ladder_policies=("random", "greedy"))
+CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -84,7 +84,7 @@ def test_page_has_every_section(written, game):
     headings = re.findall(r"<h2>\d+\. ([^<]+)</h2>", text)
     assert headings == [name for _, name in report_html.SECTIONS]
     assert f"<h1>{GAMES[game].title}: designer report</h1>" in text
-    for words in ("Provenance", "Rules", "Design metrics", "Tournament", "Ratings", "Seat advantage",
+    for words in ("Provenance", "Rules", "Design metrics", "Tournament", "Ratings", "Strength ladder", "Seat advantage",
                   "Game length", "Final scores", "Exact odds"):
         assert words in text, words
 
@@ -93,7 +93,7 @@ def test_page_has_every_section(written, game):
 def test_images_are_base64_pngs(written, game):
     text = page(written[2], game)
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
-    assert len(images) == 4  # heat map, seat advantage, length, scores
+    assert len(images) == 5  # heat map, ladder, seat advantage, length, scores
     for encoded in images:
         raw = base64.b64decode(encoded, validate=True)
         assert raw[:8] == PNG_SIGNATURE and raw[12:16] == b"IHDR"
@@ -196,3 +196,15 @@ def test_cli_report_html(tmp_path, capsys):
     assert sorted(p.name for p in html_dir.iterdir()) == sorted(
         ["valhalla.html"] + [f"valhalla_{name}.csv" for name in CSV_NAMES])
     assert "valhalla" in capsys.readouterr().out
+
+
+def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
+    """The page's ladder is ``toolkit.analysis.ladder`` with the game's page sizes, on the report's seed."""
+    sizes = html_sizes("valhalla", N)
+    expected = toolkit.analysis.ladder("valhalla", policies=sizes["ladder_policies"], n_games=sizes["ladder"],
+                                       seed=SEED, progress=False)
+    got = pd.read_csv(written[2] / "valhalla_ladder.csv").set_index("policy")
+    assert got.index.tolist() == list(sizes["ladder_policies"])
+    for column in ("rating", "first_player_advantage", "duration_turns", "skill_gap_high"):
+        assert got[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
+    assert expected.attrs["answer"].replace("'", "&#x27;") in page(written[2], "valhalla")

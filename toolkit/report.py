@@ -169,13 +169,14 @@ def html_sizes(game: str, n_games: int | None = None) -> dict:
     """The designer page's run sizes for ``game`` (its ``GameSpec.page_runs``), each capped at ``n_games``
     if given.
 
-    >>> html_sizes("attila", n_games=60)
-    {'tournament': 50, 'skill': 60, 'lookahead': 'lookahead:4'}
+    >>> html_sizes("attila", n_games=60)["tournament"], html_sizes("attila")["ladder_policies"]
+    (50, ('random', 'greedy', 'mcts:100'))
     """
     runs = get_spec(game).page_runs
-    sizes = {"tournament": runs.tournament, "skill": runs.skill, "lookahead": runs.lookahead}
+    sizes = {"tournament": runs.tournament, "skill": runs.skill, "lookahead": runs.lookahead, "ladder": runs.ladder,
+             "ladder_policies": tuple(runs.lookahead if p == "lookahead" else p for p in runs.ladder_policies)}
     if n_games is not None:
-        for key in ("tournament", "skill"):
+        for key in ("tournament", "skill", "ladder"):
             sizes[key] = min(sizes[key], int(n_games))
     return sizes
 
@@ -236,6 +237,7 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     from toolkit import __version__
     from toolkit.analysis.metrics import design_metrics, luck, seat_advantage
     from toolkit.analysis.ratings import ratings
+    from toolkit.analysis.strength import ladder
     from toolkit.analysis.tournament import compare, matrix
     from toolkit.viz import report_html
 
@@ -256,6 +258,10 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
                   progress=progress)
     gap = {**chance, "skilled": look}  # luck's runs are skill_gap's runs: it reports the gap too
     skill_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    strength = ladder(spec, rules, policies=sizes["ladder_policies"], n_games=sizes["ladder"], seed=seed,
+                      threads=threads, progress=progress)
+    ladder_seconds = time.perf_counter() - start
 
     default_policies = _policies_text(list(df.attrs["policies"]))
     metrics = design_metrics(df)
@@ -269,7 +275,8 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     long_matrix = pairs.stack("opponent", future_stack=True).reset_index()
     files = {"metrics": metrics.reset_index(), "tournament": table,
              "matrix": long_matrix[["policy", "opponent", "win_rate", "ci_low", "ci_high", "wins", "games"]],
-             "ratings": rated.reset_index(), "seat_advantage": seat_table, "odds": odds}
+             "ratings": rated.reset_index(), "seat_advantage": seat_table, "odds": odds,
+             "ladder": strength.reset_index()}
     names = []
     for key, frame in files.items():
         name = f"{spec.name}_{key}.csv"
@@ -292,16 +299,21 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
                       + f", in {tournament_seconds:.1f} s",
         "skill gap and luck": f"{look} against random: {sizes['skill']:,} games per seating, {seats} seatings, "
                               f"both from the same runs ({skill_seconds:.1f} s for both)",
+        "strength ladder": f"{', '.join(sizes['ladder_policies'])}: {sizes['ladder']:,} games per {fmt} and of each "
+                           f"policy's self-play, in {ladder_seconds:.1f} s",
         "lookahead setting": _lookahead_note(spec, look),
         "software": f"Python {platform.python_version()}, NumPy {np.__version__}, pandas {pd.__version__}, "
                     f"Numba {numba.__version__}, matplotlib {matplotlib.__version__}",
     }
     notes = {"metrics": f"Default run: {default_policies}, {len(df):,} games. Skill gap and luck: {look} against "
                         f"random, {sizes['skill']:,} games per seating, on seed {seed}.",
-             "tournament": f"{sizes['tournament']:,} games per {fmt}, seed {seed}; lookahead plays as {look}."}
+             "tournament": f"{sizes['tournament']:,} games per {fmt}, seed {seed}; lookahead plays as {look}.",
+             "ladder": f"{sizes['ladder']:,} games per {fmt} for the ratings and {sizes['ladder']:,} self-play games "
+                       f"per policy, seed {seed}: few, so the intervals are wide (toolkit ladder {spec.name} -n N "
+                       f"plays more, up to mcts:1000)."}
     data = report_html.DesignerData(spec=spec, rules=rules, frame=df, metrics=metrics, tournament=table,
                                     matrix=pairs, ratings=rated, seat_advantage=seat_table, odds=odds,
-                                    provenance=provenance, files=names, notes=notes)
+                                    provenance=provenance, files=names, notes=notes, ladder=strength)
     page = out / f"{spec.name}.html"
     page.write_text(report_html.render(data), encoding="utf-8")
     return page

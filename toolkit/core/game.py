@@ -21,12 +21,16 @@ DEFAULT_REPORT_GAMES = 200_000
 class PageRuns:
     """The sizes of the designer page's own runs (``toolkit report --html``): ``tournament`` games per
     ordered pair (two seats) or per seating (three or more: the tested policy in each seat in turn),
-    ``skill`` games per seating for the skill gap and luck, and the ``lookahead`` setting that plays in
-    both beside ``random`` and ``greedy``."""
+    ``skill`` games per seating for the skill gap and luck, the ``lookahead`` setting that plays in
+    both beside ``random`` and ``greedy``, and the strength ladder's games and rungs."""
 
     tournament: int = 200
     skill: int = 200
     lookahead: str = "lookahead"
+    # the strength ladder (``toolkit.analysis.ladder``): games per pairing (and of each policy's self-play),
+    # and its rungs, weakest first ("lookahead" stands for the ``lookahead`` setting above)
+    ladder: int = 40
+    ladder_policies: tuple = ("random", "greedy", "lookahead", "mcts:100")
 
 
 @dataclasses.dataclass(frozen=True)

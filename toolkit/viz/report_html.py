@@ -65,6 +65,7 @@ SECTIONS = (
     ("rules", "Rules"),
     ("metrics", "Design metrics"),
     ("tournament", "Tournament"),
+    ("ladder", "Strength ladder"),
     ("seats", "Seat advantage"),
     ("distributions", "Game length and scores"),
     ("odds", "Exact odds"),
@@ -87,6 +88,7 @@ class DesignerData:
     provenance: dict  # label -> text, in page order
     files: list  # names of the CSV files written beside the page
     notes: dict = dataclasses.field(default_factory=dict)  # section id -> extra sentence
+    ladder: pd.DataFrame | None = None  # toolkit.analysis.ladder
 
 
 # ---------------------------------------------------------------------------------------- formatting
@@ -295,6 +297,22 @@ def ratings_table(r: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def ladder_table(t: pd.DataFrame) -> pd.DataFrame:
+    """The strength ladder, one column per policy (weakest first), one row per measure."""
+    from toolkit.analysis.strength import PLAY_METRICS
+
+    kind = "Elo" if t.attrs.get("rating", "elo") == "elo" else "OpenSkill mu"
+    rows = {}
+    for column, label in ((("rating", kind),) + PLAY_METRICS + (("skill_gap", "skill gap vs random"),)):
+        if column in t.columns and not t[column].isna().all():
+            digits = {"rating": 0, "duration_turns": 1, "lead_changes": 2}.get(column, 3)
+            rows[label] = [interval(a, b, c, digits) for a, b, c in
+                           zip(t[column], t[column + "_low"], t[column + "_high"])]
+    out = pd.DataFrame.from_dict(rows, orient="index", columns=list(t.index))
+    out.index.name = "measure [95% interval]"
+    return out
+
+
 def seat_table(sa: pd.DataFrame) -> pd.DataFrame:
     def label(by, k):
         if by == "seat":
@@ -356,6 +374,11 @@ def _plots(d: DesignerData) -> dict:
     fig, ax = plt.subplots(figsize=(7, 3.6))
     plots.score_distribution(d.frame, ax=ax, title=f"{spec.title}: final score per seat ({n:,} games)")
     uris["scores"] = figure_uri(fig)
+
+    if d.ladder is not None:
+        axes = plots.ladder_plot(d.ladder)
+        axes[0].figure.suptitle(f"{spec.title}: the design metrics by strength")
+        uris["ladder"] = figure_uri(axes[0].figure)
     return uris
 
 
@@ -424,6 +447,18 @@ def render(d: DesignerData) -> str:
             _table(ratings_table(d.ratings)),
             "<h3>Every pairing</h3>",
             _table(tournament_table(d.tournament)))
+
+    if d.ladder is not None:
+        section("ladder",
+                _p("The policies from weak to strong: their rating from one tournament of every pairing, and the "
+                   "design metrics that depend on play, each from a run of the policy in every seat (self-play), "
+                   "with 95% intervals. The skill gap is the policy's win rate against random over every seating "
+                   "minus the fair share. Does the first player's edge grow as players improve?"),
+                _p(d.ladder.attrs.get("answer", ""), "lead"),
+                _table(ladder_table(d.ladder), index=True),
+                _figure(uris["ladder"], "strength ladder",
+                        "Each metric against the rating (Elo with two seats, OpenSkill mu with more); whiskers: "
+                        "95% intervals both ways."))
 
     fair = 1.0 / seats
     section("seats",
