@@ -25,14 +25,15 @@ report, written by :func:`designer_report` under ``html_dir``:
     one self-contained page (:mod:`toolkit.viz.report_html`): provenance, the
     rules, the design metrics of the default run with skill gap and luck, a
     tournament of ``random``, ``greedy`` and ``lookahead`` with its matrix and
-    ratings, seat advantage, length and score distributions, exact odds;
-``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``
+    ratings, the strength ladder (``toolkit.analysis.ladder``), seat advantage,
+    length and score distributions, exact odds;
+``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``, ``_ladder.csv``
     its tables (the matrix in long form: one row per policy and opponent).
 
 The number of games is each game's ``GameSpec.report_games`` (200,000 unless
 the game declares fewer: Attila's and Walhalla's greedy players are slow, see
 their declarations); ``n_games=`` sets one number for every game.  The page's
-own runs (tournament, skill gap, luck) use the smaller numbers of the game's
+own runs (tournament, skill gap, luck, ladder) use the smaller numbers of the game's
 ``GameSpec.page_runs``, capped at ``n_games`` when it is given.
 
 Examples

@@ -11,9 +11,10 @@ can be mailed, archived or opened offline.  Its sections:
 3. the design metrics of the default run with 95% intervals, plus skill gap and luck;
 4. the tournament of ``random``, ``greedy`` and ``lookahead``: its table, the
    "A against B" matrix (table and heat map) and the ratings;
-5. seat advantage by seat number and by place in the turn order (table and plot);
-6. the distributions of the game length and of each seat's final score;
-7. the exact odds table.
+5. the strength ladder: ratings of random .. mcts:100 and the play-dependent metrics at each strength;
+6. seat advantage by seat number and by place in the turn order (table and plot);
+7. the distributions of the game length and of each seat's final score;
+8. the exact odds table.
 
 Numbers are written with 3 decimals (ratings with 1) and an estimate with its
 95% interval as ``0.512 [0.507, 0.517]``.
