@@ -15,6 +15,7 @@ import pytest
 
 import toolkit
 from toolkit.analysis import metrics
+from toolkit.core.game import PageRuns
 from toolkit.core.params import params_of
 
 GAMES = list(toolkit.GAMES)
@@ -71,12 +72,14 @@ def seat_problems(spec) -> list[str]:
 def settings_problems(spec) -> list[str]:
     """Report, page and notebook settings name real policies, rules and metrics."""
     problems = []
-    for name in (spec.page_runs.lookahead, spec.notebook_lookahead, *spec.default_policies(spec.Rules())):
+    ladder = [p for p in spec.page_runs.ladder_policies if p != "lookahead"]  # "lookahead": the setting above
+    for name in (spec.page_runs.lookahead, spec.notebook_lookahead, *spec.default_policies(spec.Rules()), *ladder):
         try:
             spec.check_policy_name(name)
         except ValueError as error:
             problems.append(str(error))
-    if spec.report_games < 1 or spec.page_runs.tournament < 1 or spec.page_runs.skill < 1:
+    runs = spec.page_runs
+    if spec.report_games < 1 or runs.tournament < 1 or runs.skill < 1 or runs.ladder < 1:
         problems.append("a run size below 1")
     q = spec.rule_question
     if q is not None:
@@ -191,7 +194,10 @@ def test_a_wrong_seat_declaration_is_reported():
 
 def test_wrong_settings_are_reported():
     halali = toolkit.GAMES["halali"]
-    assert settings_problems(dataclasses.replace(halali, notebook_lookahead="mcts:9"))
+    assert settings_problems(dataclasses.replace(halali, notebook_lookahead="minimax:9"))
+    assert settings_problems(dataclasses.replace(halali, notebook_lookahead="mcts:0"))
+    assert settings_problems(dataclasses.replace(halali, page_runs=PageRuns(ladder_policies=("random", "mcts:x"))))
+    assert settings_problems(dataclasses.replace(halali, page_runs=PageRuns(ladder=0)))
     question = dataclasses.replace(halali.rule_question, rule="no_such_rule")
     assert settings_problems(dataclasses.replace(halali, rule_question=question))
     question = dataclasses.replace(halali.rule_question, values=(1, 999))
