@@ -50,6 +50,7 @@ BLOCKS = 256  # at most this many blocks of games per call
 play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
 decide = search = None
+SEARCH = False
 STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = DEPTH_SHIFT = ROLLOUT_SHIFT = 0
 EXPLORATION = 0.0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
@@ -79,16 +80,58 @@ def make_play_many(play_game, rs_size: int, work_size: int):
 
     Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).
     The driver is a copy of this module's template whose globals name the game's ``play_game`` and
-    sizes, made by :func:`from_template` so that Numba caches it beside the kernel.  Each block's work
+    sizes, made by :func:`from_template` so that Numba caches it beside the kernel; it comes in the
+    two copies of :func:`variants`, so a line-up without a search never compiles one.  Each block's work
     has room for the largest tree search of the line-up (``play_game.work_entries(policies)``).
     """
-    scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "play_game": play_game, "RS_SIZE": rs_size,
-             "work_entries": play_game.work_entries}
-    driver = from_template(_play_many, "play_many", scope, sys._getframe(1))
+    assert work_size == play_game.work_size, "play_many's work is play_game's"
+    scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "RS_SIZE": rs_size}
+    driver = variants([("play_many", _play_many, njit_parallel)], scope, play_game, sys._getframe(1))["play_many"]
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
-    assert work_size == play_game.work_size, "play_many's work is play_game's"
-    return njit_parallel(driver)
+    return driver
+
+
+class Searching:
+    """A compiled loop over games in two copies (:func:`variants`): called as ``loop(params, policies,
+    ...)``, it runs ``plain`` unless a seat of ``policies`` searches (a negative code), then ``searching``.
+
+    ``signatures`` are the plain copy's (the search's are ``searching.signatures``)."""
+
+    def __init__(self, plain, searching):
+        self.plain, self.searching = plain, searching
+        self.__name__ = getattr(plain, "__name__", type(plain).__name__)
+
+    def __call__(self, params, policies, *args):
+        loop = self.searching if bool((np.asarray(policies) < 0).any()) else self.plain
+        return loop(params, policies, *args)
+
+    @property
+    def signatures(self):
+        return self.plain.signatures
+
+    def __repr__(self):
+        return f"<{self.__name__}: plain and searching copies (toolkit.core.driver.Searching)>"
+
+
+def variants(templates, scope: dict, play_game, caller=None) -> dict:
+    """Loops over a game's decisions compiled twice, so that the tree search is compiled only when used.
+
+    ``templates`` is a list of ``(name, function, jit)``, in the order they call each other (a later one
+    may call an earlier one by its name); ``scope`` the names they use besides ``decide``,
+    ``play_game`` and ``work_entries``, which are ``play_game``'s (:func:`make_play_game`) in the plain
+    copy and ``play_game.searching``'s in the other.  Each copy is made by :func:`from_template` in the
+    file of ``caller`` (default: the calling frame), the searching one named ``<name>_search``.
+    Returns ``{name: Searching(plain, searching)}``.
+    """
+    caller = caller or sys._getframe(1)
+    copies = []
+    for game, suffix in ((play_game, ""), (play_game.searching, "_search")):
+        names = dict(scope, decide=game.decide, play_game=game, work_entries=game.work_entries)
+        for name, template, jit in templates:
+            names[name] = jit(from_template(template, name + suffix, names, caller))
+        copies.append(names)
+    return {name: Searching(copies[0][name], copies[1][name]) for name, _, _ in templates}
 
 
 # ---------------------------------------------------------------- one game, from the protocol
@@ -126,13 +169,15 @@ def _decide(params, policies, st, rs, seat, opts, scratch, tree):
     if policy == RANDOM:  # every spec's §5: uniform, one below(n) from the seat's decision stream
         n = count(params, st)
         return nth(params, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
-    if policy < 0:  # mcts:N:D, the tree search of N iterations, rollouts cut off after D plies (core.mcts)
-        n = count(params, st)
-        if n == 1:
-            return nth(params, st, 0)
-        c = -policy
-        iterations, depth = c & ((1 << DEPTH_SHIFT) - 1), (c >> DEPTH_SHIFT) & ((1 << DEPTH_SHIFT) - 1)
-        return nth(params, st, search(params, st, rs, seat, iterations, EXPLORATION, depth, c >> ROLLOUT_SHIFT, tree))
+    if SEARCH:  # a constant: the plain copy has no search compiled in (Numba prunes the branch)
+        if policy < 0:  # mcts:N:D, the tree search of N iterations, rollouts cut off after D plies (core.mcts)
+            n = count(params, st)
+            if n == 1:
+                return nth(params, st, 0)
+            c = -policy
+            iterations, depth = c & ((1 << DEPTH_SHIFT) - 1), (c >> DEPTH_SHIFT) & ((1 << DEPTH_SHIFT) - 1)
+            return nth(params, st, search(params, st, rs, seat, iterations, EXPLORATION, depth, c >> ROLLOUT_SHIFT,
+                                          tree))
     n = options(params, st, opts)
     return opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
 
@@ -171,35 +216,48 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
 
     ``decide(params, policies, st, rs, seat, opts, scratch, tree) -> option`` picks by the seat's policy
     code ``policies[seat]``: a single option without a draw; ``random`` (code 0) with one ``below(n)``
-    from the seat's decision stream ``1 + seat``; ``mcts:N`` (code -(N + D << 20): a cut-off after D plies) by ``search``, the game's
-    ``core.mcts.make_mcts``, in the work ``tree``; any other code by the game's
-    ``choose(params, policy, st, rs, seat, opts, n, scratch) -> index`` over the ``options``.
+    from the seat's decision stream ``1 + seat``; ``mcts:N:D`` (code -(N + D << 20 + R << 40): rollouts cut
+    off after D plies, played by the policy of code R) by ``search``, the game's ``core.mcts.make_mcts``,
+    in the work ``tree``; any other code by the game's ``choose(params, policy, st, rs, seat, opts, n,
+    scratch) -> index`` over the ``options``.
 
     ``work`` needs ``play_game.work_entries(policies)`` entries (njit): the state, the options, a copy
     of the state, the policies' scratch (:func:`work_size`, ``play_game.work_size``), then the search's
     tree for the largest ``mcts:N`` of the line-up.  Made as :func:`make_play_many` makes its driver, so
     Numba caches it beside the game's kernel; it allocates nothing and runs without reference counting.
-    ``play_game.decide`` is the decision, for a game's own loops (a log beside the record).
+
+    The returned ``play_game`` cannot search: its ``decide`` has no ``search`` compiled in (a search doubled
+    the loop's compile time), and a negative code would reach ``choose``.  ``play_game.searching`` is the
+    copy that can; :func:`variants` and :func:`make_play_many` pick between the two by the line-up.
+    ``play_game.decide`` is the decision, for a game's own loops (a log beside the record, made by
+    :func:`variants`).
     """
     caller = sys._getframe(1)
     size = work_size(state_size, max_options, scratch_size)
     tree_fixed, tree_node = search.sizes
     scope = {"np": np, "rng": rng, "RANDOM": RANDOM, "start": start, "advance": advance, "count": count, "nth": nth,
              "options": options, "apply": apply, "choose": choose, "check_step": check_step, "check_end": check_end,
-             "record": record, "search": search, "EXPLORATION": search.exploration, "DEPTH_SHIFT": search.depth_shift,
-             "ROLLOUT_SHIFT": search.rollout_shift, "STATE_SIZE": state_size,
+             "record": record, "search": None, "SEARCH": False, "EXPLORATION": search.exploration,
+             "DEPTH_SHIFT": search.depth_shift, "ROLLOUT_SHIFT": search.rollout_shift, "STATE_SIZE": state_size,
              "MAX_OPTIONS": max_options, "WORK_SIZE": size, "TREE_FIXED": tree_fixed, "TREE_NODE": tree_node}
-    compiled = {}
-    for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game),
-                           ("work_entries", _work_entries)):
-        compiled[name] = scope[name] = njit_no_nrt(from_template(template, name, scope, caller))
-    # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
-    # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
-    compiled["run"]._compiler._customize_flags = _noalias
-    game = compiled["play_game"]
-    game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
-    game.decide, game.work_entries, game.work_size = compiled["decide"], compiled["work_entries"], size
-    return game
+    work_entries = njit_no_nrt(from_template(_work_entries, "work_entries", scope, caller))
+    games = []
+    # two copies of the loop: the plain one, which most runs use, and the one that can search, compiled only
+    # when a line-up has an ``mcts`` seat (the search doubled the plain loop's compile time)
+    for suffix, searching in (("", False), ("_search", True)):
+        scope = dict(scope, search=search if searching else None, SEARCH=searching)
+        compiled = {}
+        for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):
+            compiled[name] = scope[name] = njit_no_nrt(from_template(template, name + suffix, scope, caller))
+        # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
+        # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
+        compiled["run"]._compiler._customize_flags = _noalias
+        game = compiled["play_game"]
+        game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
+        game.decide, game.work_entries, game.work_size = compiled["decide"], work_entries, size
+        games.append(game)
+    games[0].searching = games[1]
+    return games[0]
 
 
 def _returns(params, st, out, row):

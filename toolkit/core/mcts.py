@@ -1,5 +1,5 @@
-"""Monte Carlo tree search over the decision-point protocol, written once for every game (issue 16, first
-part: the search itself; the ``mcts`` policy, the ladder and the bridge come next).
+"""Monte Carlo tree search over the decision-point protocol, written once for every game: the ``mcts``
+policies (``mcts[:N[:D]][:greedy]``, played by ``core.driver``'s searching loop).
 
 One search decides for ``seat`` at a decision point of the state ``st``.  Each iteration:
 
@@ -248,7 +248,8 @@ def make_mcts(kernel_globals: dict):
     """
     g = kernel_globals
     scope = {"np": np, "math": math, "rng": rng, "advance": g["advance"], "count": g["count"], "nth": g["nth"],
-             "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"], "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
+             "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"],
+             "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
              "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS}

@@ -11,6 +11,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import toolkit  # noqa: E402
+from toolkit.core.mcts import policy_codes as mcts_codes  # noqa: E402
 from toolkit.games.halali import reference as ref  # noqa: E402
 from toolkit.games.halali.replay import positions  # noqa: E402
 from toolkit.games.halali.rules import HUNTER  # noqa: E402
@@ -158,3 +159,19 @@ def test_capture_heatmap_from_the_kernel():
     ax = capture_heatmap(heat, per=50)
     assert np.allclose(ax.images[0].get_array() * 50, heat)
     assert heat.sum() == rows[:, [i for i, c in enumerate(kernel.COLUMNS) if c.startswith("captures_")]].sum()
+
+
+def test_capture_heat_with_a_search_plays_the_games_simulate_plays():
+    """A line-up with a tree search runs the heat map's searching copy (``core.driver.variants``): its rows
+    are ``toolkit.simulate``'s, and its captures add up to theirs.  Negative control: ``random`` in the
+    searching seat's place gives other rows."""
+    from toolkit.games.halali import kernel
+
+    policies = ("mcts:20", "greedy")
+    heat, rows = kernel.capture_heat(kernel.to_kernel(STANDARD), mcts_codes(kernel, policies), 3, 0, 6)
+    frame = toolkit.simulate("halali", rules=STANDARD, n_games=6, seed=3, policies=policies, progress=False)
+    columns = [c for c in kernel.COLUMNS if c.startswith("captures_")]
+    np.testing.assert_array_equal(rows[:, [kernel.COLUMNS.index(c) for c in columns]], frame[columns].to_numpy())
+    assert heat.sum() == frame[columns].to_numpy().sum()
+    _, other = kernel.capture_heat(kernel.to_kernel(STANDARD), mcts_codes(kernel, ("random", "greedy")), 3, 0, 6)
+    assert not np.array_equal(other, rows)

@@ -57,7 +57,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
-from toolkit.core.driver import make_play_game, make_play_many, make_returns
+from toolkit.core.driver import make_play_game, make_play_many, make_returns, variants
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
@@ -1017,14 +1017,15 @@ mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): t
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
 WORK_SIZE = play_game.work_size
-decide, work_entries = play_game.decide, play_game.work_entries  # for the heat map's loop
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
 
 # ------------------------------------------------------------------------ the capture heat map
 
+# the loops below are templates: core.driver.variants gives them the plain or the searching loop's
+decide = work_entries = None
 
-@njit_no_nrt
+
 def _heat_game(ip, policies, seed, game, row, rs, work, heat):
     """``play_game`` (unchecked) on the protocol, adding each capture to ``heat`` at its square."""
     rng.seed_streams(rs, seed, game)
@@ -1048,11 +1049,10 @@ def capture_heat(ip, policies, seed, first_game, n_games):
     """Captures per square (a 7x7 array, row 0 = rank 1) over games ``first_game ..``, and their rows."""
     out = np.zeros((n_games, N_COLUMNS), np.int32)
     heat = np.zeros((256, 49), np.int64)
-    _play_heat(ip, policies, seed, first_game, out, heat)
+    play_heat(ip, policies, seed, first_game, out, heat)
     return heat.sum(axis=0).reshape(7, 7), out
 
 
-@njit_parallel
 def _play_heat(ip, policies, seed, first_game, out, heat):
     n = out.shape[0]
     blocks = min(n, 256)
@@ -1060,5 +1060,11 @@ def _play_heat(ip, policies, seed, first_game, out, heat):
         rs = np.empty(RS_SIZE, np.uint64)
         work = np.zeros(work_entries(policies), np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
-            _heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
+            heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
+
+
+# the heat map's loops, in a plain copy and one that can search (core.driver.variants)
+_heat = variants([("heat_game", _heat_game, njit_no_nrt), ("play_heat", _play_heat, njit_parallel)], globals(),
+                 play_game)
+heat_game, play_heat = _heat["heat_game"], _heat["play_heat"]
 

@@ -74,7 +74,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, make_returns
+from toolkit.core.driver import make_play_game, make_play_many, make_returns, variants
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
@@ -1326,11 +1326,13 @@ mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): t
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
 WORK_SIZE = play_game.work_size
-decide, work_entries = play_game.decide, play_game.work_entries  # for the round log's loop
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
 
 # ------------------------------------------------------------------------ the round log
+
+# the loops below are templates: core.driver.variants gives them the plain or the searching loop's
+decide = work_entries = None
 
 
 @njit_inline
@@ -1350,8 +1352,7 @@ def log_scores(ip, st, log):
             log[lr, L_SWAPS] += st[S_SWAPS + seat]
 
 
-@njit_no_nrt
-def play_logged_game(ip, policies, seed, game, row, rs, work, log):
+def _play_logged_game(ip, policies, seed, game, row, rs, work, log):
     """One game as :data:`play_game` plays it (no checks), its round log written between the protocol's
     steps: the deal columns after each deal, the scoring columns before each round is scored."""
     rng.seed_streams(rs, seed, game)
@@ -1380,11 +1381,10 @@ def play_logged(ip, policies, seed, first_game, n_games, max_rounds):
     """Games with their per-round log: (rows, log of shape (n_games, 2 * max_rounds, N_LOG))."""
     out = np.zeros((n_games, N_COLUMNS), np.int32)
     log = np.zeros((n_games, 2 * max_rounds, N_LOG), np.int64)
-    _play_logged(ip, policies, seed, first_game, out, log)
+    play_logged_loop(ip, policies, seed, first_game, out, log)
     return out, log
 
 
-@njit_parallel
 def _play_logged(ip, policies, seed, first_game, out, log):
     n = out.shape[0]
     blocks = min(n, 256)
@@ -1393,4 +1393,10 @@ def _play_logged(ip, policies, seed, first_game, out, log):
         work = np.zeros(work_entries(policies), np.int64)
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             play_logged_game(ip, policies, seed, first_game + i, out[i], rs, work, log[i])
+
+
+# the round log's loops, in a plain copy and one that can search (core.driver.variants)
+_logged = variants([("play_logged_game", _play_logged_game, njit_no_nrt),
+                    ("play_logged_loop", _play_logged, njit_parallel)], globals(), play_game)
+play_logged_game, play_logged_loop = _logged["play_logged_game"], _logged["play_logged_loop"]
 

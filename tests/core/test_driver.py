@@ -1,0 +1,46 @@
+"""The drivers' two copies (``core.driver``): a plain loop without the tree search compiled in, and one
+that can search, picked by the line-up."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import toolkit
+from toolkit.core.driver import Searching
+
+GAMES = list(toolkit.GAMES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
+    """The plain copy's ``decide`` is compiled without the search (its scope has none: a search seat
+    reaching it would be a typing error, not a silent miss), the searching copy's with the game's."""
+    kernel = toolkit.GAMES[name].kernel
+    plain, searching = kernel.play_game.decide, kernel.play_game.searching.decide
+    assert plain.py_func.__globals__["search"] is None and not plain.py_func.__globals__["SEARCH"]
+    assert searching.py_func.__globals__["search"] is kernel.mcts and searching.py_func.__globals__["SEARCH"]
+    assert isinstance(kernel.play_many, Searching)
+    assert kernel.play_many.plain.py_func.__globals__["play_game"] is kernel.play_game
+    assert kernel.play_many.searching.py_func.__globals__["play_game"] is kernel.play_game.searching
+
+
+class Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, *args):
+        self.calls.append(args)
+        return len(self.calls)
+
+
+@pytest.mark.parametrize("codes, copy", [([0, 1], "plain"), ([0, 0, 3], "plain"), ([-200, 1], "searching"),
+                                         ([2, 0, -(5 + (3 << 20))], "searching")])
+def test_searching_picks_the_copy_by_the_line_up(codes, copy):
+    plain, searching = Recorder(), Recorder()
+    loop = Searching(plain, searching)
+    assert loop("params", np.array(codes, np.int64), 7, "out") == 1
+    called = {"plain": plain, "searching": searching}[copy]
+    other = searching if copy == "plain" else plain
+    assert len(called.calls) == 1 and not other.calls
+    assert called.calls[0][0] == "params" and called.calls[0][2:] == (7, "out")
