@@ -1,6 +1,8 @@
 """The tree search's speed in every registered game (``toolkit.core.mcts``, issue 16): iterations/s and
 decisions/s on one thread, searching ``--iterations`` iterations at the decision points of seeded random
-games (the seat to move searches; its opponents' moves are random).
+games (the seat to move searches; its opponents' moves are random), with rollouts by ``random`` (the
+search's own speed, which the targets are about) and by the game's ``greedy`` (the ``mcts`` policy's
+default rollouts: what a player of ``mcts:N`` costs).
 
     .venv/bin/python benchmarks/mcts.py [GAME ...] [--iterations 1000] [--decisions 40]
 
@@ -41,16 +43,17 @@ def positions(name, decisions):
     return out
 
 
-def measure(name, iterations, decisions) -> tuple[float, float]:
+def measure(name, iterations, decisions, rollout=0) -> tuple[float, float]:
+    """(iterations/s, decisions/s) of searches whose rollouts the game's policy of code ``rollout`` plays."""
     kernel = toolkit.GAMES[name].kernel
     points = positions(name, decisions)
     game, seat = points[0]
     tree = np.zeros(mcts.entries(kernel, iterations), np.int64)  # the driver's work: allocated once per block
     c = kernel.mcts.exploration
-    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, 0, 0, tree)  # compile or load
+    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, 0, rollout, tree)  # compile or load
     start = time.perf_counter()
     for game, seat in points:
-        kernel.mcts(game.params, game.st, game.rs, seat, iterations, c, 0, 0, tree)
+        kernel.mcts(game.params, game.st, game.rs.copy(), seat, iterations, c, 0, rollout, tree)
     seconds = time.perf_counter() - start
     return len(points) * iterations / seconds, len(points) / seconds
 
@@ -63,12 +66,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     games = args.games or list(toolkit.GAMES)
     print(f"mcts:{args.iterations}, {args.decisions} decisions per game, one thread, seed {SEED}")
-    print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>12}")
+    print(f"{'':<10} {'random rollouts':>28} {'greedy rollouts (default)':>30}")
+    print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>13} {'iterations/s':>16} {'decisions/s':>13}")
     for name in games:
         if name not in toolkit.GAMES:
             parser.error(f"game {name!r} is not registered: one of {', '.join(toolkit.GAMES)}")
         rate, per_decision = measure(name, args.iterations, args.decisions)
-        print(f"{name:<10} {rate:>14,.0f} {per_decision:>12,.1f}")
+        greedy = int(toolkit.GAMES[name].kernel.policy_ids(("greedy",))[0])
+        greedy_rate, greedy_per_decision = measure(name, args.iterations, args.decisions, greedy)
+        print(f"{name:<10} {rate:>14,.0f} {per_decision:>13,.1f} {greedy_rate:>16,.0f} {greedy_per_decision:>13,.1f}")
     return 0
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import toolkit
-from toolkit.core import mcts_python
+from toolkit.core import mcts, mcts_python
 from toolkit.core.protocol import KernelGame
 
 SEED = 20261205
@@ -27,6 +27,15 @@ SEED = 20261205
 def search(game: KernelGame, seat: int, iterations: int) -> int:
     game.seat = seat
     return game.search(iterations, 1.4)
+
+
+def policy_search(game: KernelGame, seat: int, name: str) -> int:
+    """The search the policy ``name`` (``mcts[:N[:D]][:greedy|:random]``) makes, called with its settings
+    spelled out: N iterations, the cut-off D, the rollout policy's code, the default exploration."""
+    iterations, depth, rollout = mcts.parse(name)
+    code = int(game.kernel.policy_ids(("greedy",))[0]) if rollout == "greedy" else 0
+    game.seat = seat
+    return game.search(iterations, None, depth, code)
 
 
 def decision_points(name, games=2, every=7):
@@ -96,7 +105,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
     spec = toolkit.GAMES[name]
     rules = toolkit.rules(name)
     seats = spec.seats(rules)
-    lineup = ("mcts:12",) + ("random", "mcts:5")[:seats - 1] + ("random",) * max(0, seats - 3)
+    lineup = ("mcts:12",) + ("random", "mcts:5:random")[:seats - 1] + ("mcts:4:3",) * max(0, seats - 3)
     toolkit.simulate(name, n_games=3, seed=SEED, policies=lineup, check=True, progress=False)  # raises on a violation
     out = np.zeros((3, len(spec.columns)), np.int32)
     violations = np.full(3, -1, np.int32)
@@ -109,7 +118,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
             options = game.options()
             if len(options) > 1 and lineup[seat].startswith("mcts"):
                 twin = game.copy()
-                i = search(twin, seat, int(lineup[seat][5:]))  # the KernelGame's own search
+                i = policy_search(twin, seat, lineup[seat])  # the KernelGame's own search
                 assert game.choose() == i and np.array_equal(game.rs, twin.rs)
                 searched += 1
             else:
@@ -120,7 +129,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
 
 
 def test_a_bad_budget_is_refused_by_name():
-    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:", "mcts:5:x", "mcts:5:1:2"):
+    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:", "mcts:5:x", "mcts:5:1:2", "mcts:5:random:greedy"):
         with pytest.raises(ValueError, match=r"mcts.*N iterations in 1\.\.1_000_000"):
             toolkit.simulate("valhalla", n_games=1, policies=(bad, "random"), progress=False)
     with pytest.raises(ValueError, match="not allowed"):
