@@ -32,7 +32,7 @@ def search(game: KernelGame, seat: int, iterations: int) -> int:
 def policy_search(game: KernelGame, seat: int, name: str) -> int:
     """The search the policy ``name`` (``mcts[:N[:D]][:greedy|:random]``) makes, called with its settings
     spelled out: N iterations, the cut-off D, the rollout policy's code, the default exploration."""
-    iterations, depth, rollout = mcts.parse(name)
+    iterations, depth, rollout = mcts.parse(name, mcts.rollout_default(game.kernel))
     code = int(game.kernel.policy_ids(("greedy",))[0]) if rollout == "greedy" else 0
     game.seat = seat
     return game.search(iterations, None, depth, code)
@@ -157,3 +157,16 @@ def test_the_python_twin_makes_the_kernels_choices(name):
         if checked >= 8:
             break
     assert checked >= 6 and differs >= 1, (checked, differs)
+
+
+def test_each_game_names_who_plays_the_rollouts():
+    """``mcts:N`` rolls out by the game's default (``MCTS_ROLLOUT``, else greedy: Attila's is random, its
+    greedy rollouts being slower and no stronger); ``:greedy`` and ``:random`` say it outright."""
+    for name, spec in toolkit.GAMES.items():
+        kernel = spec.kernel
+        greedy = int(kernel.policy_ids(("greedy",))[0])
+        default = greedy if name != "attila" else 0
+        assert mcts.rollout_default(kernel) == ("random" if name == "attila" else "greedy")
+        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, default), name
+        assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name
+        assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, 0, 0), name

@@ -13,8 +13,9 @@ One search decides for ``seat`` at a decision point of the state ``st``.  Each i
    UCB1 for the seat deciding there, counted over the iterations it was available (single-observer
    information-set MCTS, Cowling, Powley & Whitehouse 2012; with nothing hidden and no chance it is UCT);
 3. **expansion** of the first legal option (canonical order) without a child, then a **rollout** to the
-   end (or to the cut-off ``D``, where the game's ``evaluate`` scores it): by default the game's ``greedy``
-   (:data:`DEFAULT_ROLLOUT`), or ``random`` (one ``below(n)`` from the deciding seat's stream of the world);
+   end (or to the cut-off ``D``, where the game's ``evaluate`` scores it): by the game's ``greedy`` or by
+   ``random`` (one ``below(n)`` from the deciding seat's stream of the world); the default is the kernel's
+   ``MCTS_ROLLOUT``, else :data:`DEFAULT_ROLLOUT`;
 4. **backpropagation** of ``returns`` (1 for each winner, else 0), each node keeping every seat's sum, so
    that a seat chooses by its own reward with any number of seats.
 
@@ -44,9 +45,11 @@ NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
 DEFAULT_ITERATIONS = 1000
 MOST_ITERATIONS = 1_000_000
 DEFAULT_DEPTH = 0  # rollouts to the end of the game
-# who plays the rollouts when the name does not say: the game's greedy.  Against lookahead, mcts:1000 won
-# (pooled over both seatings, 80 games) Valhalla 0.39 with random rollouts and 0.51-0.55 with greedy ones,
-# Herrlof 0.54 and 0.65, Halali 0.48 and 0.73 (closing note of issue 16)
+# who plays the rollouts when the name does not say: the game's greedy, unless its kernel's MCTS_ROLLOUT
+# says otherwise.  Against lookahead, mcts:1000 won (pooled over both seatings, 80 games) Valhalla 0.39
+# with random rollouts and 0.51 with greedy ones, Herrlof 0.54 and 0.65, Halali 0.48 and 0.69; one seat
+# in a field of three lookahead (32 games, fair share 0.25): Walhalla 0.50 and 0.63, Attila 0.19 and 0.13
+# with greedy's rollouts far slower (issue 16's notes)
 DEFAULT_ROLLOUT = "greedy"
 ROLLOUTS = ("greedy", "random")
 MOST_DEPTH = 100_000
@@ -194,7 +197,7 @@ def policy_codes(kernel, policies) -> np.ndarray:
     True
     """
     policies = tuple(policies)
-    searches = [parse(name) for name in policies]
+    searches = [parse(name, rollout_default(kernel)) for name in policies]
     codes = kernel.policy_ids(tuple("random" if b is not None else name for name, b in zip(policies, searches)))
     greedy = int(kernel.policy_ids(("greedy",) * len(policies))[0])
     for seat, search in enumerate(searches):
@@ -213,11 +216,17 @@ def code(iterations: int, depth: int, rollout: int = 0) -> int:
 ALLOWED = "mcts[:N[:D]][:greedy|:random]"
 
 
-def parse(name: str) -> tuple[int, int, str] | None:
+def rollout_default(kernel) -> str:
+    """Who plays the rollouts of ``kernel``'s game when the policy name does not say: its ``MCTS_ROLLOUT``,
+    else :data:`DEFAULT_ROLLOUT`."""
+    return getattr(kernel, "MCTS_ROLLOUT", DEFAULT_ROLLOUT)
+
+
+def parse(name: str, rollout: str = DEFAULT_ROLLOUT) -> tuple[int, int, str] | None:
     """``(iterations, depth, rollout)`` of a policy name ``mcts[:N[:D]][:greedy|:random]``, None for any
     other name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after ``D`` plies
-    (default :data:`DEFAULT_DEPTH`; 0: played to the end), played by the game's ``greedy`` (the default,
-    :data:`DEFAULT_ROLLOUT`) or by ``random``.
+    (default :data:`DEFAULT_DEPTH`; 0: played to the end), played by the game's ``greedy`` or by ``random``
+    (default ``rollout``: the game's, :func:`rollout_default`).
 
     >>> parse("mcts"), parse("mcts:50:random"), parse("mcts:50:20:greedy"), parse("lookahead")
     ((1000, 0, 'greedy'), (50, 0, 'random'), (50, 20, 'greedy'), None)
@@ -225,7 +234,6 @@ def parse(name: str) -> tuple[int, int, str] | None:
     base, *args = name.split(":")
     if base != NAME:
         return None
-    rollout = DEFAULT_ROLLOUT
     if args and args[-1] in ROLLOUTS:
         rollout = args.pop()
     if len(args) > 2 or not all(a.isdigit() for a in args):
