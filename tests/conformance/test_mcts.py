@@ -105,7 +105,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
     spec = toolkit.GAMES[name]
     rules = toolkit.rules(name)
     seats = spec.seats(rules)
-    lineup = ("mcts:12",) + ("random", "mcts:5:random")[:seats - 1] + ("mcts:4:3",) * max(0, seats - 3)
+    lineup = ("mcts:12",) + ("random", "mcts:5:random")[:seats - 1] + ("mcts:4:3:greedy",) * max(0, seats - 3)
     toolkit.simulate(name, n_games=3, seed=SEED, policies=lineup, check=True, progress=False)  # raises on a violation
     out = np.zeros((3, len(spec.columns)), np.int32)
     violations = np.full(3, -1, np.int32)
@@ -159,14 +159,16 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     assert checked >= 6 and differs >= 1, (checked, differs)
 
 
-def test_each_game_names_who_plays_the_rollouts():
-    """``mcts:N`` rolls out by the game's default (``MCTS_ROLLOUT``, else greedy: Attila's is random, its
-    greedy rollouts being slower and no stronger); ``:greedy`` and ``:random`` say it outright."""
+def test_each_game_names_who_plays_the_rollouts(monkeypatch):
+    """``mcts:N`` rolls out by the game's default (its kernel's ``MCTS_ROLLOUT``, else random);
+    ``:greedy`` and ``:random`` say it outright."""
     for name, spec in toolkit.GAMES.items():
         kernel = spec.kernel
         greedy = int(kernel.policy_ids(("greedy",))[0])
-        default = greedy if name != "attila" else 0
-        assert mcts.rollout_default(kernel) == ("random" if name == "attila" else "greedy")
-        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, default), name
+        assert mcts.rollout_default(kernel) == "random"
+        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, 0), name
         assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name
+        assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, 0, 0), name
+        monkeypatch.setattr(kernel, "MCTS_ROLLOUT", "greedy", raising=False)  # a game that names greedy
+        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, greedy), name
         assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, 0, 0), name

@@ -1580,9 +1580,6 @@ returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its w
 
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
-# ``random`` plays its rollouts unless the name asks for greedy: in a field of three lookahead players,
-# mcts:1000 won 0.19 with random rollouts and 0.13 with greedy ones, 45 times slower (issue 16's notes)
-MCTS_ROLLOUT = "random"
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
 WORK_SIZE = play_game.work_size
