@@ -11,7 +11,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 $(STAMP): pyproject.toml
 	python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,dask,app]"
+	$(PY) -m pip install --quiet -e ".[dev,dask,app,openspiel]"
 	touch $(STAMP)
 
 run: $(STAMP)

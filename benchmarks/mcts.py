@@ -1,8 +1,9 @@
 """The tree search's speed in every registered game (``toolkit.core.mcts``, issue 16): iterations/s and
 decisions/s on one thread, searching ``--iterations`` iterations at the decision points of seeded random
 games (the seat to move searches; its opponents' moves are random), with rollouts by ``random`` (the
-search's own speed, which the targets are about) and by the game's ``greedy`` (the ``mcts`` policy's
-default rollouts: what a player of ``mcts:N`` costs).
+search's own speed, which the targets are about, and the ``mcts`` policy's default) and by the game's
+``greedy`` (``mcts:N:greedy``: what its stronger rollouts cost).  ``benchmarks/openspiel.py`` compares
+this search with OpenSpiel's on the same games.
 
     .venv/bin/python benchmarks/mcts.py [GAME ...] [--iterations 1000] [--decisions 40]
 
@@ -66,7 +67,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     games = args.games or list(toolkit.GAMES)
     print(f"mcts:{args.iterations}, {args.decisions} decisions per game, one thread, seed {SEED}")
-    print(f"{'':<10} {'random rollouts':>28} {'greedy rollouts (default)':>30}")
+    print(f"{'':<10} {'random rollouts':>28} {'greedy rollouts':>30}")
     print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>13} {'iterations/s':>16} {'decisions/s':>13}")
     for name in games:
         if name not in toolkit.GAMES:
