@@ -281,6 +281,11 @@ class State(pyspiel.State):
         return f"{self._game.name} seat {self.seat} pending {self.pending}"
 
 
+# the template's names, bound per kernel by _playout
+START_CODE = DECIDING_CODE = 0
+start = advance = count = nth = apply = returns = None
+
+
 def _rollout(params, st, rs, pending, seat, out, row):
     """Play on from ``st`` to the end, every seat uniformly at random (one ``below(n)`` from its decision
     stream, the driver's ``random``): from the decision point of ``seat`` (``pending`` DECIDING), else

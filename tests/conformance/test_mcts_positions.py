@@ -9,8 +9,9 @@ seat wins at most 3 in 4 random playouts after it).  ``mcts`` with a budget of 1
 
 Valhalla has no such position: its last ship moves by one option only (entering Valhalla, then leaving
 it), so no decision point offers a win beside other options.  Attila had none in 150 seeded games at 2,
-3 or 4 players (its game ends with the scoring of the last war, not with one seat's move).  Both still
-need a hand-built position (issue 16 names the gap).
+3 or 4 players (its game ends with the scoring of the last war, not with one seat's move).  Each has a
+position of its own: Valhalla a hand-built race (``tests/games/valhalla/test_mcts_position.py``), Attila a
+pinned endgame where one option keeps the win (``tests/games/attila/test_mcts_position_attila.py``).
 """
 
 from __future__ import annotations
