@@ -17,7 +17,7 @@ OpenSpiel's:
 - **Actions** are the kernel's option codes (every option, by ``count``/``nth``), which mean the same
   move in every state, as OpenSpiel's information-set search needs; Walhalla's count vectors (codes up
   to ``2**40``) are renumbered to fit OpenSpiel's int (:func:`to_action`).  ``num_distinct_actions`` is
-  :data:`ACTION_BOUND` (a code beyond it raises, never wraps): Walhalla's 443 million are fine for the
+  :data:`ACTION_BOUND` (a code beyond it raises, never wraps): Walhalla's 723 million are fine for the
   tree searches, too many for an algorithm that allocates one slot per action.
 - **Information states.**  The protocol has no observation function, but its ``determinize`` already
   keeps exactly what a seat knows and redraws the rest from a stream, in an order that does not depend
