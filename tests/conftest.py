@@ -55,7 +55,8 @@ def pytest_collection_finish(session):
 
 
 def _warm(names, locks: Path) -> None:
-    """Play a few games of each game in ``names``, which compiles its kernel or loads it from the cache.
+    """Play a few games of each game in ``names``, and one with a tree search, which compiles its kernel
+    (both copies of the driver, ``core.driver.Searching``) or loads it from the cache.
 
     Each game is warmed under a lock file of its own in ``locks``, shared by the pytest-xdist workers:
     a worker takes the next game no other worker is warming, and only when every game left is being
@@ -77,6 +78,11 @@ def _warm(names, locks: Path) -> None:
                     except BlockingIOError:
                         continue
                     toolkit.simulate(name, n_games=4, progress=False)
+                    # and the driver's copy that can search: left to the tests, it was compiled again by a
+                    # JupyterLab kernel at the same time (the overview's ladder), which then ran out of time
+                    seats = toolkit.GAMES[name].seats(toolkit.rules(name))
+                    toolkit.simulate(name, n_games=1, policies=("mcts:2",) + ("random",) * (seats - 1),
+                                     progress=False)
                 pending.remove(name)
                 break
             else:
