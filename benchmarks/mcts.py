@@ -1,13 +1,15 @@
 """The tree search's speed in every registered game (``toolkit.core.mcts``, issue 16): iterations/s and
 decisions/s on one thread, searching ``--iterations`` iterations at the decision points of seeded random
-games (the seat to move searches; its opponents' moves are random), with rollouts by ``random`` (the
-search's own speed, which the targets are about, and the ``mcts`` policy's default) and by the game's
-``greedy`` (``mcts:N:greedy``: what its stronger rollouts cost).  ``benchmarks/openspiel.py`` compares
+games (the seat to move searches; its opponents' moves are random), with rollouts to the end by ``random``
+(``mcts:N:0:random``, the search's own speed) and by the game's ``greedy`` (``mcts:N:0:greedy``: what its
+stronger rollouts cost), and as the game's ``mcts:N`` plays by default (its kernel's ``MCTS_ROLLOUT`` and
+``MCTS_CUTOFF``, :func:`toolkit.core.mcts.game_defaults`).  ``benchmarks/openspiel.py`` compares
 this search with OpenSpiel's on the same games.
 
     .venv/bin/python benchmarks/mcts.py [GAME ...] [--iterations 1000] [--decisions 40]
 
-Targets (issue 16): Valhalla at least 50,000 iterations/s, Herrlof at least 100,000.
+Targets (issue 16): Valhalla at least 50,000 iterations/s, Herrlof at least 100,000 (the search's own speed,
+with random rollouts; the default's column says what the stronger default costs).
 """
 
 from __future__ import annotations
@@ -44,17 +46,18 @@ def positions(name, decisions):
     return out
 
 
-def measure(name, iterations, decisions, rollout=0) -> tuple[float, float]:
-    """(iterations/s, decisions/s) of searches whose rollouts the game's policy of code ``rollout`` plays."""
+def measure(name, iterations, decisions, rollout=0, depth=0) -> tuple[float, float]:
+    """(iterations/s, decisions/s) of searches whose rollouts the game's policy of code ``rollout`` plays,
+    cut off after ``depth`` plies (0: to the end)."""
     kernel = toolkit.GAMES[name].kernel
     points = positions(name, decisions)
     game, seat = points[0]
     tree = np.zeros(mcts.entries(kernel, iterations), np.int64)  # the driver's work: allocated once per block
     c = kernel.mcts.exploration
-    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, 0, rollout, tree)  # compile or load
+    kernel.mcts(game.params, game.st, game.rs.copy(), seat, 10, c, depth, rollout, tree)  # compile or load
     start = time.perf_counter()
     for game, seat in points:
-        kernel.mcts(game.params, game.st, game.rs.copy(), seat, iterations, c, 0, rollout, tree)
+        kernel.mcts(game.params, game.st, game.rs.copy(), seat, iterations, c, depth, rollout, tree)
     seconds = time.perf_counter() - start
     return len(points) * iterations / seconds, len(points) / seconds
 
@@ -67,15 +70,21 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     games = args.games or list(toolkit.GAMES)
     print(f"mcts:{args.iterations}, {args.decisions} decisions per game, one thread, seed {SEED}")
-    print(f"{'':<10} {'random rollouts':>28} {'greedy rollouts':>30}")
-    print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>13} {'iterations/s':>16} {'decisions/s':>13}")
+    print(f"{'':<10} {'random rollouts':>28} {'greedy rollouts':>30} {'the game default':>42}")
+    print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>13} {'iterations/s':>16} {'decisions/s':>13} "
+          f"{'setting':>12} {'iterations/s':>16} {'decisions/s':>13}")
     for name in games:
         if name not in toolkit.GAMES:
             parser.error(f"game {name!r} is not registered: one of {', '.join(toolkit.GAMES)}")
         rate, per_decision = measure(name, args.iterations, args.decisions)
         greedy = int(toolkit.GAMES[name].kernel.policy_ids(("greedy",))[0])
         greedy_rate, greedy_per_decision = measure(name, args.iterations, args.decisions, greedy)
-        print(f"{name:<10} {rate:>14,.0f} {per_decision:>13,.1f} {greedy_rate:>16,.0f} {greedy_per_decision:>13,.1f}")
+        defaults = mcts.game_defaults(toolkit.GAMES[name].kernel)
+        code = greedy if defaults["rollout"] == "greedy" else 0
+        default_rate, default_per_decision = measure(name, args.iterations, args.decisions, code, defaults["depth"])
+        setting = f"{defaults['depth'] or 'end'}:{defaults['rollout']}"
+        print(f"{name:<10} {rate:>14,.0f} {per_decision:>13,.1f} {greedy_rate:>16,.0f} {greedy_per_decision:>13,.1f} "
+              f"{setting:>12} {default_rate:>16,.0f} {default_per_decision:>13,.1f}")
     return 0
 
 

@@ -394,7 +394,7 @@ def match(name: str, ours: str = "mcts:200", iterations: int = 200, n_games: int
     import pandas as pd
     from tqdm.auto import tqdm
 
-    search = mcts.parse(ours, mcts.rollout_default(toolkit.GAMES[name].kernel))
+    search = mcts.parse(ours, **mcts.game_defaults(toolkit.GAMES[name].kernel))
     if search is None:
         raise ValueError(f"ours={ours!r} is not allowed: a search, {mcts.ALLOWED}")
     our_iterations, depth, rollout = search

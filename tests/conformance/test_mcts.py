@@ -32,7 +32,7 @@ def search(game: KernelGame, seat: int, iterations: int) -> int:
 def policy_search(game: KernelGame, seat: int, name: str) -> int:
     """The search the policy ``name`` (``mcts[:N[:D]][:greedy|:random]``) makes, called with its settings
     spelled out: N iterations, the cut-off D, the rollout policy's code, the default exploration."""
-    iterations, depth, rollout = mcts.parse(name, mcts.rollout_default(game.kernel))
+    iterations, depth, rollout = mcts.parse(name, **mcts.game_defaults(game.kernel))
     code = int(game.kernel.policy_ids(("greedy",))[0]) if rollout == "greedy" else 0
     game.seat = seat
     return game.search(iterations, None, depth, code)
@@ -140,8 +140,8 @@ def test_a_bad_budget_is_refused_by_name():
 def test_the_python_twin_makes_the_kernels_choices(name):
     """``core.mcts_python`` (dictionaries and a Python loop over the protocol) against the kernel's search,
     at small budgets (20 + 3 per option), with rollouts to the end by random and cut off after 6 plies of
-    greedy; and, as the
-    negative control, the twin with another exploration constant differs somewhere."""
+    greedy (scored as the game scores a cut-off: against the root in Valhalla, against zero elsewhere); and,
+    as the negative control, the twin with another exploration constant differs somewhere."""
     spec = toolkit.GAMES[name]
     greedy = int(spec.kernel.policy_ids(("greedy",) * spec.seats(toolkit.rules(name)))[0])
     checked = differs = 0
@@ -159,16 +159,30 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     assert checked >= 6 and differs >= 1, (checked, differs)
 
 
-def test_each_game_names_who_plays_the_rollouts(monkeypatch):
-    """``mcts:N`` rolls out by the game's default (its kernel's ``MCTS_ROLLOUT``, else random);
-    ``:greedy`` and ``:random`` say it outright."""
+# each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF and MCTS_AGAINST_ROOT), as the
+# kernels' comments state with the figures that chose them
+DEFAULTS = {"valhalla": ("greedy", 32, True), "herrlof": ("greedy", 0, False), "halali": ("greedy", 16, False),
+            "attila": ("random", 0, False), "walhalla": ("random", 0, False)}
+
+
+def test_each_game_names_how_it_searches_by_default(monkeypatch):
+    """``mcts:N`` rolls out by the game's default and cuts off where it says (its kernel's ``MCTS_ROLLOUT``
+    and ``MCTS_CUTOFF``, else random to the end); ``:D``, ``:greedy`` and ``:random`` say it outright.  The
+    compiled search scores a cut-off against the root exactly where the kernel says so."""
+    assert set(DEFAULTS) == set(toolkit.GAMES)
     for name, spec in toolkit.GAMES.items():
         kernel = spec.kernel
         greedy = int(kernel.policy_ids(("greedy",))[0])
-        assert mcts.rollout_default(kernel) == "random"
-        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, 0), name
+        rollout, depth, against_root = DEFAULTS[name]
+        assert mcts.game_defaults(kernel) == {"rollout": rollout, "depth": depth}, name
+        assert kernel.mcts.py_func.__globals__["AGAINST_ROOT"] is against_root, name
+        own = greedy if rollout == "greedy" else 0
+        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, depth, own), name
         assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name
-        assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, 0, 0), name
-        monkeypatch.setattr(kernel, "MCTS_ROLLOUT", "greedy", raising=False)  # a game that names greedy
-        assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, greedy), name
-        assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, 0, 0), name
+        assert mcts.policy_codes(kernel, ("mcts:50:0:random", "random"))[0] == mcts.code(50, 0, 0), name
+        assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, depth, 0), name
+    kernel = toolkit.GAMES["attila"].kernel  # a game that names nothing plays random to the end
+    monkeypatch.delattr(kernel, "MCTS_ROLLOUT", raising=False)
+    monkeypatch.delattr(kernel, "MCTS_CUTOFF", raising=False)
+    assert mcts.game_defaults(kernel) == {"rollout": "random", "depth": 0}
+    assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, 0)

@@ -44,3 +44,29 @@ def test_searching_picks_the_copy_by_the_line_up(codes, copy):
     other = searching if copy == "plain" else plain
     assert len(called.calls) == 1 and not other.calls
     assert called.calls[0][0] == "params" and called.calls[0][2:] == (7, "out")
+
+
+def test_a_templates_copies_are_named_by_its_source_so_an_edit_compiles_them_again(tmp_path):
+    """Numba checks a cache entry against the kernel's file only; the copy's qualified name, which names
+    its cache files, carries a digest of the template's module, so editing ``core/mcts.py`` gives the
+    searches new cache files instead of the old code."""
+    import sys
+
+    from toolkit.core import driver, mcts
+
+    kernel = toolkit.GAMES["valhalla"].kernel
+    name = kernel.mcts.py_func.__qualname__
+    assert name == f"mcts_{driver._source_digest(mcts.__file__)}"
+    assert kernel.mcts.py_func.__code__.co_filename == kernel.__file__  # filed beside the kernel
+    template = tmp_path / "template.py"
+    template.write_text("def loop(x):\n    return x + 1\n")
+    namespace: dict = {}
+    exec(compile(template.read_text(), str(template), "exec"), namespace)
+    before = driver.from_template(namespace["loop"], "loop", {}, sys._getframe(0))
+    template.write_text("def loop(x):\n    return x + 2\n")  # the template edited
+    driver._source_digest.cache_clear()
+    exec(compile(template.read_text(), str(template), "exec"), namespace)
+    after = driver.from_template(namespace["loop"], "loop", {}, sys._getframe(0))
+    assert before.__name__ == after.__name__ == "loop"
+    assert before.__qualname__ != after.__qualname__  # negative control: the same text names the same
+    assert driver.from_template(namespace["loop"], "loop", {}, sys._getframe(0)).__qualname__ == after.__qualname__

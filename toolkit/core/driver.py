@@ -35,6 +35,8 @@ functions.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import sys
 import types
 
@@ -194,14 +196,27 @@ def from_template(template, name: str, scope: dict, caller):
     Numba's cache (``NUMBA_CACHE_DIR``) then keys the copy like a function written there: it is stored
     beside the kernel, and a change to the kernel's file (its content hash) recompiles it.  A closure
     would do neither: Numba hashes a closure's cells into the cache key, and a compiled function
-    pickles with an id new in every process, so it would be compiled again in every process.  (A change
-    to the template's own module is not seen: clear the cache after editing one.)
+    pickles with an id new in every process, so it would be compiled again in every process.
+
+    Numba checks a cache entry against its function's file only, here the kernel's.  So that an edit to
+    the template's own module (``core/mcts.py``, say) compiles the copies again rather than loading the
+    old code, the copy's qualified name, which names its cache files, ends with a digest of that module's
+    source (:func:`_source_digest`).  Other helpers the template calls are Numba's usual limit: their
+    edits are not seen by their callers' cache entries.
     """
+    qualname = f"{name}_{_source_digest(template.__code__.co_filename)}"
     code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
-                                     co_name=name, co_qualname=name)
+                                     co_name=name, co_qualname=qualname)
     function = types.FunctionType(code, scope, name)
     function.__module__ = caller.f_globals.get("__name__", __name__)
     return function
+
+
+@functools.cache
+def _source_digest(path: str) -> str:
+    """Eight hex digits of the BLAKE2 digest of the file ``path`` (a template's module)."""
+    with open(path, "rb") as source:
+        return hashlib.blake2b(source.read(), digest_size=4).hexdigest()
 
 
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,

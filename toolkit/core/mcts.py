@@ -13,11 +13,18 @@ One search decides for ``seat`` at a decision point of the state ``st``.  Each i
    UCB1 for the seat deciding there, counted over the iterations it was available (single-observer
    information-set MCTS, Cowling, Powley & Whitehouse 2012; with nothing hidden and no chance it is UCT);
 3. **expansion** of the first legal option (canonical order) without a child, then a **rollout** to the
-   end (or to the cut-off ``D``, where the game's ``evaluate`` scores it): by the game's ``greedy`` or by
-   ``random`` (one ``below(n)`` from the deciding seat's stream of the world); the default is the kernel's
-   ``MCTS_ROLLOUT``, else :data:`DEFAULT_ROLLOUT`;
+   end, or to the cut-off after ``D`` plies: by the game's ``greedy`` or by ``random`` (one ``below(n)``
+   from the deciding seat's stream of the world).  The defaults are the kernel's ``MCTS_ROLLOUT`` and
+   ``MCTS_CUTOFF``, else :data:`DEFAULT_ROLLOUT` and :data:`DEFAULT_DEPTH` (see :func:`game_defaults`);
 4. **backpropagation** of ``returns`` (1 for each winner, else 0), each node keeping every seat's sum, so
-   that a seat chooses by its own reward with any number of seats.
+   that a seat chooses by its own reward with any number of seats.  A rollout cut off is scored by the
+   game's ``evaluate``: a seat it puts ahead wins (1), a level one half-wins, one behind loses; or, in a
+   game whose kernel sets ``MCTS_AGAINST_ROOT``, against the same world at the root: a seat whose
+   evaluation rose wins.  Neither is better everywhere.  Against the root, where one side is far ahead
+   the leaves still differ (Valhalla, ``mcts:1000:32:greedy`` against ``lookahead``, 120 games over both
+   seatings on the same seeds: 0.525 scored against zero, 0.608 against the root); against zero, where
+   the evaluation rarely moves within a cut-off (Halali's match points, ``mcts:1000:16:greedy``: 0.758
+   against zero, 0.625 against the root).
 
 The choice is the root's most visited legal option, the first in canonical order on a tie.  The budget
 is a number of iterations, so a seed gives the same search on any machine.
@@ -41,16 +48,14 @@ from toolkit.core.layout import seat_count
 # the names the template takes from the scope make_mcts gives each copy
 advance = count = nth = apply = determinize = returns = evaluate = options = choose = None
 STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
+AGAINST_ROOT = False
 NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
 DEFAULT_ITERATIONS = 1000
 MOST_ITERATIONS = 1_000_000
 DEFAULT_DEPTH = 0  # rollouts to the end of the game
-# who plays the rollouts when the name does not say: random, unless the game's kernel names another
-# (MCTS_ROLLOUT).  Greedy rollouts are stronger where measured -- against lookahead, mcts:1000 won (pooled
-# over both seatings, 80 games) Valhalla 0.39 with random rollouts and 0.51 with greedy ones, Herrlof 0.54
-# and 0.65, Halali 0.48 and 0.69, and in a field of three lookahead (32 games, fair share 0.25) Walhalla
-# 0.50 and 0.63 -- but slower (Attila's 45 times, and 0.19 against 0.13 there), and with them as the
-# default the test suite took 47 minutes of CI instead of under 30 (issue 16's notes): ask for ``:greedy``
+# who plays the rollouts, and where they are cut off, when the name does not say: random to the end,
+# unless the game's kernel names others (MCTS_ROLLOUT, MCTS_CUTOFF: the strongest setting measured against
+# lookahead that the test suite can pay for; the figures are in each kernel and in issue 16's notes)
 DEFAULT_ROLLOUT = "random"
 ROLLOUTS = ("greedy", "random")
 MOST_DEPTH = 100_000
@@ -84,10 +89,15 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
     row = tree[at:at + ROW].view(np.int32)
     at += ROW
     opts = tree[at:at + MAX_OPTIONS]
+    at += MAX_OPTIONS
+    root = tree[at:at + SEATS].view(np.float64)  # each seat's evaluation of this iteration's world
     nodes[0, CODE], nodes[0, FIRST], nodes[0, NEXT], nodes[0, VISITS], nodes[0, AVAIL] = -1, -1, -1, 0, 0
     used = 1
     for _ in range(iterations):
         determinize(params, st, rs, seat, world, scratch)
+        if AGAINST_ROOT and cutoff > 0:
+            for s in range(SEATS):
+                root[s] = evaluate(params, world, s)
         base = rng.next_u64(rs, k)
         for j in range(RS_SIZE):
             wrs[j] = rng.mix64_nb(base + np.uint64(j + 1))
@@ -143,9 +153,9 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
                 apply(params, world, wrs, option)
                 mover = advance(params, world, wrs)
                 plies += 1
-        if mover >= 0:  # cut off: a seat the evaluation puts ahead wins, a level one half-wins
+        if mover >= 0:  # cut off: a seat the evaluation puts ahead (of its value at the root) wins, level half-wins
             for s in range(SEATS):
-                value = evaluate(params, world, s)
+                value = evaluate(params, world, s) - (root[s] if AGAINST_ROOT else 0.0)
                 ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
         else:
             returns(params, world, ret, row)
@@ -175,7 +185,7 @@ def _sizes(kernel_globals: dict) -> tuple[int, int]:
     g = kernel_globals
     seats = seat_count(g["COLUMNS"])
     fixed = (g["STATE_SIZE"] + max(g["SCRATCH_SIZE"], 1) + g["RS_SIZE"] + seats + (len(g["COLUMNS"]) + 1) // 2
-             + g["MAX_OPTIONS"])
+             + g["MAX_OPTIONS"] + seats)
     return fixed, FIELDS + seats + 2
 
 
@@ -192,13 +202,13 @@ def policy_codes(kernel, policies) -> np.ndarray:
     driver reads a seat's code at ``policies[seat]``).
 
     >>> from toolkit.games.valhalla import kernel
-    >>> policy_codes(kernel, ("mcts:200", "greedy")).tolist()
+    >>> policy_codes(kernel, ("mcts:200:0:random", "greedy")).tolist()
     [-200, 1]
-    >>> int(policy_codes(kernel, ("mcts:200:greedy", "greedy"))[0]) == code(200, 0, 1)  # greedy's code 1
+    >>> int(policy_codes(kernel, ("mcts:200", "greedy"))[0]) == code(200, 32, 1)  # Valhalla: greedy (1), 32 plies
     True
     """
     policies = tuple(policies)
-    searches = [parse(name, rollout_default(kernel)) for name in policies]
+    searches = [parse(name, **game_defaults(kernel)) for name in policies]
     codes = kernel.policy_ids(tuple("random" if b is not None else name for name, b in zip(policies, searches)))
     greedy = int(kernel.policy_ids(("greedy",) * len(policies))[0])
     for seat, search in enumerate(searches):
@@ -217,20 +227,23 @@ def code(iterations: int, depth: int, rollout: int = 0) -> int:
 ALLOWED = "mcts[:N[:D]][:greedy|:random]"
 
 
-def rollout_default(kernel) -> str:
-    """Who plays the rollouts of ``kernel``'s game when the policy name does not say: its ``MCTS_ROLLOUT``,
-    else :data:`DEFAULT_ROLLOUT`."""
-    return getattr(kernel, "MCTS_ROLLOUT", DEFAULT_ROLLOUT)
+def game_defaults(kernel) -> dict:
+    """How ``kernel``'s game searches when the policy name does not say: ``{"rollout": ..., "depth": ...}``,
+    its kernel's ``MCTS_ROLLOUT`` and ``MCTS_CUTOFF``, else :data:`DEFAULT_ROLLOUT` and :data:`DEFAULT_DEPTH`
+    (the keywords of :func:`parse`)."""
+    return {"rollout": getattr(kernel, "MCTS_ROLLOUT", DEFAULT_ROLLOUT), "depth": getattr(kernel, "MCTS_CUTOFF", DEFAULT_DEPTH)}
 
 
-def parse(name: str, rollout: str = DEFAULT_ROLLOUT) -> tuple[int, int, str] | None:
+def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH) -> tuple[int, int, str] | None:
     """``(iterations, depth, rollout)`` of a policy name ``mcts[:N[:D]][:greedy|:random]``, None for any
     other name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after ``D`` plies
-    (default :data:`DEFAULT_DEPTH`; 0: played to the end), played by the game's ``greedy`` or by ``random``
-    (default ``rollout``: the game's, :func:`rollout_default`).
+    (default ``depth``; 0: played to the end), played by the game's ``greedy`` or by ``random`` (default
+    ``rollout``).  A game's defaults are :func:`game_defaults`.
 
     >>> parse("mcts"), parse("mcts:50:random"), parse("mcts:50:20:greedy"), parse("lookahead")
     ((1000, 0, 'random'), (50, 0, 'random'), (50, 20, 'greedy'), None)
+    >>> parse("mcts", "greedy", 32), parse("mcts:50:0", "greedy", 32)
+    ((1000, 32, 'greedy'), (50, 0, 'greedy'))
     """
     base, *args = name.split(":")
     if base != NAME:
@@ -239,9 +252,9 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT) -> tuple[int, int, str] | N
         rollout = args.pop()
     if len(args) > 2 or not all(a.isdigit() for a in args):
         raise ValueError(f"policy={name!r} is not allowed: {ALLOWED} (N iterations in 1..{MOST_ITERATIONS:_}, "
-                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random (default) or greedy)")
+                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy; the defaults are the game's)")
     iterations = int(args[0]) if args else DEFAULT_ITERATIONS
-    depth = int(args[1]) if len(args) > 1 else DEFAULT_DEPTH
+    depth = int(args[1]) if len(args) > 1 else depth
     if not 1 <= iterations <= MOST_ITERATIONS:
         raise ValueError(f"policy={name!r} is not allowed: mcts:N needs N iterations in 1..{MOST_ITERATIONS:_}")
     if not 0 <= depth <= MOST_DEPTH:
@@ -252,8 +265,9 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT) -> tuple[int, int, str] | N
 
 def make_mcts(kernel_globals: dict):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
-    ``nth``, ``apply``, ``determinize``, ``returns`` and the sizes ``STATE_SIZE``, ``SCRATCH_SIZE``,
-    ``RS_SIZE`` and ``COLUMNS``)::
+    ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the sizes
+    ``STATE_SIZE``, ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``, and ``MCTS_AGAINST_ROOT`` if the game
+    scores a cut-off against the root)::
 
         mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree) -> index of the chosen option
 
@@ -269,7 +283,8 @@ def make_mcts(kernel_globals: dict):
              "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
-             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS}
+             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS,
+             "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False))}
     search = njit_no_nrt(from_template(_mcts, "mcts", scope, sys._getframe(1)))
     search.sizes, search.exploration, search.depth_shift = _sizes(g), EXPLORATION, DEPTH_SHIFT
     search.rollout_shift = ROLLOUT_SHIFT

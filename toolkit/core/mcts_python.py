@@ -55,12 +55,16 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
     ret = np.zeros(seats, np.float64)
     wrs = np.zeros(k.RS_SIZE, np.uint64)
     root = Node(seats)
+    at_root = [0.0] * seats  # each seat's evaluation at the root, where the game scores cut-offs against it
+    against_root = bool(getattr(k, "MCTS_AGAINST_ROOT", False))
 
     def legal(state):
         return [int(k.nth(params, state, i)) for i in range(int(k.count(params, state)))]
 
     for _ in range(iterations):
         k.determinize(params, st, rs, seat, world, scratch)
+        if against_root and cutoff > 0:
+            at_root = [k.evaluate(params, world, s) for s in range(seats)]
         base = rng.next_u64(rs, 1 + seat)
         for j in range(k.RS_SIZE):
             wrs[j] = rng.mix64_nb(np.uint64((int(base) + j + 1) & MASK64))
@@ -102,9 +106,9 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
                 k.apply(params, world, wrs, option)
                 mover = int(k.advance(params, world, wrs))
                 plies += 1
-        if mover >= 0:  # cut off: ahead by the evaluation wins, level half-wins
+        if mover >= 0:  # cut off: ahead by the evaluation (against the root's, where the game says) wins
             for s in range(seats):
-                value = k.evaluate(params, world, s)
+                value = k.evaluate(params, world, s) - at_root[s]
                 ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
         else:
             k.returns(params, world, ret, row)

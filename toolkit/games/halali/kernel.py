@@ -1013,6 +1013,12 @@ returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its w
 
 
 RS_SIZE = 3  # the streams: chance, then one per seat
+# The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
+# after 16 plies where the seat evaluate puts ahead (in match points) wins.  Against lookahead, mcts:1000
+# pooled over both seatings won 0.758 [0.674, 0.826] of 120 games so (seeds 100, 101), against 0.625
+# scored against the root, 0.48 with random rollouts to the end and 0.69 with greedy ones to the end (80
+# games, and over twice as slow).
+MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)

@@ -1322,6 +1322,11 @@ returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its w
 
 
 RS_SIZE = 3  # the chance stream and the two seats' decision streams
+# The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts to the
+# end.  Against lookahead, mcts:1000 pooled over both seatings won 0.608 [0.519, 0.691] of 120 games
+# (seeds 100, 101) so, against 0.54 with random rollouts (80 games) and 0.283 with greedy ones cut off
+# after 16 plies and scored against the root (120 games: mid-round, the evaluation misjudges exact bids).
+MCTS_ROLLOUT = "greedy"
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
