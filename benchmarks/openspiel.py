@@ -103,7 +103,8 @@ def main(argv=None) -> int:
         print(f"{name:<10} {mine:>11,.0f} {other:>15,.0f} {mine / other:>7.1f} {python:>23,.1f} {mine / python:>8,.0f}",
               flush=True)
     if args.n_games:
-        print(f"\nmcts:{args.iterations}:0:random against OpenSpiel's bot of {args.iterations} iterations, {args.n_games} games "
+        print(f"\nmcts:{args.iterations}:0:random against OpenSpiel's bot of {args.iterations} iterations, "
+              f"{args.n_games} games "
               f"(ours in seat game % seats), our pooled share of the wins with Wilson's 95% interval")
         for name in games:
             frame = bridge.match(name, f"mcts:{args.iterations}:0:random", args.iterations, args.n_games, seed=SEED)

@@ -231,7 +231,8 @@ def game_defaults(kernel) -> dict:
     """How ``kernel``'s game searches when the policy name does not say: ``{"rollout": ..., "depth": ...}``,
     its kernel's ``MCTS_ROLLOUT`` and ``MCTS_CUTOFF``, else :data:`DEFAULT_ROLLOUT` and :data:`DEFAULT_DEPTH`
     (the keywords of :func:`parse`)."""
-    return {"rollout": getattr(kernel, "MCTS_ROLLOUT", DEFAULT_ROLLOUT), "depth": getattr(kernel, "MCTS_CUTOFF", DEFAULT_DEPTH)}
+    return {"rollout": getattr(kernel, "MCTS_ROLLOUT", DEFAULT_ROLLOUT),
+            "depth": getattr(kernel, "MCTS_CUTOFF", DEFAULT_DEPTH)}
 
 
 def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH) -> tuple[int, int, str] | None:
@@ -252,7 +253,8 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
         rollout = args.pop()
     if len(args) > 2 or not all(a.isdigit() for a in args):
         raise ValueError(f"policy={name!r} is not allowed: {ALLOWED} (N iterations in 1..{MOST_ITERATIONS:_}, "
-                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy; the defaults are the game's)")
+                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy; "
+                         "the defaults are the game's)")
     iterations = int(args[0]) if args else DEFAULT_ITERATIONS
     depth = int(args[1]) if len(args) > 1 else depth
     if not 1 <= iterations <= MOST_ITERATIONS:
