@@ -342,10 +342,12 @@ _PLAYOUTS: dict = {}
 
 def _playout(kernel):
     """The kernel's :func:`_rollout`, compiled once per process and cached beside the kernel's file (so a
-    change to the kernel recompiles it; a change to this module's template does not: clear the cache)."""
+    change to the kernel or to this module recompiles it: ``core.driver.from_template``).  It calls the
+    game's ``advance`` and ``apply`` as the search does (``core.mcts.make_mcts``), rather than inlining them,
+    which took most of its compile time."""
     if kernel.__name__ not in _PLAYOUTS:
-        scope = {"rng": rng, "start": kernel.start, "advance": kernel.advance, "count": kernel.count,
-                 "nth": kernel.nth, "apply": kernel.apply, "returns": kernel.returns, "START_CODE": START,
+        scope = {"rng": rng, "start": kernel.start, "advance": kernel.mcts.advance, "count": kernel.count,
+                 "nth": kernel.nth, "apply": kernel.mcts.apply, "returns": kernel.returns, "START_CODE": START,
                  "DECIDING_CODE": DECIDING}
         where = types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=kernel.__file__), f_lineno=1,
                                       f_globals=vars(kernel))

@@ -129,7 +129,8 @@ def variants(templates, scope: dict, play_game, caller=None) -> dict:
     caller = caller or sys._getframe(1)
     copies = []
     for game, suffix in ((play_game, ""), (play_game.searching, "_search")):
-        names = dict(scope, decide=game.decide, play_game=game, work_entries=game.work_entries)
+        names = dict(scope, **{name: f for name, f in game.calls.items() if name in scope}, decide=game.decide,
+                     play_game=game, work_entries=game.work_entries)
         for name, template, jit in templates:
             names[name] = jit(from_template(template, name + suffix, names, caller))
         copies.append(names)
@@ -261,6 +262,10 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     # when a line-up has an ``mcts`` seat (the search doubled the plain loop's compile time)
     for suffix, searching in (("", False), ("_search", True)):
         scope = dict(scope, search=search if searching else None, SEARCH=searching)
+        # the copy that searches calls ``advance`` and ``apply`` rather than inlining them (core.mcts.make_mcts):
+        # its compile time is most of a search's, and its plies (but the search's) are few
+        calls = {"advance": search.advance, "apply": search.apply} if searching else {}
+        scope.update(calls)
         compiled = {}
         for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):
             compiled[name] = scope[name] = njit_no_nrt(from_template(template, name + suffix, scope, caller))
@@ -270,6 +275,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         game = compiled["play_game"]
         game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
         game.decide, game.work_entries, game.work_size = compiled["decide"], work_entries, size
+        game.calls = calls
         games.append(game)
     games[0].searching = games[1]
     return games[0]

@@ -47,6 +47,7 @@ from toolkit.core.layout import seat_count
 
 # the names the template takes from the scope make_mcts gives each copy
 advance = count = nth = apply = determinize = returns = evaluate = options = choose = None
+ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
 STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
 AGAINST_ROOT = False
 NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
@@ -265,6 +266,14 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
     return iterations, depth, rollout
 
 
+def _advance_call(params, st, rs):
+    return ADVANCE(params, st, rs)
+
+
+def _apply_call(params, st, rs, option):
+    APPLY(params, st, rs, option)
+
+
 def make_mcts(kernel_globals: dict):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
     ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the sizes
@@ -280,14 +289,24 @@ def make_mcts(kernel_globals: dict):
     (``core.driver.make_play_game``'s ``search``).
     """
     g = kernel_globals
-    scope = {"np": np, "math": math, "rng": rng, "advance": g["advance"], "count": g["count"], "nth": g["nth"],
-             "apply": g["apply"], "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"],
+    caller = sys._getframe(1)
+    # the search calls the game's ``advance`` and ``apply`` (inlined in the game's own loops) rather than holding
+    # copies of them at each of its call sites (Numba inlines by copying their IR, and theirs callees'): the
+    # driver's copy that searches compiles in 29-49 s a game instead of 50-170 s, cold, on one core.  The
+    # search's loops run a few per cent slower for it (benchmarks/mcts.py); ``search.advance`` and
+    # ``search.apply`` are these calls, for the driver's copy that searches and the OpenSpiel playout.
+    calls = {"ADVANCE": g["advance"], "APPLY": g["apply"]}
+    advance = njit_no_nrt(from_template(_advance_call, "mcts_advance", calls, caller))
+    apply = njit_no_nrt(from_template(_apply_call, "mcts_apply", calls, caller))
+    scope = {"np": np, "math": math, "rng": rng, "advance": advance, "count": g["count"], "nth": g["nth"],
+             "apply": apply, "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"],
              "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
              "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS,
              "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False))}
-    search = njit_no_nrt(from_template(_mcts, "mcts", scope, sys._getframe(1)))
+    search = njit_no_nrt(from_template(_mcts, "mcts", scope, caller))
     search.sizes, search.exploration, search.depth_shift = _sizes(g), EXPLORATION, DEPTH_SHIFT
     search.rollout_shift = ROLLOUT_SHIFT
+    search.advance, search.apply = advance, apply
     return search
