@@ -55,35 +55,41 @@ def pytest_collection_finish(session):
 
 
 def _warm(names, locks: Path) -> None:
-    """Play a few games of each game in ``names``, and one with a tree search, which compiles its kernel
-    (both copies of the driver, ``core.driver.Searching``) or loads it from the cache.
+    """Play a few games of each game in ``names``, and one with a tree search, which compiles each game's two
+    copies of the driver (``core.driver.Searching``: the plain one, and the one that can search) or loads
+    them from the cache.
 
-    Each game is warmed under a lock file of its own in ``locks``, shared by the pytest-xdist workers:
-    a worker takes the next game no other worker is warming, and only when every game left is being
-    warmed elsewhere does it wait for one, then load what that worker compiled and cached.  From a cold
-    cache the workers so compile different games and never the same one twice (without the locks, two
-    workers met on the largest kernel and both compiled it: a minute of CI)."""
+    Each copy of each game is a job warmed under a lock file of its own in ``locks``, shared by the
+    pytest-xdist workers; the plain copies come first (the searching copies share their game's policies,
+    which the plain one compiled and cached by then).  A worker takes the next job no other worker is
+    warming, and only when every job left is being warmed elsewhere does it wait for one, then load what
+    that worker compiled and cached.  From a cold cache the workers so compile different copies and never
+    the same one twice (without the locks, two workers met on the largest kernel and both compiled it: a
+    minute of CI), and, ten jobs rather than five games, neither waits long for the other's last one."""
     import fcntl
 
     import toolkit
 
+    def play(name, copy):
+        if copy == "plain":
+            toolkit.simulate(name, n_games=4, progress=False)
+        else:  # left to the tests, it was compiled again by a JupyterLab kernel at the same time (the
+            # overview's ladder), which then ran out of time
+            seats = toolkit.GAMES[name].seats(toolkit.rules(name))
+            toolkit.simulate(name, n_games=1, policies=("mcts:2",) + ("random",) * (seats - 1), progress=False)
+
     locks.mkdir(parents=True, exist_ok=True)
-    pending = list(names)
+    pending = [(name, copy) for copy in ("plain", "search") for name in names]
     while pending:
-        for wait in (False, True):  # first a game nobody warms, else wait for the first left
-            for name in pending:
-                with open(locks / f"{name}.lock", "w") as lock:
+        for wait in (False, True):  # first a job nobody warms, else wait for the first left
+            for job in pending:
+                with open(locks / f"{job[0]}-{job[1]}.lock", "w") as lock:
                     try:
                         fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
                     except BlockingIOError:
                         continue
-                    toolkit.simulate(name, n_games=4, progress=False)
-                    # and the driver's copy that can search: left to the tests, it was compiled again by a
-                    # JupyterLab kernel at the same time (the overview's ladder), which then ran out of time
-                    seats = toolkit.GAMES[name].seats(toolkit.rules(name))
-                    toolkit.simulate(name, n_games=1, policies=("mcts:2",) + ("random",) * (seats - 1),
-                                     progress=False)
-                pending.remove(name)
+                    play(*job)
+                pending.remove(job)
                 break
             else:
                 continue
@@ -92,13 +98,10 @@ def _warm(names, locks: Path) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
-    """Compile (or load from the cache) every game's kernel once per session (:func:`_warm`); the
-    second pytest-xdist worker starts from the last game, so the two start on different kernels."""
+    """Compile (or load from the cache) every game's kernel once per session (:func:`_warm`)."""
     import toolkit
 
     names = list(toolkit.GAMES)
-    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
-        names.reverse()
     _warm(names, Path(os.environ["NUMBA_CACHE_DIR"]) / "warm-locks")
     yield
     # A test that calls a driver with other argument types (an int64 ``out``, say) has it compiled
