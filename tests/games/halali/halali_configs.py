@@ -23,12 +23,12 @@ CONFIGS = {
 _CAPTURES = ("captures", lambda f: f[[c for c in f.columns if c.startswith("captures_")]].to_numpy().sum() > 0)
 # reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options])
 EQUALITY = (
-    ("standard", ("random", "random"), 2024, 1_000, {"expect": _CAPTURES}),
-    ("standard", ("greedy", "random"), 2024, 1_000, {"expect": _CAPTURES}),
-    ("variant_a", ("random", "random"), 2024, 1_000, {"expect": _CAPTURES}),
-    ("variant_b", ("random", "greedy"), 2024, 1_000, {"expect": _CAPTURES}),
-    ("variant_c", ("random", "random"), 2024, 1_000, {"expect": _CAPTURES}),
-    ("standard", ("greedy", "lookahead"), 77, 100),
-    ("standard", ("lookahead", "greedy"), 77, 100),
-    ("variant_c", ("lookahead", "random"), 78, 40),
+    ("standard", ("random", "random"), 2024, 300, {"expect": _CAPTURES}),
+    ("standard", ("greedy", "random"), 2024, 300, {"expect": _CAPTURES}),
+    ("variant_a", ("random", "random"), 2024, 300, {"expect": _CAPTURES}),
+    ("variant_b", ("random", "greedy"), 2024, 300, {"expect": _CAPTURES}),
+    ("variant_c", ("random", "random"), 2024, 300, {"expect": _CAPTURES}),
+    ("standard", ("greedy", "lookahead"), 77, 30),
+    ("standard", ("lookahead", "greedy"), 77, 30),
+    ("variant_c", ("lookahead", "random"), 78, 15),
 )
