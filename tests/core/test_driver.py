@@ -47,26 +47,36 @@ def test_searching_picks_the_copy_by_the_line_up(codes, copy):
 
 
 def test_a_templates_copies_are_named_by_its_source_so_an_edit_compiles_them_again(tmp_path):
-    """Numba checks a cache entry against the kernel's file only; the copy's qualified name, which names
-    its cache files, carries a digest of the template's module, so editing ``core/mcts.py`` gives the
-    searches new cache files instead of the old code."""
+    """Numba checks a cache entry against the kernel's file only, and a cached caller holds its callees'
+    code; the copy's qualified name, which names its cache files, carries a digest of the template's module
+    and of the names of the copies it calls, so editing ``core/mcts.py`` gives the searches, and the loops
+    that call them, new cache files instead of the old code."""
     import sys
 
-    from toolkit.core import driver, mcts
+    from toolkit.core import driver
+    from toolkit.core.jit import njit
 
     kernel = toolkit.GAMES["valhalla"].kernel
-    name = kernel.mcts.py_func.__qualname__
-    assert name == f"mcts_{driver._source_digest(mcts.__file__)}"
+    assert kernel.mcts.py_func.__qualname__.startswith("mcts_")
     assert kernel.mcts.py_func.__code__.co_filename == kernel.__file__  # filed beside the kernel
-    template = tmp_path / "template.py"
-    template.write_text("def loop(x):\n    return x + 1\n")
-    namespace: dict = {}
-    exec(compile(template.read_text(), str(template), "exec"), namespace)
-    before = driver.from_template(namespace["loop"], "loop", {}, sys._getframe(0))
-    template.write_text("def loop(x):\n    return x + 2\n")  # the template edited
-    driver._source_digest.cache_clear()
-    exec(compile(template.read_text(), str(template), "exec"), namespace)
-    after = driver.from_template(namespace["loop"], "loop", {}, sys._getframe(0))
+    here = sys._getframe(0)
+    (tmp_path / "outer.py").write_text("def outer(x):\n    return loop(x)\n")  # never edited
+
+    def copies(text):
+        driver._source_digest.cache_clear()
+        namespace: dict = {}
+        for path in (tmp_path / "loop.py", tmp_path / "outer.py"):
+            if path.name == "loop.py":
+                path.write_text(text)
+            exec(compile(path.read_text(), str(path), "exec"), namespace)
+        inner = driver.from_template(namespace["loop"], "loop", {}, here)
+        return inner, driver.from_template(namespace["outer"], "outer", {"loop": njit(inner)}, here)
+
+    before, outer_before = copies("def loop(x):\n    return x + 1\n")
+    after, outer_after = copies("def loop(x):\n    return x + 2\n")  # the template edited
     assert before.__name__ == after.__name__ == "loop"
-    assert before.__qualname__ != after.__qualname__  # negative control: the same text names the same
-    assert driver.from_template(namespace["loop"], "loop", {}, sys._getframe(0)).__qualname__ == after.__qualname__
+    assert before.__qualname__ != after.__qualname__
+    # and the copy that calls it, whose own template did not change
+    assert outer_before.__qualname__ != outer_after.__qualname__
+    again, outer_again = copies("def loop(x):\n    return x + 2\n")  # negative control: the same text names the same
+    assert (again.__qualname__, outer_again.__qualname__) == (after.__qualname__, outer_after.__qualname__)

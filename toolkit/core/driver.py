@@ -199,18 +199,29 @@ def from_template(template, name: str, scope: dict, caller):
     would do neither: Numba hashes a closure's cells into the cache key, and a compiled function
     pickles with an id new in every process, so it would be compiled again in every process.
 
-    Numba checks a cache entry against its function's file only, here the kernel's.  So that an edit to
-    the template's own module (``core/mcts.py``, say) compiles the copies again rather than loading the
-    old code, the copy's qualified name, which names its cache files, ends with a digest of that module's
-    source (:func:`_source_digest`).  Other helpers the template calls are Numba's usual limit: their
-    edits are not seen by their callers' cache entries.
+    Numba checks a cache entry against its function's file only, here the kernel's, and a cached caller
+    holds the code of what it calls.  So that an edit to the template's own module (``core/mcts.py``, say)
+    compiles the copies again rather than loading the old code, the copy's qualified name, which names its
+    cache files, ends with a digest of that module's source and of the qualified names of the compiled
+    functions in ``scope`` (:func:`_copy_digest`): a copy that calls another copy (the driver's loop that
+    searches calls the search) is renamed with it.  Other helpers are Numba's usual limit: an edit to
+    ``core/rng.py`` is not seen by its callers' cache entries.
     """
-    qualname = f"{name}_{_source_digest(template.__code__.co_filename)}"
+    qualname = f"{name}_{_copy_digest(template, scope)}"
     code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
                                      co_name=name, co_qualname=qualname)
     function = types.FunctionType(code, scope, name)
     function.__module__ = caller.f_globals.get("__name__", __name__)
     return function
+
+
+def _copy_digest(template, scope: dict) -> str:
+    """Eight hex digits of the BLAKE2 digest of ``template``'s module source (:func:`_source_digest`) and of the
+    qualified names of the compiled functions in ``scope``, which carry their own digests if they are copies."""
+    digest = hashlib.blake2b(_source_digest(template.__code__.co_filename).encode(), digest_size=4)
+    for qualname in sorted(f.py_func.__qualname__ for f in scope.values() if hasattr(f, "py_func")):
+        digest.update(b"|" + qualname.encode())
+    return digest.hexdigest()
 
 
 @functools.cache

@@ -47,6 +47,7 @@ from toolkit.core.layout import seat_count
 
 # the names the template takes from the scope make_mcts gives each copy
 advance = count = nth = apply = determinize = returns = evaluate = options = choose = None
+advance_inline = apply_inline = None
 ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
 STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
 AGAINST_ROOT = False
@@ -151,8 +152,8 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
                 else:  # the game's own policy of that code
                     n = options(params, world, opts)
                     option = opts[choose(params, rollout, world, wrs, mover, opts, n, scratch) if n > 1 else 0]
-                apply(params, world, wrs, option)
-                mover = advance(params, world, wrs)
+                apply_inline(params, world, wrs, option)
+                mover = advance_inline(params, world, wrs)
                 plies += 1
         if mover >= 0:  # cut off: a seat the evaluation puts ahead (of its value at the root) wins, level half-wins
             for s in range(SEATS):
@@ -290,16 +291,18 @@ def make_mcts(kernel_globals: dict):
     """
     g = kernel_globals
     caller = sys._getframe(1)
-    # the search calls the game's ``advance`` and ``apply`` (inlined in the game's own loops) rather than holding
-    # copies of them at each of its call sites (Numba inlines by copying their IR, and theirs callees'): the
-    # driver's copy that searches compiles in 29-49 s a game instead of 50-170 s, cold, on one core.  The
-    # search's loops run a few per cent slower for it (benchmarks/mcts.py); ``search.advance`` and
-    # ``search.apply`` are these calls, for the driver's copy that searches and the OpenSpiel playout.
+    # the search calls the game's ``advance`` and ``apply`` rather than holding a copy of them at each call site
+    # (Numba inlines by copying the function's IR, and its callees'), but in the rollouts of a game whose kernel
+    # sets ``MCTS_INLINE_ROLLOUT`` (Valhalla: twice the iterations/s).  ``search.advance`` and ``search.apply``
+    # are these calls, for the driver's copy that searches and the OpenSpiel playout: the driver's searching
+    # copy so compiles in about 30-60 s a game instead of 50-170 s, cold, on one core (issue 16's closing note)
     calls = {"ADVANCE": g["advance"], "APPLY": g["apply"]}
     advance = njit_no_nrt(from_template(_advance_call, "mcts_advance", calls, caller))
     apply = njit_no_nrt(from_template(_apply_call, "mcts_apply", calls, caller))
     scope = {"np": np, "math": math, "rng": rng, "advance": advance, "count": g["count"], "nth": g["nth"],
-             "apply": apply, "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"],
+             "apply": apply, "advance_inline": g["advance"] if g.get("MCTS_INLINE_ROLLOUT") else advance,
+             "apply_inline": g["apply"] if g.get("MCTS_INLINE_ROLLOUT") else apply,
+             "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"],
              "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,

@@ -994,6 +994,9 @@ RS_SIZE = 3  # the streams: chance, then one per seat
 # (80 games); cut off after 8 plies 0.29, 16 0.50, 48 0.579 (240 games), 64 0.55; 32 scored against zero
 # 0.525 on seed 100's games: short of issue 16's 0.60 in every setting tried.
 MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT = "greedy", 32, True
+# the rollouts inline advance and apply (core.mcts.make_mcts): 81,000 random-rollout iterations/s against
+# 40,000 with them called (benchmarks/mcts.py), for about 20 s more of the search's compile
+MCTS_INLINE_ROLLOUT = True
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                            STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
