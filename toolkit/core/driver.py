@@ -232,7 +232,7 @@ def _source_digest(path: str) -> str:
 
 
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                   state_size: int, max_options: int, scratch_size: int, search):
+                   state_size: int, max_options: int, scratch_size: int, search, *, inline_steps: bool = True):
     """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
     protocol functions (all njit; ``docs/architecture.md``), returning a violation code (0: none).
 
@@ -258,6 +258,13 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     copy that can; :func:`variants` and :func:`make_play_many` pick between the two by the line-up.
     ``play_game.decide`` is the decision, for a game's own loops (a log beside the record, made by
     :func:`variants`).
+
+    The copy that searches calls ``advance`` and ``apply`` (``search.advance``, ``search.apply``: one
+    compiled function each) rather than inlining them: Numba inlines by copying a function's IR, and
+    its callees', into the caller, so an inlined ``apply`` is compiled once more in every copy that holds
+    it.  The plain copy inlines them where ``inline_steps`` (a game whose plies are cheap, where the
+    call costs speed), and otherwise calls the same compiled pair, which it and the searching copy then
+    share (``play_game.calls``).
     """
     caller = sys._getframe(1)
     size = work_size(state_size, max_options, scratch_size)
@@ -273,9 +280,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     # when a line-up has an ``mcts`` seat (the search doubled the plain loop's compile time)
     for suffix, searching in (("", False), ("_search", True)):
         scope = dict(scope, search=search if searching else None, SEARCH=searching)
-        # the copy that searches calls ``advance`` and ``apply`` rather than inlining them (core.mcts.make_mcts):
-        # its compile time is most of a search's, and its plies (but the search's) are few
-        calls = {"advance": search.advance, "apply": search.apply} if searching else {}
+        calls = {"advance": search.advance, "apply": search.apply} if searching or not inline_steps else {}
         scope.update(calls)
         compiled = {}
         for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):

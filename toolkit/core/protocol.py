@@ -38,6 +38,11 @@ class KernelGame:
     ``kind()``, ``options()`` describe it; ``choose()`` is the index the seat's policy picks (random:
     one ``below(n)`` from the seat's decision stream, as the driver); ``apply(code)`` plays an option.
     ``st`` (the state) and ``rs`` (the streams: 0 chance, ``1 + seat`` decisions) are open to look at.
+
+    ``advance`` and ``apply`` go through the kernel's compiled calls of them (``kernel.mcts.advance``,
+    ``kernel.mcts.apply``: ``core.mcts.make_mcts``), which the driver's copies already compiled; the
+    kernel's own are inlined functions, which Numba would compile once more, standalone, when called
+    from Python (up to a minute of a cold start per game).
     """
 
     def __init__(self, kernel, rules, policies, seed: int, game: int):
@@ -56,7 +61,7 @@ class KernelGame:
         kernel.start(self.params, self.st, self.rs)
 
     def advance(self) -> int:
-        self.seat = int(self.kernel.advance(self.params, self.st, self.rs))
+        self.seat = int(self.kernel.mcts.advance(self.params, self.st, self.rs))
         return self.seat
 
     def kind(self) -> int:
@@ -92,7 +97,7 @@ class KernelGame:
         return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, depth, rollout, tree))
 
     def apply(self, code: int) -> None:
-        self.kernel.apply(self.params, self.st, self.rs, code)
+        self.kernel.mcts.apply(self.params, self.st, self.rs, code)
 
     def evaluate(self, seat: int):
         """The game's heuristic value of this position for ``seat`` (higher is better for it)."""

@@ -1328,8 +1328,10 @@ RS_SIZE = 3  # the chance stream and the two seats' decision streams
 # after 16 plies and scored against the root (120 games: mid-round, the evaluation misjudges exact bids).
 MCTS_ROLLOUT = "greedy"
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
+# the plain copy inlines advance and apply (core.driver.make_play_game): called, it measured 20% slower
+# with random seats (34,785 games/s against 43,330 inlined, one thread) and 15% with greedy ones
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts)
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=True)
 WORK_SIZE = play_game.work_size
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
