@@ -346,8 +346,8 @@ def _playout(kernel):
     game's ``advance`` and ``apply`` as the search does (``core.mcts.make_mcts``), rather than inlining them,
     which took most of its compile time."""
     if kernel.__name__ not in _PLAYOUTS:
-        scope = {"rng": rng, "start": kernel.start, "advance": kernel.mcts.advance, "count": kernel.count,
-                 "nth": kernel.nth, "apply": kernel.mcts.apply, "returns": kernel.returns, "START_CODE": START,
+        scope = {"rng": rng, "start": kernel.start, "advance": kernel.advance_called, "count": kernel.count,
+                 "nth": kernel.nth, "apply": kernel.apply_called, "returns": kernel.returns, "START_CODE": START,
                  "DECIDING_CODE": DECIDING}
         where = types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=kernel.__file__), f_lineno=1,
                                       f_globals=vars(kernel))

@@ -52,6 +52,7 @@ BLOCKS = 256  # at most this many blocks of games per call
 play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
 decide = search = None
+ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
 SEARCH = False
 STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = DEPTH_SHIFT = ROLLOUT_SHIFT = 0
 EXPLORATION = 0.0
@@ -231,6 +232,28 @@ def _source_digest(path: str) -> str:
         return hashlib.blake2b(source.read(), digest_size=4).hexdigest()
 
 
+def _advance_call(params, st, rs):
+    return ADVANCE(params, st, rs)
+
+
+def _apply_call(params, st, rs, option):
+    APPLY(params, st, rs, option)
+
+
+def make_calls(advance, apply):
+    """The game's ``advance`` and ``apply`` as one compiled function each, ``(advance_called,
+    apply_called)``, for the code that calls them rather than inlining them: the tree search
+    (``core.mcts``), the driver's copy that searches (:func:`make_play_game`), a lookahead's rollouts,
+    :class:`toolkit.core.protocol.KernelGame`.  Numba inlines an ``inline="always"`` function by
+    copying its IR, and its callees', at every call site, so each inlined ``apply`` is compiled once
+    more.  Call it at the top level of the kernel module, after ``apply``
+    (``advance_called, apply_called = make_calls(advance, apply)``)."""
+    caller = sys._getframe(1)
+    scope = {"ADVANCE": advance, "APPLY": apply}
+    return (njit_no_nrt(from_template(_advance_call, "advance_called", scope, caller)),
+            njit_no_nrt(from_template(_apply_call, "apply_called", scope, caller)))
+
+
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                    state_size: int, max_options: int, scratch_size: int, search, *, inline_steps: bool = True):
     """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
@@ -259,8 +282,8 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     ``play_game.decide`` is the decision, for a game's own loops (a log beside the record, made by
     :func:`variants`).
 
-    The copy that searches calls ``advance`` and ``apply`` (``search.advance``, ``search.apply``: one
-    compiled function each) rather than inlining them: Numba inlines by copying a function's IR, and
+    The copy that searches calls ``advance`` and ``apply`` (``search.advance``, ``search.apply``: the
+    kernel's :func:`make_calls`) rather than inlining them: Numba inlines by copying a function's IR, and
     its callees', into the caller, so an inlined ``apply`` is compiled once more in every copy that holds
     it.  The plain copy inlines them where ``inline_steps`` (a game whose plies are cheap, where the
     call costs speed), and otherwise calls the same compiled pair, which it and the searching copy then

@@ -48,7 +48,6 @@ from toolkit.core.layout import seat_count
 # the names the template takes from the scope make_mcts gives each copy
 advance = count = nth = apply = determinize = returns = evaluate = options = choose = None
 advance_inline = apply_inline = None
-ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
 STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
 AGAINST_ROOT = False
 NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
@@ -267,18 +266,10 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
     return iterations, depth, rollout
 
 
-def _advance_call(params, st, rs):
-    return ADVANCE(params, st, rs)
-
-
-def _apply_call(params, st, rs, option):
-    APPLY(params, st, rs, option)
-
-
 def make_mcts(kernel_globals: dict):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
-    ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the sizes
-    ``STATE_SIZE``, ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``, and ``MCTS_AGAINST_ROOT`` if the game
+    ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the compiled
+    ``advance_called`` and ``apply_called`` (``core.driver.make_calls``), the sizes ``STATE_SIZE``, ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``, and ``MCTS_AGAINST_ROOT`` if the game
     scores a cut-off against the root)::
 
         mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree) -> index of the chosen option
@@ -291,14 +282,13 @@ def make_mcts(kernel_globals: dict):
     """
     g = kernel_globals
     caller = sys._getframe(1)
-    # the search calls the game's ``advance`` and ``apply`` rather than holding a copy of them at each call site
-    # (Numba inlines by copying the function's IR, and its callees'), but in the rollouts of a game whose kernel
-    # sets ``MCTS_INLINE_ROLLOUT`` (Valhalla: twice the iterations/s).  ``search.advance`` and ``search.apply``
-    # are these calls, for the driver's copy that searches and the OpenSpiel playout: the driver's searching
-    # copy so compiles in about 30-60 s a game instead of 50-170 s, cold, on one core (issue 16's closing note)
-    calls = {"ADVANCE": g["advance"], "APPLY": g["apply"]}
-    advance = njit_no_nrt(from_template(_advance_call, "mcts_advance", calls, caller))
-    apply = njit_no_nrt(from_template(_apply_call, "mcts_apply", calls, caller))
+    # the search calls the game's ``advance`` and ``apply`` (``advance_called``, ``apply_called``: the kernel's
+    # core.driver.make_calls) rather than holding a copy of them at each call site (Numba inlines by copying
+    # the function's IR, and its callees'), but in the rollouts of a game whose kernel sets
+    # ``MCTS_INLINE_ROLLOUT`` (Valhalla: twice the iterations/s).  ``search.advance`` and ``search.apply`` are
+    # the same pair, for the driver's copy that searches and the OpenSpiel playout: the driver's searching
+    # copy so compiles in about 30-60 s a game instead of 50-170 s, cold, on one core (issue 16's notes)
+    advance, apply = g["advance_called"], g["apply_called"]
     scope = {"np": np, "math": math, "rng": rng, "advance": advance, "count": g["count"], "nth": g["nth"],
              "apply": apply, "advance_inline": g["advance"] if g.get("MCTS_INLINE_ROLLOUT") else advance,
              "apply_inline": g["apply"] if g.get("MCTS_INLINE_ROLLOUT") else apply,

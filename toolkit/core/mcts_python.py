@@ -86,9 +86,9 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
                 best, best_code = Node(seats), untried
                 node.children[untried] = best
             path.append(best)
-            k.mcts.apply(params, world, wrs, best_code)
+            k.apply_called(params, world, wrs, best_code)
             node = best
-            mover = int(k.mcts.advance(params, world, wrs))
+            mover = int(k.advance_called(params, world, wrs))
             if mover < 0:
                 over = True
                 break
@@ -103,8 +103,8 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
                 else:
                     n = int(k.options(params, world, opts))
                     option = opts[k.choose(params, rollout, world, wrs, mover, opts, n, scratch) if n > 1 else 0]
-                k.mcts.apply(params, world, wrs, option)
-                mover = int(k.mcts.advance(params, world, wrs))
+                k.apply_called(params, world, wrs, option)
+                mover = int(k.advance_called(params, world, wrs))
                 plies += 1
         if mover >= 0:  # cut off: ahead by the evaluation (against the root's, where the game says) wins
             for s in range(seats):

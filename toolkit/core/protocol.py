@@ -39,8 +39,8 @@ class KernelGame:
     one ``below(n)`` from the seat's decision stream, as the driver); ``apply(code)`` plays an option.
     ``st`` (the state) and ``rs`` (the streams: 0 chance, ``1 + seat`` decisions) are open to look at.
 
-    ``advance`` and ``apply`` go through the kernel's compiled calls of them (``kernel.mcts.advance``,
-    ``kernel.mcts.apply``: ``core.mcts.make_mcts``), which the driver's copies already compiled; the
+    ``advance`` and ``apply`` go through the kernel's compiled calls of them (``advance_called``,
+    ``apply_called``: ``core.driver.make_calls``), which the driver's copies compile anyway; the
     kernel's own are inlined functions, which Numba would compile once more, standalone, when called
     from Python (up to a minute of a cold start per game).
     """
@@ -61,7 +61,7 @@ class KernelGame:
         kernel.start(self.params, self.st, self.rs)
 
     def advance(self) -> int:
-        self.seat = int(self.kernel.mcts.advance(self.params, self.st, self.rs))
+        self.seat = int(self.kernel.advance_called(self.params, self.st, self.rs))
         return self.seat
 
     def kind(self) -> int:
@@ -97,7 +97,7 @@ class KernelGame:
         return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, depth, rollout, tree))
 
     def apply(self, code: int) -> None:
-        self.kernel.mcts.apply(self.params, self.st, self.rs, code)
+        self.kernel.apply_called(self.params, self.st, self.rs, code)
 
     def evaluate(self, seat: int):
         """The game's heuristic value of this position for ``seat`` (higher is better for it)."""

@@ -145,11 +145,11 @@ def test_kernel_check_catches_corruption():
     assert K.check_end(ip, st) == K.INV_SCORE
     st[:] = saved
     # an action: a reveal, checked against the position before it and the one after it
-    seat = K.mcts.advance(ip, st, rs)
+    seat = K.advance_called(ip, st, rs)
     assert seat >= 0 and K.kind(ip, st) == 1
     option = K.nth(ip, st, 0)
     before = st.copy()
-    K.mcts.apply(ip, st, rs, option)
+    K.apply_called(ip, st, rs, option)
     assert K.check_step(ip, before, st, option) == 0
     after = st.copy()
     st[K.S_SCORE + 1] = 3

@@ -69,7 +69,7 @@ def play(ip, pol, st, rs, on_decision=None):
     opts = np.zeros(K.MAX_OPTIONS, np.int64)
     scratch = np.zeros(K.SCRATCH_SIZE, np.int64)
     while True:
-        seat = int(K.mcts.advance(ip, st, rs))
+        seat = int(K.advance_called(ip, st, rs))
         if seat < 0:
             return
         if on_decision is not None:
@@ -80,7 +80,7 @@ def play(ip, pol, st, rs, on_decision=None):
         else:
             n = int(K.options(ip, st, opts))
             option = opts[K.choose(ip, pol[seat], st, rs, seat, opts, n, scratch) if n > 1 else 0]
-        K.mcts.apply(ip, st, rs, option)
+        K.apply_called(ip, st, rs, option)
 
 
 def mid_game_states(rules, policies, games, stride):
@@ -330,9 +330,9 @@ def peek_rollouts(ip, st, seat):
     for f in legal_fjords(int(st[K.S_LEGAL])):
         world, rs2 = st.copy(), rs.copy()
         world[K.S_ROLLOUT], world[K.S_CHECK] = 1, 0
-        K.mcts.apply(ip, world, rs2, f)
-        while (decider := int(K.mcts.advance(ip, world, rs2))) >= 0:
-            K.mcts.apply(ip, world, rs2, K.greedy_option(ip, world, rs2, decider, scratch))
+        K.apply_called(ip, world, rs2, f)
+        while (decider := int(K.advance_called(ip, world, rs2))) >= 0:
+            K.apply_called(ip, world, rs2, K.greedy_option(ip, world, rs2, decider, scratch))
         totals.append(int(world[K.S_VP + seat] - max(world[K.S_VP + p] for p in range(n) if p != seat)))
     return tuple(totals)
 

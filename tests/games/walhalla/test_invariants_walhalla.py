@@ -133,10 +133,10 @@ def test_the_protocol_reports_a_corrupted_state(name):
     rs = np.zeros(2 * K.N_STREAMS, np.uint64)
     quiet = st.copy()
     quiet[K.S_CHECK] = 0
-    K.mcts.advance(ip, quiet, rs.copy())
+    K.advance_called(ip, quiet, rs.copy())
     assert quiet[K.S_VIOLATION] == 0
     st[K.S_CHECK] = 1
-    K.mcts.advance(ip, st, rs)
+    K.advance_called(ip, st, rs)
     assert K.check_step(ip, st.copy(), st, 0) == CONTROLS[name]
     assert K.check_end(ip, st) == CONTROLS[name]
 

@@ -32,7 +32,7 @@ def test_options_are_count_and_nth_at_every_decision_point():
         rng.seed_streams(rs, 3, g)
         st = np.zeros(K.STATE_SIZE, np.int64)
         K.start(ip, st, rs)
-        while (seat := int(K.mcts.advance(ip, st, rs))) >= 0:
+        while (seat := int(K.advance_called(ip, st, rs))) >= 0:
             kind = int(K.kind(ip, st))
             kinds.add(kind)
             n = int(K.options(ip, st, opts))
@@ -43,7 +43,7 @@ def test_options_are_count_and_nth_at_every_decision_point():
                 assert [_canonical(c) for c in codes] == sorted(_canonical(c) for c in codes)
             i = K.choose(ip, pol[seat], st, rs, seat, opts, n, scratch) if pol[seat] else \
                 (rng.below(rs, 1 + seat, n) if n > 1 else 0)
-            K.mcts.apply(ip, st, rs, opts[i])
+            K.apply_called(ip, st, rs, opts[i])
     assert kinds == set(range(1, 10)), kinds
 
 

@@ -115,7 +115,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, make_returns
+from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
@@ -1578,6 +1578,7 @@ def record(params, st, row):
 returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
+advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy calls advance and apply too (core.driver.make_play_game): about 55 s less of a cold compile,

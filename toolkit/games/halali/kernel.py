@@ -57,7 +57,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
-from toolkit.core.driver import make_play_game, make_play_many, make_returns, variants
+from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns, variants
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
@@ -1012,6 +1012,7 @@ def record(params, st, row):
 returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
+advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the streams: chance, then one per seat
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
 # after 16 plies where the seat evaluate puts ahead (in match points) wins.  Against lookahead, mcts:1000

@@ -74,7 +74,7 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, make_returns, variants
+from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns, variants
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
@@ -1321,6 +1321,7 @@ def record(params, st, row):
 returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
+advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the chance stream and the two seats' decision streams
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts to the
 # end.  Against lookahead, mcts:1000 pooled over both seatings won 0.608 [0.519, 0.691] of 120 games

@@ -103,7 +103,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_play_game, make_play_many, make_returns
+from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
@@ -986,6 +986,7 @@ def nth(params, st, i):
     return i if st[S_PHASE] == PH_EXTRA else nth_set_bit(st[S_MOVES], i)
 
 
+advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the streams: chance, then one per seat
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
 # after 32 plies and scored by evaluate against the root (a seat whose evaluation rose wins).  Against

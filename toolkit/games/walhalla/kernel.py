@@ -111,7 +111,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core import rng
-from toolkit.core.driver import make_play_game, make_play_many, make_returns
+from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
@@ -1445,17 +1445,7 @@ def apply(params, st, rs, option):
         st[S_PHASE] = PH_SELL
 
 
-@njit_no_nrt
-def _advance_called(ip, st, rs):
-    """:func:`advance` as a call: the lookahead's rollouts call it (and :func:`_apply_called`) instead of
-    holding copies of their own; inlined there, they doubled the kernel's compile time."""
-    return advance(ip, st, rs)
-
-
-@njit_no_nrt
-def _apply_called(ip, st, rs, option):
-    """:func:`apply` as a call (see :func:`_advance_called`)."""
-    apply(ip, st, rs, option)
+advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 
 
 @njit_no_nrt
@@ -1518,12 +1508,12 @@ def rollout_value(params, world, rs, me, cands, i, scratch):
         rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
     world[S_ROLLOUT] = 1
     world[S_CHECK] = 0
-    _apply_called(ip, world, rs2, cands[i])  # DP-3, then the raid to its scoring with greedy seats
+    apply_called(ip, world, rs2, cands[i])  # DP-3, then the raid to its scoring with greedy seats
     while True:
-        seat = _advance_called(ip, world, rs2)
+        seat = advance_called(ip, world, rs2)
         if seat < 0:
             break
-        _apply_called(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
+        apply_called(ip, world, rs2, greedy_option(ip, world, rs2, seat, scratch))
     return evaluate(ip, world, me)
 
 
@@ -1646,10 +1636,11 @@ returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its w
 
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
-# the plain copy inlines advance and apply (core.driver.make_play_game): called, it measured 26% slower
-# with random seats (38,124 games/s against 51,607 inlined, one thread), though 6% faster with greedy ones
+# the plain copy calls advance and apply too (core.driver.make_play_game): about 40 s less of a cold compile,
+# 6% faster with greedy seats (1,994 games/s against 1,879 inlined, one thread), 26% slower with random ones
+# (38,124 against 51,607)
 play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=True)
+                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=False)
 WORK_SIZE = play_game.work_size
 play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
 
