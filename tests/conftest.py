@@ -120,6 +120,7 @@ def cluster_client():
     ``make test``'s install), shared by every test that runs on a cluster."""
     import distributed
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    # dashboard_address=":0": any free port (with None it still tries 8787, and warns when another cluster has it)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as cluster, distributed.Client(cluster) as client:
         yield client
