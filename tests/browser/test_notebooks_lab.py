@@ -201,10 +201,10 @@ def prompts(page) -> list[str]:
 def run_all(page, name: str) -> None:
     """Run → Run All Cells, and wait until the run is over (every cell done, or stopped by an error).
 
-    A click on the menu item can come before JupyterLab enables the command (its kernel connected just
-    after the indicator said idle): measured once in CI on a loaded machine, where the first prompt stayed
-    blank until the timeout.  So the click is repeated, up to :data:`RUN_ALL_CLICKS` times, until the
-    first prompt shows the run queued or done; a second click after a run started is never made."""
+    JupyterLab can drop the click on the menu item: the old-setup control's first prompt stayed blank
+    until the timeout in CI, and its first click was lost again when run alone (why is not known).  So
+    the click is repeated, up to :data:`RUN_ALL_CLICKS` times, until the first prompt shows the run
+    queued or done; a second click after a run started is never made."""
     start = time.monotonic()
     for attempt in range(RUN_ALL_CLICKS):
         page.locator(".lm-MenuBar-itemLabel").get_by_text("Run", exact=True).click()

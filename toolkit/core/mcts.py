@@ -269,8 +269,9 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
 def make_mcts(kernel_globals: dict):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
     ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the compiled
-    ``advance_called`` and ``apply_called`` (``core.driver.make_calls``), the sizes ``STATE_SIZE``, ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``, and ``MCTS_AGAINST_ROOT`` if the game
-    scores a cut-off against the root)::
+    ``advance_called`` and ``apply_called`` (``core.driver.make_calls``), the sizes ``STATE_SIZE``,
+    ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``, and ``MCTS_AGAINST_ROOT`` if the game scores a cut-off
+    against the root)::
 
         mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree) -> index of the chosen option
 
