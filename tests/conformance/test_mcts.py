@@ -140,7 +140,8 @@ def test_a_bad_budget_is_refused_by_name():
 def test_the_python_twin_makes_the_kernels_choices(name):
     """``core.mcts_python`` (dictionaries and a Python loop over the protocol) against the kernel's search,
     at small budgets (20 + 3 per option), with rollouts to the end by random and cut off after 6 plies of
-    greedy (scored as the game scores a cut-off: against the root in Valhalla, against zero elsewhere); and,
+    greedy (scored as the game scores a cut-off: in Valhalla graded and at the start of a turn, elsewhere all
+    or nothing against zero); and,
     as the negative control, the twin with another exploration constant differs somewhere."""
     spec = toolkit.GAMES[name]
     greedy = int(spec.kernel.policy_ids(("greedy",) * spec.seats(toolkit.rules(name)))[0])
@@ -159,23 +160,43 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     assert checked >= 6 and differs >= 1, (checked, differs)
 
 
-# each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF and MCTS_AGAINST_ROOT), as the
-# kernels' comments state with the figures that chose them
-DEFAULTS = {"valhalla": ("greedy", 32, True), "herrlof": ("greedy", 0, False), "halali": ("greedy", 16, False),
-            "attila": ("random", 0, False), "walhalla": ("random", 0, False)}
+@pytest.mark.parametrize("setting", ["MCTS_REWARD_SCALE", "MCTS_CUTOFF_AT_TURN"])
+def test_the_twin_reads_how_valhalla_scores_a_cut_off(monkeypatch, setting):
+    """Negative control of the twin test for Valhalla's graded reward and cut-off at a turn's start: a twin
+    that reads the setting off (the compiled search keeps it) chooses otherwise somewhere, at the budgets
+    and cut-off of that test."""
+    kernel = toolkit.GAMES["valhalla"].kernel
+    greedy = int(kernel.policy_ids(("greedy", "greedy"))[0])
+    assert getattr(kernel, setting)
+    points = [(game.copy(), len(options)) for game, _, options in decision_points("valhalla", games=1, every=9)][:8]
+    kernel_choices = [game.copy().search(min(200, 20 + 3 * n), None, 6, greedy) for game, n in points]
+    assert [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy)
+            for game, n in points] == kernel_choices  # the twin as the test runs it
+    monkeypatch.setattr(kernel, setting, type(getattr(kernel, setting))(0))
+    off = [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy) for game, n in points]
+    assert off != kernel_choices
+
+
+# each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT, MCTS_CUTOFF_AT_TURN
+# and MCTS_REWARD_SCALE), as the kernels' comments state with the figures that chose them
+DEFAULTS = {"valhalla": ("greedy", 48, False, True, 30.0), "herrlof": ("greedy", 0, False, False, 0.0),
+            "halali": ("greedy", 16, False, False, 0.0), "attila": ("random", 0, False, False, 0.0),
+            "walhalla": ("random", 0, False, False, 0.0)}
 
 
 def test_each_game_names_how_it_searches_by_default(monkeypatch):
     """``mcts:N`` rolls out by the game's default and cuts off where it says (its kernel's ``MCTS_ROLLOUT``
     and ``MCTS_CUTOFF``, else random to the end); ``:D``, ``:greedy`` and ``:random`` say it outright.  The
-    compiled search scores a cut-off against the root exactly where the kernel says so."""
+    compiled search scores a cut-off against the root, at a turn's start and graded exactly where the kernel
+    says so."""
     assert set(DEFAULTS) == set(toolkit.GAMES)
     for name, spec in toolkit.GAMES.items():
         kernel = spec.kernel
         greedy = int(kernel.policy_ids(("greedy",))[0])
-        rollout, depth, against_root = DEFAULTS[name]
+        rollout, depth, against_root, at_turn, scale = DEFAULTS[name]
         assert mcts.game_defaults(kernel) == {"rollout": rollout, "depth": depth}, name
-        assert kernel.mcts.py_func.__globals__["AGAINST_ROOT"] is against_root, name
+        scope = kernel.mcts.py_func.__globals__
+        assert (scope["AGAINST_ROOT"], scope["AT_TURN"], scope["REWARD_SCALE"]) == (against_root, at_turn, scale), name
         own = greedy if rollout == "greedy" else 0
         assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, depth, own), name
         assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name

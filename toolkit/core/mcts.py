@@ -15,16 +15,22 @@ One search decides for ``seat`` at a decision point of the state ``st``.  Each i
 3. **expansion** of the first legal option (canonical order) without a child, then a **rollout** to the
    end, or to the cut-off after ``D`` plies: by the game's ``greedy`` or by ``random`` (one ``below(n)``
    from the deciding seat's stream of the world).  The defaults are the kernel's ``MCTS_ROLLOUT`` and
-   ``MCTS_CUTOFF``, else :data:`DEFAULT_ROLLOUT` and :data:`DEFAULT_DEPTH` (see :func:`game_defaults`);
+   ``MCTS_CUTOFF``, else :data:`DEFAULT_ROLLOUT` and :data:`DEFAULT_DEPTH` (see :func:`game_defaults`).
+   In a game whose kernel sets ``MCTS_CUTOFF_AT_TURN``, a rollout past its ``D`` plies goes on to the
+   start of the searching seat's next turn (the first decision of that seat after another seat's), so
+   that every leaf is scored at the same point of a turn, not with one side a move ahead;
 4. **backpropagation** of ``returns`` (1 for each winner, else 0), each node keeping every seat's sum, so
    that a seat chooses by its own reward with any number of seats.  A rollout cut off is scored by the
    game's ``evaluate``: a seat it puts ahead wins (1), a level one half-wins, one behind loses; or, in a
    game whose kernel sets ``MCTS_AGAINST_ROOT``, against the same world at the root: a seat whose
-   evaluation rose wins.  Neither is better everywhere.  Against the root, where one side is far ahead
-   the leaves still differ (Valhalla, ``mcts:1000:32:greedy`` against ``lookahead``, 120 games over both
-   seatings on the same seeds: 0.525 scored against zero, 0.608 against the root); against zero, where
-   the evaluation rarely moves within a cut-off (Halali's match points, ``mcts:1000:16:greedy``: 0.758
-   against zero, 0.625 against the root).
+   evaluation rose wins.  In a game whose kernel sets ``MCTS_REWARD_SCALE`` (s > 0) the reward is not
+   all or nothing but ``0.5 + 0.5 tanh(value / s)``: a lead of s is worth about 0.88, so the size of a
+   lead counts, not only its sign.  No one setting is best everywhere.  Against the root, where one side
+   is far ahead the leaves still differ (Valhalla, ``mcts:1000:32:greedy`` against ``lookahead``, 120
+   games over both seatings on the same seeds: 0.525 scored against zero, 0.608 against the root);
+   against zero, where the evaluation rarely moves within a cut-off (Halali's match points,
+   ``mcts:1000:16:greedy``: 0.758 against zero, 0.625 against the root).  Valhalla now plays the graded
+   reward against zero, cut off at a turn's start (its kernel has the figures).
 
 The choice is the root's most visited legal option, the first in canonical order on a tie.  The budget
 is a number of iterations, so a seed gives the same search on any machine.
@@ -50,6 +56,8 @@ advance = count = nth = apply = determinize = returns = evaluate = options = cho
 advance_inline = apply_inline = None
 STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
 AGAINST_ROOT = False
+AT_TURN = False  # a cut-off waits for the start of the searching seat's turn (MCTS_CUTOFF_AT_TURN)
+REWARD_SCALE = 0.0  # > 0: a cut-off's reward is 0.5 + 0.5 tanh(value / REWARD_SCALE) (MCTS_REWARD_SCALE)
 NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
 DEFAULT_ITERATIONS = 1000
 MOST_ITERATIONS = 1_000_000
@@ -143,8 +151,10 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             if untried >= 0:
                 break
         plies = 0
-        if not over:  # rollout: random to the end, or to the cut-off
-            while mover >= 0 and (cutoff == 0 or plies < cutoff):
+        if not over:  # rollout: random to the end, or to the cut-off (at the start of the seat's turn)
+            last = movers[depth - 1]  # who decided last
+            while mover >= 0 and (cutoff == 0 or plies < cutoff or (AT_TURN and (mover != seat or last == seat))):
+                last = mover
                 if rollout == 0:
                     n = count(params, world)
                     option = nth(params, world, rng.below(wrs, 1 + mover, n) if n > 1 else 0)
@@ -157,7 +167,10 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
         if mover >= 0:  # cut off: a seat the evaluation puts ahead (of its value at the root) wins, level half-wins
             for s in range(SEATS):
                 value = evaluate(params, world, s) - (root[s] if AGAINST_ROOT else 0.0)
-                ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
+                if REWARD_SCALE > 0.0:
+                    ret[s] = 0.5 + 0.5 * math.tanh(value / REWARD_SCALE)
+                else:
+                    ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
         else:
             returns(params, world, ret, row)
         for d in range(depth):
@@ -270,8 +283,8 @@ def make_mcts(kernel_globals: dict):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
     ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the compiled
     ``advance_called`` and ``apply_called`` (``core.driver.make_calls``), the sizes ``STATE_SIZE``,
-    ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``, and ``MCTS_AGAINST_ROOT`` if the game scores a cut-off
-    against the root)::
+    ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``; ``MCTS_AGAINST_ROOT``, ``MCTS_CUTOFF_AT_TURN`` and
+    ``MCTS_REWARD_SCALE`` where the game scores its cut-offs so: the module docstring)::
 
         mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree) -> index of the chosen option
 
@@ -298,7 +311,9 @@ def make_mcts(kernel_globals: dict):
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
              "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS,
-             "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False))}
+             "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False)),
+             "AT_TURN": bool(g.get("MCTS_CUTOFF_AT_TURN", False)),
+             "REWARD_SCALE": float(g.get("MCTS_REWARD_SCALE", 0.0))}
     search = njit_no_nrt(from_template(_mcts, "mcts", scope, caller))
     search.sizes, search.exploration, search.depth_shift = _sizes(g), EXPLORATION, DEPTH_SHIFT
     search.rollout_shift = ROLLOUT_SHIFT

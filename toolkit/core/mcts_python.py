@@ -57,6 +57,8 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
     root = Node(seats)
     at_root = [0.0] * seats  # each seat's evaluation at the root, where the game scores cut-offs against it
     against_root = bool(getattr(k, "MCTS_AGAINST_ROOT", False))
+    at_turn = bool(getattr(k, "MCTS_CUTOFF_AT_TURN", False))  # a cut-off waits for the seat's turn to start
+    scale = float(getattr(k, "MCTS_REWARD_SCALE", 0.0))  # > 0: a graded reward at a cut-off
 
     def legal(state):
         return [int(k.nth(params, state, i)) for i in range(int(k.count(params, state)))]
@@ -68,7 +70,7 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
         base = rng.next_u64(rs, 1 + seat)
         for j in range(k.RS_SIZE):
             wrs[j] = rng.mix64_nb(np.uint64((int(base) + j + 1) & MASK64))
-        node, mover, path, over = root, seat, [], False
+        node, mover, path, over, last = root, seat, [], False, seat
         while True:  # selection: UCB1 over the children legal here, counted by availability
             best, best_value, untried = None, -1.0, None
             for code in legal(world):
@@ -86,6 +88,7 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
                 best, best_code = Node(seats), untried
                 node.children[untried] = best
             path.append(best)
+            last = mover
             k.apply_called(params, world, wrs, best_code)
             node = best
             mover = int(k.advance_called(params, world, wrs))
@@ -96,7 +99,8 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
                 break
         plies = 0
         if not over:  # the rollout
-            while mover >= 0 and (cutoff == 0 or plies < cutoff):
+            while mover >= 0 and (cutoff == 0 or plies < cutoff or (at_turn and (mover != seat or last == seat))):
+                last = mover
                 if rollout == 0:
                     n = int(k.count(params, world))
                     option = k.nth(params, world, rng.below(wrs, 1 + mover, n) if n > 1 else 0)
@@ -106,10 +110,14 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
                 k.apply_called(params, world, wrs, option)
                 mover = int(k.advance_called(params, world, wrs))
                 plies += 1
-        if mover >= 0:  # cut off: ahead by the evaluation (against the root's, where the game says) wins
+        if mover >= 0:  # cut off: ahead by the evaluation (against the root's, where the game says) wins,
+            # or a reward graded by the lead, where the game gives a scale
             for s in range(seats):
                 value = k.evaluate(params, world, s) - at_root[s]
-                ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
+                if scale > 0:
+                    ret[s] = 0.5 + 0.5 * math.tanh(value / scale)
+                else:
+                    ret[s] = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
         else:
             k.returns(params, world, ret, row)
         for visited in path:

@@ -989,12 +989,18 @@ def nth(params, st, i):
 advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the streams: chance, then one per seat
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
-# after 32 plies and scored by evaluate against the root (a seat whose evaluation rose wins).  Against
-# lookahead, mcts:1000 pooled over both seatings won 0.567 [0.503, 0.628] of 240 games so (seeds 100 and
-# 300: 0.608 and 0.525), against 0.39 with random rollouts to the end and 0.51 with greedy ones to the end
-# (80 games); cut off after 8 plies 0.29, 16 0.50, 48 0.579 (240 games), 64 0.55; 32 scored against zero
-# 0.525 on seed 100's games: short of issue 16's 0.60 in every setting tried.
-MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT = "greedy", 32, True
+# after 48 plies and then at the start of the searching seat's next turn, and scored by evaluate against
+# zero with a graded reward (0.5 + 0.5 tanh(lead / 30)).  Against lookahead (benchmarks/strength.py),
+# mcts:1000 pooled over both seatings won 0.580 [0.531, 0.627] of 400 games so (seed 600; 0.610 of 200 on
+# seed 500, where it was chosen), against 0.540 [0.491, 0.588] (seed 600) and 0.517 [0.469, 0.566]
+# (seed 500) with the earlier default: cut off after 32 plies, all or nothing against the root.  Screened
+# on seed 500 (200 games each, so +-0.07): graded against zero at the turn's start, cut off after 8 plies
+# 0.360, 32 0.585 (scale 30) and 0.580 (scale 15), 48 0.610 (30) and 0.515 (50), 64 0.535; not at the turn's
+# start, 32 0.565; lookahead rollouts cut off after 8 plies 0.430.  Earlier (seeds 100 and 300, all or
+# nothing against the root): 0.39 with random rollouts to the end, 0.51 with greedy ones to the end.  On the
+# fresh seed, still short of issue 16's 0.60.
+MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT = "greedy", 48, False
+MCTS_CUTOFF_AT_TURN, MCTS_REWARD_SCALE = True, 30.0
 # the rollouts inline advance and apply (core.mcts.make_mcts): 81,000 random-rollout iterations/s against
 # 40,000 with them called (benchmarks/mcts.py), for about 20 s more of the search's compile
 MCTS_INLINE_ROLLOUT = True
