@@ -12,6 +12,15 @@ import toolkit
 from toolkit.games import GAMES
 
 
+def chosen_games(parser, names) -> list[str]:
+    """The games named on the command line (every registered game if none), each checked by name:
+    an unknown one ends the run with the parser's usage error."""
+    for name in names:
+        if name not in GAMES:
+            parser.error(f"game {name!r} is not registered: one of {', '.join(GAMES)}")
+    return list(names) or list(GAMES)
+
+
 def kernel_rate(game, rules, policies, n_games, threads, seed):
     """(games/s, plies/s, CPU microseconds per game summed over threads) of one run."""
     start, cpu = time.perf_counter(), time.process_time()

@@ -26,7 +26,7 @@ import numba
 sys.path.insert(0, str(Path(__file__).parent))
 
 import toolkit  # noqa: E402
-from common import kernel_rate, reference_rate  # noqa: E402
+from common import chosen_games, kernel_rate, reference_rate  # noqa: E402
 
 SEED = 7
 
@@ -65,10 +65,7 @@ def main(argv=None) -> int:
     parser.add_argument("--save", help="write the rates as JSON")
     parser.add_argument("--compare", help="a JSON of --save: print the one-thread rate against it")
     args = parser.parse_args(argv)
-    games = args.games or list(toolkit.GAMES)
-    for game in games:
-        if game not in toolkit.GAMES:
-            parser.error(f"game {game!r} is not registered: one of {', '.join(toolkit.GAMES)}")
+    games = chosen_games(parser, args.games)
     rates = measure(games, args.n, args.repeats, args.reference_seconds, args.policy)
     before = json.loads(Path(args.compare).read_text()) if args.compare else {}
     top = numba.config.NUMBA_NUM_THREADS

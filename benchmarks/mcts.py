@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 import toolkit
+from common import chosen_games
 from toolkit.core import mcts
 from toolkit.core.protocol import KernelGame
 
@@ -68,14 +69,12 @@ def main(argv=None) -> int:
     parser.add_argument("--iterations", type=int, default=1000, help="iterations per search")
     parser.add_argument("--decisions", type=int, default=40, help="searches per game")
     args = parser.parse_args(argv)
-    games = args.games or list(toolkit.GAMES)
+    games = chosen_games(parser, args.games)
     print(f"mcts:{args.iterations}, {args.decisions} decisions per game, one thread, seed {SEED}")
     print(f"{'':<10} {'random rollouts':>28} {'greedy rollouts':>30} {'the game default':>42}")
     print(f"{'game':<10} {'iterations/s':>14} {'decisions/s':>13} {'iterations/s':>16} {'decisions/s':>13} "
           f"{'setting':>12} {'iterations/s':>16} {'decisions/s':>13}")
     for name in games:
-        if name not in toolkit.GAMES:
-            parser.error(f"game {name!r} is not registered: one of {', '.join(toolkit.GAMES)}")
         rate, per_decision = measure(name, args.iterations, args.decisions)
         greedy = int(toolkit.GAMES[name].kernel.policy_ids(("greedy",))[0])
         greedy_rate, greedy_per_decision = measure(name, args.iterations, args.decisions, greedy)

@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 import toolkit
+from common import chosen_games
 from toolkit import openspiel as bridge
 from toolkit.core import stats
 
@@ -86,10 +87,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", dest="n_games", type=int, default=0,
                         help="also play this many games of ours against OpenSpiel's bot at --iterations")
     args = parser.parse_args(argv)
-    games = args.games or list(toolkit.GAMES)
-    for name in games:
-        if name not in toolkit.GAMES:
-            parser.error(f"game {name!r} is not registered: one of {', '.join(toolkit.GAMES)}")
+    games = chosen_games(parser, args.games)
     print(f"{args.iterations} iterations, {args.decisions} decisions per game (OpenSpiel with Python rollouts: "
           f"{args.python_iterations} iterations, {args.python_decisions} decisions), one thread, seed {SEED}")
     print(f"{'game':<10} {'ours it/s':>11} {'OpenSpiel it/s':>15} {'ratio':>7} {'OS python-rollout it/s':>23} "

@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 import toolkit
+from common import chosen_games
 
 
 def pooled(name, policy, opponent, deals, seed, players=None):
@@ -49,10 +50,7 @@ def main(argv=None) -> int:
     parser.add_argument("--policy", default="mcts", help="the player measured (default: the game's mcts:1000)")
     parser.add_argument("--opponent", default="lookahead")
     args = parser.parse_args(argv)
-    games = args.games or list(toolkit.GAMES)
-    for name in games:
-        if name not in toolkit.GAMES:
-            parser.error(f"game {name!r} is not registered: one of {', '.join(toolkit.GAMES)}")
+    games = chosen_games(parser, args.games)
     print(f"{args.policy} against {args.opponent}, {args.deals} deals per seating, seed {args.seed}")
     print(f"{'game':<10} {'seats':>5} {'games':>6} {'win share':>10} {'95% interval':>16} {'target':>7} "
           f"{'met':>4} {'seconds':>8}")
