@@ -218,7 +218,7 @@ def policy_codes(kernel, policies) -> np.ndarray:
     >>> from toolkit.games.valhalla import kernel
     >>> policy_codes(kernel, ("mcts:200:0:random", "greedy")).tolist()
     [-200, 1]
-    >>> int(policy_codes(kernel, ("mcts:200", "greedy"))[0]) == code(200, 32, 1)  # Valhalla: greedy (1), 32 plies
+    >>> int(policy_codes(kernel, ("mcts:200", "greedy"))[0]) == code(200, 48, 1)  # Valhalla: greedy (1), 48 plies
     True
     """
     policies = tuple(policies)
