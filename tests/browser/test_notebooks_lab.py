@@ -99,10 +99,12 @@ PANELS = {name: panel_case(name) for name in GAMES}  # every game's notebook has
 REPLAYS = [name for name, spec in GAMES.items() if spec.replay]  # their notebooks replay a game with a slider
 
 # JupyterLab as `make lab` starts it, told by a config file what a test needs: a free port, no token,
-# no browser, and nothing fetched from the network (news, update checks)
+# no browser, and nothing fetched from the network (news, update checks); the app is exposed in the page
+# (window.jupyterapp) so that a test can wait until the notebook's kernel is really attached
 SERVER_CONFIG = {"ServerApp": {"ip": "127.0.0.1", "open_browser": False, "port_retries": 0},
                  "IdentityProvider": {"token": ""},
-                 "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate"}}
+                 "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
+                            "expose_app_in_browser": True}}
 LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"}}
 
 
@@ -182,15 +184,47 @@ def code_cell_count(py: Path) -> int:
     return sum(cell.cell_type == "code" for cell in jupytext.read(py).cells)
 
 
-def open_notebook(browser, url: str, name: str, n_code_cells: int):
-    """A page showing ``name``.ipynb alone (``?reset``: no tab of an earlier page restored), its kernel idle."""
+# the kernel of the notebook shown: its id when the session is ready, a kernel is connected and idle
+KERNEL_READY = """() => { const s = window.jupyterapp?.shell?.currentWidget?.sessionContext;
+    return s && s.isReady && !s.hasNoKernel && s.session?.kernel?.connectionStatus === 'connected'
+        && s.kernelDisplayStatus === 'idle' ? s.session.kernel.id : null; }"""
+KERNEL_STEADY_S = 1.0  # the same kernel ready this long before a run is started
+
+
+def wait_for_kernel(page, name: str, log: Path | None, timeout: float = OPEN_TIMEOUT_MS / 1000) -> None:
+    """Until the notebook shown has a kernel attached, connected and idle, the same one for
+    :data:`KERNEL_STEADY_S`; JupyterLab's kernel selection dialog, if it shows, is answered with its
+    default (the notebook's kernel) and reported as a warning, any other dialog fails the test.
+
+    The toolbar's execution indicator says idle before a kernel is attached: CI clicked Run All then, and
+    saw the click lost, the kernel selection dialog shown, or the run stopped after the first cell."""
+    deadline = time.monotonic() + timeout
+    ready, since = None, 0.0
+    while time.monotonic() < deadline:
+        text = dialog_text(page)
+        if text is not None:
+            handle_dialog(page, name, text.startswith("Select Kernel"), log)
+            ready = None
+            continue
+        kernel = page.evaluate(KERNEL_READY)
+        if kernel is None or kernel != ready:
+            ready, since = kernel, time.monotonic()
+        elif time.monotonic() - since >= KERNEL_STEADY_S:
+            return
+        time.sleep(0.25)
+    pytest.fail(f"{name}: no kernel attached and idle after {timeout:.0f} s\nserver log:\n"
+                + (log.read_text()[-3000:] if log is not None and log.exists() else "(no server log)"))
+
+
+def open_notebook(browser, url: str, name: str, n_code_cells: int, log: Path | None = None):
+    """A page showing ``name``.ipynb alone (``?reset``: no tab of an earlier page restored), its kernel
+    attached and idle (:func:`wait_for_kernel`)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     start = time.monotonic()
     page.goto(f"{url}lab/tree/{name}.ipynb?reset", timeout=OPEN_TIMEOUT_MS)
     page.wait_for_function("([current, n]) => document.querySelectorAll(`${current} .jp-CodeCell`).length === n",
                            arg=[CURRENT, n_code_cells], timeout=OPEN_TIMEOUT_MS)
-    page.locator(f"{CURRENT} .jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(
-        timeout=OPEN_TIMEOUT_MS)
+    wait_for_kernel(page, name, log)
     TIMINGS[f"JupyterLab: {name}.ipynb opened, kernel idle"] = time.monotonic() - start
     return page
 
@@ -249,6 +283,8 @@ def run_all(page, name: str, *, accept_dialogs: bool = False, log: Path | None =
             if attempt == RUN_ALL_CLICKS - 1:
                 handle_dialog(page, name, False, log)  # the reason, when it is a dialog
                 raise
+            warnings.warn(f"{name}: Run All Cells started nothing in {RUN_STARTED_TIMEOUT_MS / 1000:.0f} s; "
+                          "clicked again", stacklevel=2)
     page.wait_for_function(
         "current => { const p = [...document.querySelectorAll(current + ' .jp-CodeCell .jp-InputPrompt')]"
         "  .map(e => e.textContent.trim());"
@@ -357,7 +393,7 @@ def notebook(request, browser, lab):
     """``request.param`` opened in its own page and run once; its tests then run in file order."""
     name = request.param
     n_code_cells = code_cell_count(lab.repo / "notebooks" / f"{name}.py")
-    page = open_notebook(browser, lab.url, name, n_code_cells)
+    page = open_notebook(browser, lab.url, name, n_code_cells, lab.log)
     page.shots = lab.shots  # where its screenshots go
     run_all(page, name, log=lab.log)
     yield Notebook(name, page, n_code_cells)
@@ -527,7 +563,8 @@ def test_old_setup_goes_dirty_under_the_same_run_and_save(browser, tmp_path):
                                 "TOOLKIT_NOTEBOOK_N": SMALL_N})
     try:
         n_code_cells = code_cell_count(repo / "notebooks" / "valhalla.py")
-        page = open_notebook(browser, f"http://127.0.0.1:{port}/", "valhalla", n_code_cells)
+        page = open_notebook(browser, f"http://127.0.0.1:{port}/", "valhalla", n_code_cells,
+                             tmp_path / "server.log")
         # the subject here is what git sees after the run and the save, so a dialog is answered (and
         # reported) rather than failing the control
         run_all(page, "valhalla (old setup)", accept_dialogs=True, log=tmp_path / "server.log")
