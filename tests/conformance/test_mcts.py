@@ -180,7 +180,7 @@ def test_the_twin_reads_how_valhalla_scores_a_cut_off(monkeypatch, setting):
 # each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT, MCTS_CUTOFF_AT_TURN
 # and MCTS_REWARD_SCALE), as the kernels' comments state with the figures that chose them
 DEFAULTS = {"valhalla": ("greedy", 48, False, True, 30.0), "herrlof": ("greedy", 0, False, False, 0.0),
-            "halali": ("greedy", 16, False, False, 0.0), "attila": ("random", 0, False, False, 0.0),
+            "halali": ("greedy", 16, False, False, 0.0), "attila": ("greedy", 16, False, False, 0.0),
             "walhalla": ("random", 0, False, False, 0.0)}
 
 
@@ -202,7 +202,7 @@ def test_each_game_names_how_it_searches_by_default(monkeypatch):
         assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name
         assert mcts.policy_codes(kernel, ("mcts:50:0:random", "random"))[0] == mcts.code(50, 0, 0), name
         assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, depth, 0), name
-    kernel = toolkit.GAMES["attila"].kernel  # a game that names nothing plays random to the end
+    kernel = toolkit.GAMES["attila"].kernel  # a game that named nothing would play random to the end
     monkeypatch.delattr(kernel, "MCTS_ROLLOUT", raising=False)
     monkeypatch.delattr(kernel, "MCTS_CUTOFF", raising=False)
     assert mcts.game_defaults(kernel) == {"rollout": "random", "depth": 0}
