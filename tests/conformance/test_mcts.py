@@ -142,8 +142,11 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     at small budgets (20 + 3 per option), with rollouts to the end by random and cut off after 6 plies of
     greedy (scored as the game scores a cut-off: in Valhalla graded and at the start of a turn, elsewhere all
     or nothing against zero); and,
-    as the negative control, the twin with another exploration constant differs somewhere."""
+    as the negative control, the twin with another exploration constant differs somewhere.  Attila's search
+    at these budgets is flat and sweeps its root (no UCB1 anywhere), so there the exploration constant must
+    change nothing; its negative controls are :func:`test_the_twin_reads_how_attila_searches`'s."""
     spec = toolkit.GAMES[name]
+    flat = getattr(spec.kernel, "MCTS_ROOT_SWEEP", False) and getattr(spec.kernel, "MCTS_EXPAND_AFTER", 0) > 200
     greedy = int(spec.kernel.policy_ids(("greedy",) * spec.seats(toolkit.rules(name)))[0])
     checked = differs = 0
     for game, seat, options in decision_points(name, games=1, every=9):
@@ -157,7 +160,24 @@ def test_the_python_twin_makes_the_kernels_choices(name):
             checked += 1
         if checked >= 8:
             break
-    assert checked >= 6 and differs >= 1, (checked, differs)
+    assert checked >= 6 and (differs == 0 if flat else differs >= 1), (checked, differs)
+
+
+@pytest.mark.parametrize("setting", ["MCTS_ROOT_SWEEP", "MCTS_EXPAND_AFTER", "MCTS_REWARD_SCALE"])
+def test_the_twin_reads_how_attila_searches(monkeypatch, setting):
+    """Negative control of the twin test for Attila's sweep of the root over shared worlds, its tree grown only
+    after 1,000 visits (at the twin test's budgets it stays flat; off, the root's children grow at once) and
+    its graded reward: a twin that reads the setting off chooses otherwise somewhere."""
+    kernel = toolkit.GAMES["attila"].kernel
+    greedy = int(kernel.policy_ids(("greedy",) * 4)[0])
+    assert getattr(kernel, setting)
+    points = [(game.copy(), len(options)) for game, _, options in decision_points("attila", games=1, every=9)][:8]
+    kernel_choices = [game.copy().search(min(200, 20 + 3 * n), None, 6, greedy) for game, n in points]
+    assert [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy)
+            for game, n in points] == kernel_choices  # the twin as the test runs it
+    monkeypatch.setattr(kernel, setting, type(getattr(kernel, setting))(0))
+    off = [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy) for game, n in points]
+    assert off != kernel_choices
 
 
 @pytest.mark.parametrize("setting", ["MCTS_REWARD_SCALE", "MCTS_CUTOFF_AT_TURN"])
@@ -177,11 +197,14 @@ def test_the_twin_reads_how_valhalla_scores_a_cut_off(monkeypatch, setting):
     assert off != kernel_choices
 
 
-# each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT, MCTS_CUTOFF_AT_TURN
-# and MCTS_REWARD_SCALE), as the kernels' comments state with the figures that chose them
-DEFAULTS = {"valhalla": ("greedy", 48, False, True, 30.0), "herrlof": ("greedy", 0, False, False, 0.0),
-            "halali": ("greedy", 16, False, False, 0.0), "attila": ("greedy", 16, False, False, 0.0),
-            "walhalla": ("random", 0, False, False, 0.0)}
+# each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT, MCTS_CUTOFF_AT_TURN,
+# MCTS_REWARD_SCALE, MCTS_ROOT_SWEEP and MCTS_EXPAND_AFTER), as the kernels' comments state with the figures
+# that chose them
+DEFAULTS = {"valhalla": ("greedy", 48, False, True, 30.0, False, 0),
+            "herrlof": ("greedy", 0, False, False, 0.0, False, 0),
+            "halali": ("greedy", 16, False, False, 0.0, False, 0),
+            "attila": ("greedy", 16, False, True, 10.0, True, 1000),
+            "walhalla": ("random", 0, False, False, 0.0, False, 0)}
 
 
 def test_each_game_names_how_it_searches_by_default(monkeypatch):
@@ -193,10 +216,11 @@ def test_each_game_names_how_it_searches_by_default(monkeypatch):
     for name, spec in toolkit.GAMES.items():
         kernel = spec.kernel
         greedy = int(kernel.policy_ids(("greedy",))[0])
-        rollout, depth, against_root, at_turn, scale = DEFAULTS[name]
+        rollout, depth, against_root, at_turn, scale, sweep, expand_after = DEFAULTS[name]
         assert mcts.game_defaults(kernel) == {"rollout": rollout, "depth": depth}, name
         scope = kernel.mcts.py_func.__globals__
         assert (scope["AGAINST_ROOT"], scope["AT_TURN"], scope["REWARD_SCALE"]) == (against_root, at_turn, scale), name
+        assert (scope["ROOT_SWEEP"], scope["EXPAND_AFTER"]) == (sweep, expand_after), name
         own = greedy if rollout == "greedy" else 0
         assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, depth, own), name
         assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name

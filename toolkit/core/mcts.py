@@ -18,7 +18,10 @@ One search decides for ``seat`` at a decision point of the state ``st``.  Each i
    ``MCTS_CUTOFF``, else :data:`DEFAULT_ROLLOUT` and :data:`DEFAULT_DEPTH` (see :func:`game_defaults`).
    In a game whose kernel sets ``MCTS_CUTOFF_AT_TURN``, a rollout past its ``D`` plies goes on to the
    start of the searching seat's next turn (the first decision of that seat after another seat's), so
-   that every leaf is scored at the same point of a turn, not with one side a move ahead;
+   that every leaf is scored at the same point of a turn, not with one side a move ahead.  In a game whose
+   kernel sets ``MCTS_EXPAND_AFTER`` (E > 0), a node visited fewer than E times grows no children: the
+   rollout starts there (below E visits a node's statistics cannot yet tell its options apart, and the
+   search would average the root's options over nearly random play after them);
 4. **backpropagation** of ``returns`` (1 for each winner, else 0), each node keeping every seat's sum, so
    that a seat chooses by its own reward with any number of seats.  A rollout cut off is scored by the
    game's ``evaluate``: a seat it puts ahead wins (1), a level one half-wins, one behind loses; or, in a
@@ -32,8 +35,14 @@ One search decides for ``seat`` at a decision point of the state ``st``.  Each i
    ``mcts:1000:16:greedy``: 0.758 against zero, 0.625 against the root).  Valhalla now plays the graded
    reward against zero, cut off at a turn's start (its kernel has the figures).
 
-The choice is the root's most visited legal option, the first in canonical order on a tie.  The budget
-is a number of iterations, so a seed gives the same search on any machine.
+The choice is the root's most visited legal option, the first in canonical order on a tie.  In a game
+whose kernel sets ``MCTS_ROOT_SWEEP``, the root is not chosen by UCB1 but swept: a world (and its streams)
+is drawn once for each round of ``n`` iterations, ``n`` the root's options, which are played in turn in
+it, so every option is judged on the same worlds (common random numbers); the rounds are whole (the
+budget rounded down to a multiple of ``n``, unless it is smaller) and the choice is the option of the best
+mean reward for the seat.  Attila sweeps (its kernel has the figures: about 17 options a decision, three
+opponents; in a field of ``lookahead``, 0.440 against 0.146 with UCB1 at the root).  The budget is a
+number of iterations, so a seed gives the same search on any machine.
 
 :func:`make_mcts` builds a game's search from its protocol functions, cached beside its kernel as
 ``core.driver.make_play_game`` builds the game loop.
@@ -57,6 +66,8 @@ advance_inline = apply_inline = None
 STATE_SIZE = SCRATCH = RS_SIZE = ROW = SEATS = MAX_OPTIONS = 0
 AGAINST_ROOT = False
 AT_TURN = False  # a cut-off waits for the start of the searching seat's turn (MCTS_CUTOFF_AT_TURN)
+ROOT_SWEEP = False  # each world searched once through every root option in turn (MCTS_ROOT_SWEEP)
+EXPAND_AFTER = 0  # a node grows children once it has been visited this often (MCTS_EXPAND_AFTER)
 REWARD_SCALE = 0.0  # > 0: a cut-off's reward is 0.5 + 0.5 tanh(value / REWARD_SCALE) (MCTS_REWARD_SCALE)
 NAME = "mcts"  # the policy: ``mcts`` (DEFAULT_ITERATIONS) or ``mcts:N``
 DEFAULT_ITERATIONS = 1000
@@ -100,14 +111,33 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
     opts = tree[at:at + MAX_OPTIONS]
     at += MAX_OPTIONS
     root = tree[at:at + SEATS].view(np.float64)  # each seat's evaluation of this iteration's world
+    at += SEATS
+    saved = tree[at:at + STATE_SIZE]
     nodes[0, CODE], nodes[0, FIRST], nodes[0, NEXT], nodes[0, VISITS], nodes[0, AVAIL] = -1, -1, -1, 0, 0
     used = 1
-    for _ in range(iterations):
-        determinize(params, st, rs, seat, world, scratch)
+    n_root = 1
+    runs = iterations
+    if ROOT_SWEEP:
+        for j in range(STATE_SIZE):
+            world[j] = st[j]
+        n_root = count(params, world)
+        if n_root <= iterations:
+            runs = iterations - iterations % n_root
+    saved_base = np.uint64(0)
+    for it in range(runs):
+        if ROOT_SWEEP:
+            if it % n_root == 0:
+                determinize(params, st, rs, seat, saved, scratch)
+                saved_base = rng.next_u64(rs, k)
+            for j in range(STATE_SIZE):
+                world[j] = saved[j]
+            base = saved_base
+        else:
+            determinize(params, st, rs, seat, world, scratch)
+            base = rng.next_u64(rs, k)
         if AGAINST_ROOT and cutoff > 0:
             for s in range(SEATS):
                 root[s] = evaluate(params, world, s)
-        base = rng.next_u64(rs, k)
         for j in range(RS_SIZE):
             wrs[j] = rng.mix64_nb(base + np.uint64(j + 1))
         node, mover, depth, over = 0, seat, 0, False
@@ -115,6 +145,8 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             n = count(params, world)
             best, best_value, untried = -1, -1.0, -1
             for i in range(n):
+                if ROOT_SWEEP and node == 0 and i != it % n_root:
+                    continue
                 code = nth(params, world, i)
                 child = nodes[node, FIRST]
                 while child >= 0 and nodes[child, CODE] != code:
@@ -148,7 +180,7 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             if mover < 0:
                 over = True
                 break
-            if untried >= 0:
+            if untried >= 0 or nodes[best, VISITS] < EXPAND_AFTER:
                 break
         plies = 0
         if not over:  # rollout: random to the end, or to the cut-off (at the start of the seat's turn)
@@ -182,13 +214,16 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
     for j in range(STATE_SIZE):
         world[j] = st[j]
     n = count(params, world)
-    best, most = 0, -1
+    best, most = 0, -2.0
     for i in range(n):
         code = nth(params, world, i)
         child = nodes[0, FIRST]
         while child >= 0 and nodes[child, CODE] != code:
             child = nodes[child, NEXT]
-        visits = nodes[child, VISITS] if child >= 0 else 0
+        if ROOT_SWEEP:
+            visits = wins[child, seat] / nodes[child, VISITS] if child >= 0 and nodes[child, VISITS] > 0 else -1.0
+        else:
+            visits = float(nodes[child, VISITS]) if child >= 0 else 0.0
         if visits > most:
             best, most = i, visits
     return best
@@ -199,7 +234,7 @@ def _sizes(kernel_globals: dict) -> tuple[int, int]:
     g = kernel_globals
     seats = seat_count(g["COLUMNS"])
     fixed = (g["STATE_SIZE"] + max(g["SCRATCH_SIZE"], 1) + g["RS_SIZE"] + seats + (len(g["COLUMNS"]) + 1) // 2
-             + g["MAX_OPTIONS"] + seats)
+             + g["MAX_OPTIONS"] + seats + g["STATE_SIZE"])
     return fixed, FIELDS + seats + 2
 
 
@@ -284,7 +319,8 @@ def make_mcts(kernel_globals: dict):
     ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the compiled
     ``advance_called`` and ``apply_called`` (``core.driver.make_calls``), the sizes ``STATE_SIZE``,
     ``SCRATCH_SIZE``, ``RS_SIZE`` and ``COLUMNS``; ``MCTS_AGAINST_ROOT``, ``MCTS_CUTOFF_AT_TURN`` and
-    ``MCTS_REWARD_SCALE`` where the game scores its cut-offs so: the module docstring)::
+    ``MCTS_REWARD_SCALE`` where the game scores its cut-offs so, ``MCTS_EXPAND_AFTER`` and
+    ``MCTS_ROOT_SWEEP`` where it grows its tree so: the module docstring)::
 
         mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree) -> index of the chosen option
 
@@ -313,6 +349,8 @@ def make_mcts(kernel_globals: dict):
              "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS,
              "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False)),
              "AT_TURN": bool(g.get("MCTS_CUTOFF_AT_TURN", False)),
+             "ROOT_SWEEP": bool(g.get("MCTS_ROOT_SWEEP", False)),
+             "EXPAND_AFTER": int(g.get("MCTS_EXPAND_AFTER", 0)),
              "REWARD_SCALE": float(g.get("MCTS_REWARD_SCALE", 0.0))}
     search = njit_no_nrt(from_template(_mcts, "mcts", scope, caller))
     search.sizes, search.exploration, search.depth_shift = _sizes(g), EXPLORATION, DEPTH_SHIFT

@@ -63,17 +63,34 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
     def legal(state):
         return [int(k.nth(params, state, i)) for i in range(int(k.count(params, state)))]
 
-    for _ in range(iterations):
-        k.determinize(params, st, rs, seat, world, scratch)
+    sweep = bool(getattr(k, "MCTS_ROOT_SWEEP", False))  # every root option in turn on each world
+    expand_after = int(getattr(k, "MCTS_EXPAND_AFTER", 0))  # a node grows once visited this often
+    n_root, runs, saved, saved_base = 1, iterations, world.copy(), 0
+    if sweep:
+        n_root = len(legal(st.copy()))
+        if n_root <= iterations:
+            runs = iterations - iterations % n_root
+    for it in range(runs):
+        if sweep:
+            if it % n_root == 0:
+                k.determinize(params, st, rs, seat, saved, scratch)
+                saved_base = rng.next_u64(rs, 1 + seat)
+            world[:] = saved
+            base = saved_base
+        else:
+            k.determinize(params, st, rs, seat, world, scratch)
+            base = rng.next_u64(rs, 1 + seat)
         if against_root and cutoff > 0:
             at_root = [k.evaluate(params, world, s) for s in range(seats)]
-        base = rng.next_u64(rs, 1 + seat)
         for j in range(k.RS_SIZE):
             wrs[j] = rng.mix64_nb(np.uint64((int(base) + j + 1) & MASK64))
         node, mover, path, over, last = root, seat, [], False, seat
         while True:  # selection: UCB1 over the children legal here, counted by availability
             best, best_value, untried = None, -1.0, None
-            for code in legal(world):
+            codes = legal(world)
+            if sweep and node is root:
+                codes = [codes[it % n_root]]
+            for code in codes:
                 child = node.children.get(code)
                 if child is None:
                     if untried is None:
@@ -95,7 +112,7 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
             if mover < 0:
                 over = True
                 break
-            if untried is not None:
+            if untried is not None or best.visits < expand_after:
                 break
         plies = 0
         if not over:  # the rollout
@@ -125,5 +142,9 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
             for s in range(seats):
                 visited.wins[s] += ret[s]
     world[:] = st
+    if sweep:  # the best mean for the seat, among the options tried
+        means = [root.children[c].wins[seat] / root.children[c].visits
+                 if c in root.children and root.children[c].visits else -1.0 for c in legal(world)]
+        return means.index(max(means))
     visits = [root.children[c].visits if c in root.children else 0 for c in legal(world)]
     return visits.index(max(visits))

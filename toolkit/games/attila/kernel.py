@@ -1580,16 +1580,21 @@ returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its w
 
 advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
-# The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
-# after 16 plies where the seat evaluate puts ahead (VP with a scoring now, against the best other seat)
-# wins.  Four seats, mcts:1000 in each seat among lookahead players (benchmarks/strength.py): 0.146
-# [0.094, 0.220] of 120 games (seed 800) and 0.208 of 40 (seed 700), against 0.092 and 0.058 with random
-# rollouts to the end on the same deals.  Screened on seed 700 (40 games each, so +-0.12): greedy cut off
-# after 1 ply 0.075, 8 0.175, 32 0.125, to the end 0.037; after 16 at the turn's start, graded
-# (0.5 + 0.5 tanh(lead / 10)) 0.225, and 0.140 on seed 800, no better.  Far short of issue 16's 0.325,
-# and below the fair 0.25: two seats, mcts:300 with greedy rollouts to the end won 0.113 of 40 games
-# against greedy itself (seed 700), not yet explained.
+# The mcts policy's default search (core.mcts.game_defaults): each determinized world is searched once
+# through every option of the root in turn (the same world and streams for all: common random numbers), a
+# node grows children only after 1,000 visits (so mcts:1000 is flat Monte Carlo over the root's options), the
+# game's greedy plays the rollouts, cut off after 16 plies and then at the start of the searching seat's
+# next turn, and the reward is graded, 0.5 + 0.5 tanh(value / 10) of evaluate (VP with a scoring now,
+# against the best other seat); the choice is the best mean.  Four seats, mcts:1000 in each seat among
+# lookahead players (benchmarks/strength.py, 120 games, seed 800): 0.440 [0.355, 0.530], issue 16's 0.325
+# met.  The same with the tree grown from the first visit (UCB1 below the root): 0.183 [0.124, 0.262]; every
+# root option in turn but all or nothing, cut off after 16 plies: 0.128; the earlier default (UCB1 at the
+# root, a fresh world each iteration, all or nothing after 16 plies): 0.146 [0.094, 0.220]; random rollouts
+# to the end: 0.092.  Why: about 17 options a decision, so the tree's next level is explored nearly at random
+# within 1,000 iterations and a root option's value is that of random play after it; flat, every option is
+# judged on about 58 worlds by greedy play, where lookahead judges DP-4's on 8.
 MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
+MCTS_ROOT_SWEEP, MCTS_EXPAND_AFTER, MCTS_CUTOFF_AT_TURN, MCTS_REWARD_SCALE = True, 1000, True, 10.0
 mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy calls advance and apply too (core.driver.make_play_game): about 55 s less of a cold compile,
 # and no slower (measured 47,964 random / 1,374 greedy games/s against 44,180 / 1,378 inlined, one thread)
