@@ -142,9 +142,11 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     at small budgets (20 + 3 per option), with rollouts to the end by random and cut off after 6 plies of
     greedy (scored as the game scores a cut-off: in Valhalla graded and at the start of a turn, elsewhere all
     or nothing against zero); and,
-    as the negative control, the twin with another exploration constant differs somewhere.  Attila's search
-    at these budgets is flat and sweeps its root (no UCB1 anywhere), so there the exploration constant must
-    change nothing; its negative controls are :func:`test_the_twin_reads_how_attila_searches`'s."""
+    as the negative control, the twin with another exploration constant differs somewhere.  Valhalla's and
+    Attila's searches at these budgets are flat and sweep the root (no UCB1 anywhere), so there the
+    exploration constant must change nothing; their negative controls are
+    :func:`test_the_twin_reads_how_attila_searches`'s and
+    :func:`test_the_twin_reads_how_valhalla_scores_a_cut_off`'s."""
     spec = toolkit.GAMES[name]
     flat = getattr(spec.kernel, "MCTS_ROOT_SWEEP", False) and getattr(spec.kernel, "MCTS_EXPAND_AFTER", 0) > 200
     greedy = int(spec.kernel.policy_ids(("greedy",) * spec.seats(toolkit.rules(name)))[0])
@@ -200,7 +202,7 @@ def test_the_twin_reads_how_valhalla_scores_a_cut_off(monkeypatch, setting):
 # each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT, MCTS_CUTOFF_AT_TURN,
 # MCTS_REWARD_SCALE, MCTS_ROOT_SWEEP and MCTS_EXPAND_AFTER), as the kernels' comments state with the figures
 # that chose them
-DEFAULTS = {"valhalla": ("greedy", 48, False, True, 30.0, False, 0),
+DEFAULTS = {"valhalla": ("greedy", 48, False, True, 30.0, True, 1000),
             "herrlof": ("greedy", 0, False, False, 0.0, False, 0),
             "halali": ("greedy", 16, False, False, 0.0, False, 0),
             "attila": ("greedy", 16, False, True, 10.0, True, 1000),
