@@ -145,8 +145,7 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     as the negative control, the twin with another exploration constant differs somewhere.  Valhalla's and
     Attila's searches at these budgets are flat and sweep the root (no UCB1 anywhere), so there the
     exploration constant must change nothing; their negative controls are
-    :func:`test_the_twin_reads_how_attila_searches`'s and
-    :func:`test_the_twin_reads_how_valhalla_scores_a_cut_off`'s."""
+    :func:`test_the_twin_reads_how_the_game_searches`'s."""
     spec = toolkit.GAMES[name]
     flat = getattr(spec.kernel, "MCTS_ROOT_SWEEP", False) and getattr(spec.kernel, "MCTS_EXPAND_AFTER", 0) > 200
     greedy = int(spec.kernel.policy_ids(("greedy",) * spec.seats(toolkit.rules(name)))[0])
@@ -165,32 +164,21 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     assert checked >= 6 and (differs == 0 if flat else differs >= 1), (checked, differs)
 
 
-@pytest.mark.parametrize("setting", ["MCTS_ROOT_SWEEP", "MCTS_EXPAND_AFTER", "MCTS_REWARD_SCALE"])
-def test_the_twin_reads_how_attila_searches(monkeypatch, setting):
-    """Negative control of the twin test for Attila's sweep of the root over shared worlds, its tree grown only
-    after 1,000 visits (at the twin test's budgets it stays flat; off, the root's children grow at once) and
-    its graded reward: a twin that reads the setting off chooses otherwise somewhere."""
-    kernel = toolkit.GAMES["attila"].kernel
-    greedy = int(kernel.policy_ids(("greedy",) * 4)[0])
-    assert getattr(kernel, setting)
-    points = [(game.copy(), len(options)) for game, _, options in decision_points("attila", games=1, every=9)][:8]
-    kernel_choices = [game.copy().search(min(200, 20 + 3 * n), None, 6, greedy) for game, n in points]
-    assert [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy)
-            for game, n in points] == kernel_choices  # the twin as the test runs it
-    monkeypatch.setattr(kernel, setting, type(getattr(kernel, setting))(0))
-    off = [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy) for game, n in points]
-    assert off != kernel_choices
+SETTINGS = [(name, setting) for name in ("valhalla", "attila")
+            for setting in ("MCTS_ROOT_SWEEP", "MCTS_EXPAND_AFTER", "MCTS_REWARD_SCALE", "MCTS_CUTOFF_AT_TURN")]
 
 
-@pytest.mark.parametrize("setting", ["MCTS_REWARD_SCALE", "MCTS_CUTOFF_AT_TURN"])
-def test_the_twin_reads_how_valhalla_scores_a_cut_off(monkeypatch, setting):
-    """Negative control of the twin test for Valhalla's graded reward and cut-off at a turn's start: a twin
-    that reads the setting off (the compiled search keeps it) chooses otherwise somewhere, at the budgets
-    and cut-off of that test."""
-    kernel = toolkit.GAMES["valhalla"].kernel
-    greedy = int(kernel.policy_ids(("greedy", "greedy"))[0])
+@pytest.mark.parametrize(("name", "setting"), SETTINGS)
+def test_the_twin_reads_how_the_game_searches(monkeypatch, name, setting):
+    """Negative controls of the twin test for the settings Valhalla and Attila search with: the root swept over
+    shared worlds, the tree grown only after 1,000 visits (at the twin test's budgets it stays flat; off, the
+    root's children grow at once), the graded reward and the cut-off at a turn's start.  A twin that reads
+    the setting off (the compiled search keeps it) chooses otherwise somewhere, at the budgets and cut-off of
+    that test."""
+    kernel = toolkit.GAMES[name].kernel
+    greedy = int(kernel.policy_ids(("greedy",) * toolkit.GAMES[name].seats(toolkit.rules(name)))[0])
     assert getattr(kernel, setting)
-    points = [(game.copy(), len(options)) for game, _, options in decision_points("valhalla", games=1, every=9)][:8]
+    points = [(game.copy(), len(options)) for game, _, options in decision_points(name, games=1, every=9)][:8]
     kernel_choices = [game.copy().search(min(200, 20 + 3 * n), None, 6, greedy) for game, n in points]
     assert [mcts_python.search(game.copy(), min(200, 20 + 3 * n), cutoff=6, rollout=greedy)
             for game, n in points] == kernel_choices  # the twin as the test runs it
