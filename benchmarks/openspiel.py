@@ -1,5 +1,6 @@
 """Our tree search against OpenSpiel's on the same positions of the OpenSpiel bridge (``toolkit.openspiel``,
-issue 16): iterations/s of our kernel's search (``mcts:N``, random rollouts), of OpenSpiel's Python bot
+issue 16): iterations/s of our kernel's search (``mcts:N:0:random:uct``: plain UCT, random rollouts to the
+end, as OpenSpiel's bots search, even in a game whose own search sweeps its root), of OpenSpiel's Python bot
 (``MCTSBot`` for Valhalla, where nothing is hidden; ``ISMCTSBot`` elsewhere) with the bridge's kernel
 playouts (``RolloutEvaluator``), and of the same bot with OpenSpiel's own ``RandomRolloutEvaluator``
 (every ply a Python call through the bridge; fewer iterations, it is slow), and the ratios, measured in
@@ -9,7 +10,7 @@ one run on one thread.  OpenSpiel's C++ ``MCTSBot`` crashes on Python games (ope
     .venv/bin/python benchmarks/openspiel.py [GAME ...] [--iterations 200] [--decisions 10]
         [--python-iterations 20] [--python-decisions 2]
 
-With ``--games N`` it also plays N games of ``mcts:N`` against OpenSpiel's bot at the same budget (ours in
+With ``--games N`` it also plays N games of ``mcts:N:0:random:uct`` against OpenSpiel's bot at the same budget (ours in
 seat ``game % seats``) and prints our pooled share of the wins with its 95% interval.
 """
 
@@ -52,12 +53,12 @@ def ours(points, iterations) -> float:
     for state in points[:1]:  # compile or load
         play = state.play.copy()
         play.seat = state.current_player()
-        play.search(5)
+        play.search(5, uct=True)
     start = time.perf_counter()
     for state in points:
         play = state.play.copy()
         play.seat = state.current_player()
-        play.search(iterations)
+        play.search(iterations, uct=True)
     return len(points) * iterations / (time.perf_counter() - start)
 
 
@@ -101,11 +102,11 @@ def main(argv=None) -> int:
         print(f"{name:<10} {mine:>11,.0f} {other:>15,.0f} {mine / other:>7.1f} {python:>23,.1f} {mine / python:>8,.0f}",
               flush=True)
     if args.n_games:
-        print(f"\nmcts:{args.iterations}:0:random against OpenSpiel's bot of {args.iterations} iterations, "
+        print(f"\nmcts:{args.iterations}:0:random:uct against OpenSpiel's bot of {args.iterations} iterations, "
               f"{args.n_games} games "
               f"(ours in seat game % seats), our pooled share of the wins with Wilson's 95% interval")
         for name in games:
-            frame = bridge.match(name, f"mcts:{args.iterations}:0:random", args.iterations, args.n_games, seed=SEED)
+            frame = bridge.match(name, f"mcts:{args.iterations}:0:random:uct", args.iterations, args.n_games, seed=SEED)
             share = frame["our_share"]
             _, low, high = stats.wilson(share.sum(), len(share))
             print(f"{name:<10} {share.mean():.3f} [{low:.3f}, {high:.3f}]  (fair {1 / game.seats:.3f})", flush=True)

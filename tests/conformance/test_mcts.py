@@ -30,12 +30,13 @@ def search(game: KernelGame, seat: int, iterations: int) -> int:
 
 
 def policy_search(game: KernelGame, seat: int, name: str) -> int:
-    """The search the policy ``name`` (``mcts[:N[:D]][:greedy|:random]``) makes, called with its settings
-    spelled out: N iterations, the cut-off D, the rollout policy's code, the default exploration."""
-    iterations, depth, rollout = mcts.parse(name, **mcts.game_defaults(game.kernel))
+    """The search the policy ``name`` (``mcts[:N[:D]][:greedy|:random][:uct]``) makes, called with its
+    settings spelled out: N iterations, the cut-off D, the rollout policy's code, plain UCT or not, the
+    default exploration."""
+    iterations, depth, rollout, uct = mcts.parse(name, **mcts.game_defaults(game.kernel))
     code = int(game.kernel.policy_ids(("greedy",))[0]) if rollout == "greedy" else 0
     game.seat = seat
-    return game.search(iterations, None, depth, code)
+    return game.search(iterations, None, depth, code, uct=uct)
 
 
 def decision_points(name, games=2, every=7):
@@ -105,7 +106,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
     spec = toolkit.GAMES[name]
     rules = toolkit.rules(name)
     seats = spec.seats(rules)
-    lineup = ("mcts:12",) + ("random", "mcts:5:random")[:seats - 1] + ("mcts:4:3:greedy",) * max(0, seats - 3)
+    lineup = ("mcts:12",) + ("mcts:6:random:uct", "mcts:5:random")[:seats - 1] + ("mcts:4:3:greedy",) * max(0, seats - 3)
     toolkit.simulate(name, n_games=3, seed=SEED, policies=lineup, check=True, progress=False)  # raises on a violation
     out = np.zeros((3, len(spec.columns)), np.int32)
     violations = np.full(3, -1, np.int32)
@@ -129,7 +130,8 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
 
 
 def test_a_bad_budget_is_refused_by_name():
-    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:", "mcts:5:x", "mcts:5:1:2", "mcts:5:random:greedy"):
+    for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:", "mcts:5:x", "mcts:5:1:2", "mcts:5:random:greedy",
+                "mcts:5:uct:random", "mcts:uct:5", "mcts:5:uct:uct"):
         with pytest.raises(ValueError, match=r"mcts.*N iterations in 1\.\.1_000_000"):
             toolkit.simulate("valhalla", n_games=1, policies=(bad, "random"), progress=False)
     with pytest.raises(ValueError, match="not allowed"):
@@ -187,6 +189,32 @@ def test_the_twin_reads_how_the_game_searches(monkeypatch, name, setting):
     assert off != kernel_choices
 
 
+@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+def test_uct_by_name_is_plain_uct_in_the_kernel_and_the_twin(name):
+    """``mcts:...:uct`` (the bit ``mcts.UCT`` of the rollout code) asks for plain UCT: UCB1 from the root,
+    a node grown at its first visit.  The kernel and the twin agree on it draw for draw; in a game whose own
+    search sweeps its root and stays flat (Valhalla, Attila) it chooses otherwise somewhere, and the
+    exploration constant matters again (the twin with another one differs somewhere: the negative
+    control); in the other games it is their own search, choice for choice."""
+    kernel = toolkit.GAMES[name].kernel
+    flat = getattr(kernel, "MCTS_ROOT_SWEEP", False)
+    checked = differs = explores = 0
+    for game, seat, options in decision_points(name, games=1, every=9):
+        budget = min(200, 20 + 3 * len(options))
+        kernel_side, twin = game.copy(), game.copy()
+        i = kernel_side.search(budget, None, 0, 0, uct=True)
+        assert mcts_python.search(twin, budget, uct=True) == i
+        assert np.array_equal(twin.rs, kernel_side.rs)
+        own = game.copy().search(budget, None, 0, 0)
+        assert (own == i) or flat, (name, own, i)
+        differs += own != i
+        explores += mcts_python.search(game.copy(), budget, exploration=0.05, uct=True) != i
+        checked += 1
+        if checked >= 8:
+            break
+    assert checked >= 6 and explores >= 1 and (differs >= 1 if flat else differs == 0), (checked, differs, explores)
+
+
 # each game's default search (its kernel's MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT, MCTS_CUTOFF_AT_TURN,
 # MCTS_REWARD_SCALE, MCTS_ROOT_SWEEP and MCTS_EXPAND_AFTER), as the kernels' comments state with the figures
 # that chose them
@@ -216,6 +244,8 @@ def test_each_game_names_how_it_searches_by_default(monkeypatch):
         assert mcts.policy_codes(kernel, ("mcts:50:7:greedy", "random"))[0] == mcts.code(50, 7, greedy), name
         assert mcts.policy_codes(kernel, ("mcts:50:0:random", "random"))[0] == mcts.code(50, 0, 0), name
         assert mcts.policy_codes(kernel, ("mcts:50:random", "random"))[0] == mcts.code(50, depth, 0), name
+        assert mcts.policy_codes(kernel, ("mcts:50:0:random:uct", "random"))[0] == mcts.code(50, 0, mcts.UCT), name
+        assert mcts.policy_codes(kernel, ("mcts:50:uct", "random"))[0] == mcts.code(50, depth, own | mcts.UCT), name
     kernel = toolkit.GAMES["attila"].kernel  # a game that named nothing would play random to the end
     monkeypatch.delattr(kernel, "MCTS_ROLLOUT", raising=False)
     monkeypatch.delattr(kernel, "MCTS_CUTOFF", raising=False)

@@ -1,5 +1,5 @@
 """Monte Carlo tree search over the decision-point protocol, written once for every game: the ``mcts``
-policies (``mcts[:N[:D]][:greedy|:random]``, played by ``core.driver``'s searching loop).
+policies (``mcts[:N[:D]][:greedy|:random][:uct]``, played by ``core.driver``'s searching loop).
 
 One search decides for ``seat`` at a decision point of the state ``st``.  Each iteration:
 
@@ -43,8 +43,10 @@ budget rounded down to a multiple of ``n``, unless it is smaller) and the choice
 mean reward for the seat.  Valhalla and Attila sweep, flat at ``mcts:1000`` (``MCTS_EXPAND_AFTER`` 1,000;
 their kernels have the figures: Attila, about 17 options a decision and three opponents, in a field of
 ``lookahead`` 0.440 against 0.146 with UCB1 at the root and the tree grown at once; Valhalla against
-``lookahead`` 0.618 against 0.573).  The budget is a number of iterations, so a seed gives the same
-search on any machine.
+``lookahead`` 0.618 against 0.573).  A name ending ``:uct`` asks for plain UCT in any game: UCB1 from the
+root and a node grown at its first visit, neither sweep nor threshold (the bit :data:`UCT` of the
+rollout's code; the OpenSpiel cross-check plays it, as OpenSpiel's bots search so).  The budget is a
+number of iterations, so a seed gives the same search on any machine.
 
 :func:`make_mcts` builds a game's search from its protocol functions, cached beside its kernel as
 ``core.driver.make_play_game`` builds the game loop.
@@ -82,6 +84,7 @@ DEFAULT_ROLLOUT = "random"
 ROLLOUTS = ("greedy", "random")
 MOST_DEPTH = 100_000
 ROLLOUT_SHIFT = 40
+UCT = 1 << 20  # in a search's rollout code (the driver's code >> ROLLOUT_SHIFT): plain UCT, by name ``:uct``
 DEPTH_SHIFT = 20  # a search's driver code: -(iterations + depth << DEPTH_SHIFT); 2**20 > MOST_ITERATIONS
 EXPLORATION = math.sqrt(2.0)  # UCB1's constant, for rewards in [0, 1]
 # node fields
@@ -117,9 +120,13 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
     saved = tree[at:at + STATE_SIZE]
     nodes[0, CODE], nodes[0, FIRST], nodes[0, NEXT], nodes[0, VISITS], nodes[0, AVAIL] = -1, -1, -1, 0, 0
     used = 1
+    uct = rollout >= UCT  # plain UCT asked for by name (``:uct``): neither the sweep nor the threshold
+    rollout &= UCT - 1
+    sweep = ROOT_SWEEP and not uct
+    expand_after = 0 if uct else EXPAND_AFTER
     n_root = 1
     runs = iterations
-    if ROOT_SWEEP:
+    if sweep:
         for j in range(STATE_SIZE):
             world[j] = st[j]
         n_root = count(params, world)
@@ -127,7 +134,7 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             runs = iterations - iterations % n_root
     saved_base = np.uint64(0)
     for it in range(runs):
-        if ROOT_SWEEP:
+        if sweep:
             if it % n_root == 0:
                 determinize(params, st, rs, seat, saved, scratch)
                 saved_base = rng.next_u64(rs, k)
@@ -144,11 +151,12 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             wrs[j] = rng.mix64_nb(base + np.uint64(j + 1))
         node, mover, depth, over = 0, seat, 0, False
         while True:  # selection
-            n = count(params, world)
+            lo, hi = 0, count(params, world)
+            if sweep and node == 0:  # this round's root option only
+                lo = it % n_root
+                hi = min(lo + 1, hi)
             best, best_value, untried = -1, -1.0, -1
-            for i in range(n):
-                if ROOT_SWEEP and node == 0 and i != it % n_root:
-                    continue
+            for i in range(lo, hi):
                 code = nth(params, world, i)
                 child = nodes[node, FIRST]
                 while child >= 0 and nodes[child, CODE] != code:
@@ -182,7 +190,7 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             if mover < 0:
                 over = True
                 break
-            if untried >= 0 or nodes[best, VISITS] < EXPAND_AFTER:
+            if untried >= 0 or nodes[best, VISITS] < expand_after:
                 break
         plies = 0
         if not over:  # rollout: random to the end, or to the cut-off (at the start of the seat's turn)
@@ -211,8 +219,8 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
             nodes[path[d], VISITS] += 1
             for s in range(SEATS):
                 wins[path[d], s] += ret[s]
-    # the most visited of the root's options legal in the real position (listed on a copy: a game's
-    # ``nth`` may use its state's scratch, and the real state is left alone)
+    # the most visited of the root's options legal in the real position, or the best mean where swept
+    # (listed on a copy: a game's ``nth`` may use its state's scratch, and the real state is left alone)
     for j in range(STATE_SIZE):
         world[j] = st[j]
     n = count(params, world)
@@ -222,12 +230,12 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
         child = nodes[0, FIRST]
         while child >= 0 and nodes[child, CODE] != code:
             child = nodes[child, NEXT]
-        if ROOT_SWEEP:
-            visits = wins[child, seat] / nodes[child, VISITS] if child >= 0 and nodes[child, VISITS] > 0 else -1.0
+        if sweep:
+            score = wins[child, seat] / nodes[child, VISITS] if child >= 0 and nodes[child, VISITS] > 0 else -1.0
         else:
-            visits = float(nodes[child, VISITS]) if child >= 0 else 0.0
-        if visits > most:
-            best, most = i, visits
+            score = float(nodes[child, VISITS]) if child >= 0 else 0.0
+        if score > most:
+            best, most = i, score
     return best
 
 
@@ -264,18 +272,18 @@ def policy_codes(kernel, policies) -> np.ndarray:
     greedy = int(kernel.policy_ids(("greedy",) * len(policies))[0])
     for seat, search in enumerate(searches):
         if search is not None:
-            iterations, depth, rollout = search
-            codes[seat] = code(iterations, depth, greedy if rollout == "greedy" else 0)
+            iterations, depth, rollout, uct = search
+            codes[seat] = code(iterations, depth, (greedy if rollout == "greedy" else 0) | (UCT if uct else 0))
     return codes
 
 
 def code(iterations: int, depth: int, rollout: int = 0) -> int:
     """The driver's code of a search: ``-(iterations + depth << DEPTH_SHIFT + rollout << ROLLOUT_SHIFT)``,
-    ``rollout`` the game's code of the rollout policy (0: random)."""
+    ``rollout`` the game's code of the rollout policy (0: random), with the bit :data:`UCT` for plain UCT."""
     return -(iterations + (depth << DEPTH_SHIFT) + (rollout << ROLLOUT_SHIFT))
 
 
-ALLOWED = "mcts[:N[:D]][:greedy|:random]"
+ALLOWED = "mcts[:N[:D]][:greedy|:random][:uct]"
 
 
 def game_defaults(kernel) -> dict:
@@ -286,26 +294,31 @@ def game_defaults(kernel) -> dict:
             "depth": getattr(kernel, "MCTS_CUTOFF", DEFAULT_DEPTH)}
 
 
-def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH) -> tuple[int, int, str] | None:
-    """``(iterations, depth, rollout)`` of a policy name ``mcts[:N[:D]][:greedy|:random]``, None for any
-    other name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after ``D`` plies
-    (default ``depth``; 0: played to the end), played by the game's ``greedy`` or by ``random`` (default
-    ``rollout``).  A game's defaults are :func:`game_defaults`.
+def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH) -> tuple[int, int, str, bool] | None:
+    """``(iterations, depth, rollout, uct)`` of a policy name ``mcts[:N[:D]][:greedy|:random][:uct]``, None for
+    any other name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after ``D``
+    plies (default ``depth``; 0: played to the end), played by the game's ``greedy`` or by ``random``
+    (default ``rollout``); ``uct``: plain UCT, UCB1 from the root and a node grown at its first visit, even
+    in a game whose search sweeps its root or waits before growing (``MCTS_ROOT_SWEEP``,
+    ``MCTS_EXPAND_AFTER``).  A game's defaults are :func:`game_defaults`.
 
     >>> parse("mcts"), parse("mcts:50:random"), parse("mcts:50:20:greedy"), parse("lookahead")
-    ((1000, 0, 'random'), (50, 0, 'random'), (50, 20, 'greedy'), None)
-    >>> parse("mcts", "greedy", 32), parse("mcts:50:0", "greedy", 32)
-    ((1000, 32, 'greedy'), (50, 0, 'greedy'))
+    ((1000, 0, 'random', False), (50, 0, 'random', False), (50, 20, 'greedy', False), None)
+    >>> parse("mcts", "greedy", 32), parse("mcts:50:0", "greedy", 32), parse("mcts:200:0:random:uct")
+    ((1000, 32, 'greedy', False), (50, 0, 'greedy', False), (200, 0, 'random', True))
     """
     base, *args = name.split(":")
     if base != NAME:
         return None
+    uct = bool(args) and args[-1] == "uct"
+    if uct:
+        args.pop()
     if args and args[-1] in ROLLOUTS:
         rollout = args.pop()
     if len(args) > 2 or not all(a.isdigit() for a in args):
         raise ValueError(f"policy={name!r} is not allowed: {ALLOWED} (N iterations in 1..{MOST_ITERATIONS:_}, "
-                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy; "
-                         "the defaults are the game's)")
+                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy, "
+                         "uct for plain UCT; the defaults are the game's)")
     iterations = int(args[0]) if args else DEFAULT_ITERATIONS
     depth = int(args[1]) if len(args) > 1 else depth
     if not 1 <= iterations <= MOST_ITERATIONS:
@@ -313,7 +326,7 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
     if not 0 <= depth <= MOST_DEPTH:
         raise ValueError(f"policy={name!r} is not allowed: mcts:N:D needs a cut-off of D plies in "
                          f"0..{MOST_DEPTH:_} (0: rollouts to the end)")
-    return iterations, depth, rollout
+    return iterations, depth, rollout, uct
 
 
 def make_mcts(kernel_globals: dict):
@@ -348,7 +361,7 @@ def make_mcts(kernel_globals: dict):
              "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
-             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS,
+             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS, "UCT": UCT,
              "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False)),
              "AT_TURN": bool(g.get("MCTS_CUTOFF_AT_TURN", False)),
              "ROOT_SWEEP": bool(g.get("MCTS_ROOT_SWEEP", False)),

@@ -26,7 +26,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.layout import seat_count
-from toolkit.core.mcts import EXPLORATION
+from toolkit.core.mcts import EXPLORATION, UCT
 
 MASK64 = (1 << 64) - 1
 
@@ -41,10 +41,15 @@ class Node:
         self.wins = [0.0] * seats
 
 
-def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int = 0, rollout: int = 0) -> int:
+def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int = 0, rollout: int = 0,
+           uct: bool = False) -> int:
     """The index of the option the search picks for ``game``'s deciding seat (``game`` a
     :class:`~toolkit.core.protocol.KernelGame` at a decision point); like the kernel's ``mcts``, it
-    draws only from that seat's decision stream, which it advances."""
+    draws only from that seat's decision stream, which it advances.  ``rollout`` is the game's code of the
+    rollout policy (0: random); ``uct`` (or the bit :data:`~toolkit.core.mcts.UCT` in ``rollout``, as the
+    driver passes it) asks for plain UCT: neither the game's root sweep nor its expansion threshold."""
+    uct = uct or rollout >= UCT
+    rollout &= UCT - 1
     k = game.kernel
     params, st, rs, seat = game.params, game.st, game.rs, game.seat
     seats = seat_count(k.COLUMNS)
@@ -63,8 +68,8 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
     def legal(state):
         return [int(k.nth(params, state, i)) for i in range(int(k.count(params, state)))]
 
-    sweep = bool(getattr(k, "MCTS_ROOT_SWEEP", False))  # every root option in turn on each world
-    expand_after = int(getattr(k, "MCTS_EXPAND_AFTER", 0))  # a node grows once visited this often
+    sweep = bool(getattr(k, "MCTS_ROOT_SWEEP", False)) and not uct  # every root option in turn on each world
+    expand_after = 0 if uct else int(getattr(k, "MCTS_EXPAND_AFTER", 0))  # a node grows once visited this often
     n_root, runs, saved, saved_base = 1, iterations, world.copy(), 0
     if sweep:
         n_root = len(legal(st.copy()))

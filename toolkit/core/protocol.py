@@ -86,14 +86,16 @@ class KernelGame:
                                rollout=c >> rollout_shift)
         return int(self.kernel.choose(self.params, policy, self.st, self.rs, self.seat, opts, n, self.scratch))
 
-    def search(self, iterations: int, exploration: float | None = None, depth: int = 0, rollout: int = 0) -> int:
+    def search(self, iterations: int, exploration: float | None = None, depth: int = 0, rollout: int = 0,
+               uct: bool = False) -> int:
         """The index of the option the tree search (``core.mcts``) of ``iterations`` iterations (rollouts cut
-        off after ``depth`` plies, 0: none; played by the game's policy of code ``rollout``, 0: random) picks
-        for the deciding seat, drawing from its decision stream
+        off after ``depth`` plies, 0: none; played by the game's policy of code ``rollout``, 0: random;
+        ``uct``: plain UCT, ``mcts:...:uct``) picks for the deciding seat, drawing from its decision stream
         as the driver's ``mcts:N:D`` does."""
         kernel = self.kernel
         tree = np.zeros(mcts.entries(kernel, iterations), np.int64)
         c = kernel.mcts.exploration if exploration is None else exploration
+        rollout |= mcts.UCT if uct else 0
         return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, depth, rollout, tree))
 
     def apply(self, code: int) -> None:
