@@ -40,6 +40,9 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit ladder attila --players 3 --policies random,greedy,mcts:100 -n 50
     toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
     toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
+    toolkit tune valhalla --preset alternative --target first_player_win_rate=0.5 \\
+        --vary stick_rune_up_probability=0.2..0.8 --trials 40 -n 20000 -o best.json
+    toolkit tune herrlof --policies lookahead --target skill_gap=max --vary special_effects --trials 30 -n 2000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR] [--html DIR]
     toolkit app [GAME] [--port 8866] [--no-browser] [-n N]   # the dashboard (toolkit.viz.dashboard), Voila
 
@@ -519,6 +522,64 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def cmd_tune(args) -> int:
+    from toolkit.analysis import tuning
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    targets, weights = tuning.parse_targets(args.target)
+    vary = tuning.parse_vary(args.vary)
+    output = Path(args.output) if args.output else None
+    if output is not None and (output.suffix != ".json" or output.is_dir()):
+        raise ValueError(f"output={args.output!r} is not allowed: the tuning is written to a file FILE.json")
+    start = time.perf_counter()
+    found = tuning.tune(spec, targets, vary, args.trials, args.n_games, seed=args.seed, weights=weights, rules=rules,
+                      policies=args.policies, finalists=args.finalists, final_games=args.final_games,
+                      final_seed=args.final_seed, skilled=args.skilled, unskilled=args.unskilled, batch=args.batch,
+                      scheduler=args.scheduler, threads=args.threads, progress=_progress(args))
+    seconds = time.perf_counter() - start
+    s = found.settings
+    print(f"{spec.name}: {s['trials']} trials x {s['n_games']:,} games on seed {s['seed']} ({s['sampler']}, "
+          f"batches of {s['batch']}), policies {s['policies']}, base {_rules_label(spec, rules, args)}, "
+          f"{'dask at ' + args.scheduler if args.scheduler else 'local'} ({seconds:.1f} s)")
+    print(f"searched: {'; '.join(d.describe() for d in found.dimensions)}")
+    print(f"targets: {', '.join(t.describe() for t in found.targets)}"
+          + (f" (skill gap: {s['skill'][0]} against {s['skill'][1]})" if s["skill"] else ""))
+    complete = found.trials[found.trials["state"] == "complete"]
+    refused = len(found.trials) - len(complete)
+    print(f"trials: {len(complete)} played ({(complete['note'] == 'repeated').sum()} repeats of a candidate, "
+          f"not played again), {refused} refused by the rules")
+    print(f"\nthe {len(found.finalists)} best candidates played again: {s['final_games']:,} games on the fresh seed "
+          f"{s['final_seed']}, nearest first")
+    shown = found.finalists[["trial"] + [d.name for d in found.dimensions] + ["distance"]].copy()
+    for t in found.targets:
+        shown[f"{t.metric} [95% CI]"] = [_metric_cell(r[t.metric], r[f"{t.metric}_low"], r[f"{t.metric}_high"])
+                                         for _, r in found.finalists.iterrows()]
+    _print_table(shown)
+    table = found.table()
+    print("\nbase rules against the tuned ones (the fresh seed)")
+    _print_table(pd.DataFrame({
+        "metric": table.index, "target": [f"{v:g}" if not isinstance(v, str) else v for v in table["target"]],
+        "base [95% CI]": [_metric_cell(r.base, r.base_low, r.base_high) for r in table.itertuples()],
+        "tuned [95% CI]": [_metric_cell(r.tuned, r.tuned_low, r.tuned_high) for r in table.itertuples()]}))
+    importance = found.importance()
+    if len(importance) > 1:
+        print("\nparameter importance: " + ", ".join(f"{k} {v:.2f}" for k, v in importance.items()))
+    if output:
+        import json
+
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(found.to_json(), indent=1) + "\n")
+        print(f"\nwrote {output}")
+    base_flags = [f"--preset {args.preset}"] if args.preset else []
+    base_flags += [f"--players {args.players}"] if args.players else []
+    varied = {d.name for d in found.dimensions}
+    base_flags += [f"--set {a}" for a in args.set or [] if a.partition("=")[0].strip() not in varied]
+    print(f"\nthe tuned rules: {PROG} simulate {spec.name} {' '.join(base_flags + found.set_flags())}")
+    return 0
+
+
 def cmd_report(args) -> int:
     from toolkit.report import report
 
@@ -759,6 +820,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the variants on this Dask scheduler (tcp://host:8786) instead of locally")
     p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
     p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("tune", help="search rule values for a design target (Optuna), then check the best on a "
+                                    "fresh seed: the tuned rules with 95%% intervals beside the base rules")
+    p.add_argument("game")
+    p.add_argument("--target", action="append", required=True, metavar="METRIC=VALUE[:WEIGHT]",
+                   help="a design metric and its target, a number, max or min (repeatable: a weighted distance), "
+                        "e.g. first_player_win_rate=0.5, duration_turns=45:2, skill_gap=max")
+    p.add_argument("--vary", action="append", required=True, metavar="NAME=LOW..HIGH|V1,V2,...|NAME",
+                   help="a rule parameter and its range or values (repeatable); NAME alone: its whole declared "
+                        "domain (a boolean, a choice, a bounded number, a subset of choices); separate values with "
+                        "; when a value holds commas")
+    p.add_argument("--trials", type=int, default=40, help="trials of the search (default 40)")
+    _add_run_options(p, n_default=20_000)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+    p.add_argument("--finalists", type=int, default=3,
+                   help="the best distinct candidates played again on a fresh seed (default 3)")
+    p.add_argument("--final-games", type=int, default=None, help="their games (default 2.5 x -n)")
+    p.add_argument("--final-seed", type=int, default=None, help="the fresh seed (default --seed + 1)")
+    p.add_argument("--skilled", default="lookahead", help="the skilled policy of a skill_gap target (default lookahead)")
+    p.add_argument("--unskilled", default="random", help="its opponents (default random)")
+    p.add_argument("--batch", type=int, default=None,
+                   help="trials asked and told at a time (default 1 locally, 8 on Dask); the trials depend on "
+                        "--seed and --batch only")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="play the trials on this Dask scheduler (tcp://host:8786), a batch side by side")
+    p.add_argument("-o", "--output", default=None, metavar="best.json",
+                   help="write the tuned rules, their metrics with intervals and every trial to FILE.json")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("app", help="the rule-tweaking dashboard in the browser (Voila, on 127.0.0.1)")
     p.add_argument("game", nargs="?", default="valhalla", help="the game it opens with (default valhalla)")

@@ -209,6 +209,20 @@ def metrics_row(data) -> dict:
     return row
 
 
+def outcome_row(data) -> dict:
+    """:func:`metrics_row` after each seat's win rate, ``win_rate_<seat>`` with ``_low`` / ``_high``: the
+    row of one run in a sweep's or a tuning's table."""
+    s = as_summary(data)
+    row = {}
+    for seat, w in s.win_rates().set_index("seat").iterrows():
+        row[f"win_rate_{seat}"] = w["win_rate"]
+        row[f"win_rate_{seat}_low"] = w["ci_low"]
+        row[f"win_rate_{seat}_high"] = w["ci_high"]
+    row.update(metrics_row(s))
+    row["games"] = int(row["games"])
+    return row
+
+
 def seat_advantage(data) -> pd.DataFrame:
     """Win rates with 95% intervals by seat number and by place in the turn order.
 

@@ -44,7 +44,7 @@ import pandas as pd
 from toolkit.core import cluster
 from toolkit.core.params import params_of
 from toolkit.core.runner import Summary, get_spec, resolve_rules, run_part
-from toolkit.analysis.metrics import metrics_row
+from toolkit.analysis.metrics import outcome_row
 
 DEFAULT_TASK_GAMES = 250_000
 BACKENDS = ("local", "dask")
@@ -163,14 +163,7 @@ def sweep(game, vary: dict, n_games: int = 10_000, *, seed: int = 0, rules=None,
         summary = Summary.from_state(parts[0], spec)
         for part in parts[1:]:
             summary.merge(Summary.from_state(part, spec))
-        row = dict(values)
-        for seat, w in summary.win_rates().set_index("seat").iterrows():
-            row[f"win_rate_{seat}"] = w["win_rate"]
-            row[f"win_rate_{seat}_low"] = w["ci_low"]
-            row[f"win_rate_{seat}_high"] = w["ci_high"]
-        row.update(metrics_row(summary))
-        row["games"] = int(row["games"])
-        rows.append(row)
+        rows.append({**values, **outcome_row(summary)})
     table = pd.DataFrame(rows)
     table.attrs.update({"game": spec.name, "rules": base.to_json(), "policies": ",".join(lineups[0]),
                         "seed": int(seed), "n_games": int(n_games),

@@ -1,0 +1,196 @@
+"""Rule tuning (``toolkit.analysis.tuning``, ``toolkit tune``; issue 17): known answers recovered, the local
+mode deterministic and equal to the Dask mode at the same batch, bad targets and ranges refused in one
+line, and the JSON and ``--set`` flags reproducing the tuned rules."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import toolkit
+from toolkit.analysis import tuning as tn
+from toolkit.cli import main
+
+VALHALLA = toolkit.GAMES["valhalla"]
+
+
+def measured(metric, seed=3, n_games=4000, **values):
+    """``metric`` of random play under the standard rules with ``values``, on ``seed``: a known answer."""
+    rules = toolkit.rules("valhalla").replace(**values)
+    return tn.evaluate("valhalla", rules.to_json(), ("random", "random"), seed, n_games)[metric]
+
+
+def test_a_float_rule_is_recovered_from_the_metric_it_gives():
+    # Valhalla's mean duration grows with the rune-up probability from 0.2 to 0.45 (235 turns at 0.2,
+    # 374 at 0.4): the probability that gave a duration is the one to find
+    target = measured("duration_turns", stick_rune_up_probability=0.3)
+    found = tn.tune("valhalla", {"duration_turns": target}, {"stick_rune_up_probability": "0.2..0.45"},
+                    trials=20, n_games=4000, seed=3, final_games=4000, progress=False)
+    assert abs(found.best_values["stick_rune_up_probability"] - 0.3) < 0.01, found.trials
+    # the negative control: another target, another answer
+    other = tn.tune("valhalla", {"duration_turns": measured("duration_turns", stick_rune_up_probability=0.4)},
+                    {"stick_rune_up_probability": "0.2..0.45"}, trials=20, n_games=4000, seed=3,
+                    final_games=4000, progress=False)
+    assert abs(other.best_values["stick_rune_up_probability"] - 0.4) < 0.01
+    # on the fresh seed the tuned rules' duration is within 2% of the target, the base rules' is not
+    table = found.table()
+    assert abs(table.loc["duration_turns", "tuned"] / target - 1) < 0.02
+    assert abs(table.loc["duration_turns", "base"] / target - 1) > 0.1
+
+
+def test_an_integer_and_a_choice_are_recovered_exactly():
+    target = measured("duration_turns", ships_per_player=3, throw_mode="simplified")
+    found = tn.tune("valhalla", {"duration_turns": target}, {"ships_per_player": None, "throw_mode": None},
+                    trials=25, n_games=4000, seed=3, final_games=4000, progress=False)
+    assert found.best_values == {"ships_per_player": 3, "throw_mode": "simplified"}, found.finalists
+    assert found.finalists.loc[0, "distance"] < 0.01  # played on the fresh seed: near, not exact
+
+
+def test_max_finds_the_best_value_a_sweep_finds():
+    from toolkit.analysis.sweep import sweep
+
+    grid = sweep("valhalla", {"zero_runes_value": [1, 2, 3, 4, 5, 6]}, n_games=3000, seed=4, progress=False)
+    found = tn.tune("valhalla", {"duration_turns": "max"}, {"zero_runes_value": None}, trials=12, n_games=3000,
+                    seed=4, progress=False)
+    best_trial = found.trials.sort_values("distance").iloc[0]
+    assert best_trial["zero_runes_value"] == grid.loc[grid["duration_turns"].idxmax(), "zero_runes_value"]
+    assert best_trial["distance"] == pytest.approx(-grid["duration_turns"].max())
+    low = tn.tune("valhalla", {"duration_turns": "min"}, {"zero_runes_value": None}, trials=12, n_games=3000,
+                  seed=4, progress=False)
+    assert low.trials.sort_values("distance").iloc[0]["zero_runes_value"] == \
+        grid.loc[grid["duration_turns"].idxmin(), "zero_runes_value"]
+
+
+def test_several_targets_make_a_weighted_distance():
+    found = tn.tune("valhalla", {"duration_turns": 300.0, "first_player_win_rate": 0.5},
+                    {"stick_rune_up_probability": "0.2..0.45"}, weights={"duration_turns": 2.0}, trials=6,
+                    n_games=2000, seed=1, progress=False)
+    for row in found.trials.itertuples():
+        expected = 2.0 * abs(row.duration_turns - 300.0) / 300.0 + abs(row.first_player_win_rate - 0.5)
+        assert row.distance == pytest.approx(expected)
+
+
+def test_the_local_mode_is_deterministic_for_a_seed():
+    args = ({"first_player_win_rate": 0.5}, {"stick_rune_up_probability": "0.3..0.7", "zero_runes_value": None})
+    a = tn.tune("valhalla", *args, trials=10, n_games=1000, seed=8, final_games=1000, progress=False)
+    b = tn.tune("valhalla", *args, trials=10, n_games=1000, seed=8, final_games=1000, progress=False)
+    pd.testing.assert_frame_equal(a.trials, b.trials, check_exact=True)
+    pd.testing.assert_frame_equal(a.finalists, b.finalists, check_exact=True)
+    assert a.to_json() == b.to_json()
+    c = tn.tune("valhalla", *args, trials=10, n_games=1000, seed=9, final_games=1000, progress=False)
+    assert not a.trials["stick_rune_up_probability"].equals(c.trials["stick_rune_up_probability"])
+
+
+def test_dask_plays_the_local_trials_at_the_same_batch(cluster_client):
+    args = ({"first_player_win_rate": 0.5}, {"stick_rune_up_probability": "0.3..0.7"})
+    local = tn.tune("valhalla", *args, trials=6, n_games=1000, seed=2, batch=3, final_games=1000, progress=False)
+    remote = tn.tune("valhalla", *args, trials=6, n_games=1000, seed=2, batch=3, final_games=1000,
+                     client=cluster_client, progress=False)
+    pd.testing.assert_frame_equal(local.trials, remote.trials, check_exact=True)
+    pd.testing.assert_frame_equal(local.finalists, remote.finalists, check_exact=True)
+    assert remote.settings["backend"] == "dask" and remote.settings["batch"] == 3
+    assert tn.tune("valhalla", *args, trials=1, n_games=10, final_games=10, progress=False).settings["batch"] == 1
+
+
+def test_rules_the_game_refuses_are_recorded_not_played():
+    # alternating_blocks needs 6 ships: those trials are refused by the rules' own check
+    found = tn.tune("valhalla", {"duration_turns": 300.0}, {"setup": None, "ships_per_player": "4..6"}, trials=12,
+                    n_games=500, seed=1, final_games=500, progress=False)
+    refused = found.trials[found.trials["state"] == "refused"]
+    assert len(refused) >= 1
+    assert (refused["setup"] == "alternating_blocks").all() and (refused["ships_per_player"] != 6).all()
+    assert refused["note"].str.contains("ships_per_player=").all()
+    assert refused["distance"].isna().all()
+
+
+def test_a_subset_rule_is_searched_choice_by_choice():
+    found = tn.tune("valhalla", {"duration_turns": "max"}, {"extra_throw_values": None},
+                    rules=toolkit.rules("valhalla").replace(extra_throw_enabled=True), trials=8, n_games=500,
+                    seed=1, final_games=500, progress=False)
+    values = found.trials["extra_throw_values"].tolist()
+    assert len({tuple(v) for v in values}) > 1
+    allowed = set(tn.space("valhalla", {"extra_throw_values": None})[0].values)
+    assert all(set(v) <= allowed for v in values)
+    assert set(found.importance()) <= {"extra_throw_values"}
+
+
+def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
+    out = tmp_path / "best.json"
+    code = main(["tune", "valhalla", "--preset", "alternative", "--target", "first_player_win_rate=0.5",
+                 "--vary", "stick_rune_up_probability=0.3..0.8", "--vary", "zero_runes_value=4,5", "--trials", "6",
+                 "-n", "1000", "--final-games", "1500", "--no-progress", "-o", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    saved = json.loads(out.read_text())
+    rules = VALHALLA.Rules.from_json(saved["rules"])
+    assert set(saved["rules"]) == set(toolkit.rules("valhalla").to_json())
+    assert rules.setup == "alternating_blocks"  # the preset is kept under the tuned values
+    assert saved["metrics"]["first_player_win_rate"]["low"] < saved["metrics"]["first_player_win_rate"]["value"] \
+        < saved["metrics"]["first_player_win_rate"]["high"]
+    assert saved["base_metrics"]["games"]["value"] == 1500 and len(saved["trials"]) == 6
+    last = printed.strip().splitlines()[-1]
+    assert last.startswith("the tuned rules: toolkit simulate valhalla --preset alternative --set ")
+    flags = last.split("valhalla ", 1)[1].split()
+    assignments = [flags[i + 1] for i, f in enumerate(flags) if f == "--set"]
+    assert VALHALLA.Rules.from_assignments(assignments, preset="alternative") == rules
+    # and the tuned rules' first-player rate printed is the one a run on the fresh seed gives
+    again = tn.evaluate("valhalla", saved["rules"], ("random", "random"), saved["settings"]["final_seed"], 1500)
+    assert again["first_player_win_rate"] == saved["metrics"]["first_player_win_rate"]["value"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--vary", "nope=1..2", "--target", "duration_turns=300"], "no rule parameter 'nope'"),
+    (["--vary", "zero_runes_value=0..4", "--target", "duration_turns=300"], "zero_runes_value='0' is not allowed"),
+    (["--vary", "zero_runes_value=4..4", "--target", "duration_turns=300"], "LOW < HIGH"),
+    (["--vary", "safe_squares", "--target", "duration_turns=300"], "declared domain"),
+    (["--vary", "throw_mode=dice", "--target", "duration_turns=300"], "throw_mode='dice' is not allowed"),
+    (["--vary", "zero_runes_value=", "--target", "duration_turns=300"], "NAME=LOW..HIGH"),
+    (["--vary", "zero_runes_value", "--target", "duration=300"], "a metric of valhalla, one of"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns=long"], "a number, max or min"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns=300:-1"], "weight -1.0 is not allowed"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns"], "METRIC=VALUE"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns=3", "--trials", "0"], "trials=0 is not allowed"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns=3", "-o", "x.csv"], "FILE.json"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns=3", "--final-seed", "0"], "a fresh seed"),
+])
+def test_bad_targets_and_ranges_are_one_line_errors(capsys, argv, message):
+    code = main(["tune", "valhalla", *argv, "-n", "10", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_player_counts_are_not_searched_and_each_seat_can_be_a_target():
+    with pytest.raises(ValueError, match="num_players is not allowed"):
+        tn.tune("attila", {"win_rate_0": 0.25}, {"num_players": "2..5"}, trials=2, n_games=10, progress=False)
+    assert "win_rate_3" in tn.metric_names("attila", toolkit.rules("attila", num_players=4))
+    assert "win_rate_3" not in tn.metric_names("attila", toolkit.rules("attila", num_players=3))
+    assert "first_player_advantage" in tn.metric_names("valhalla") and "skill_gap" in tn.metric_names("valhalla")
+
+
+def test_a_skill_gap_target_plays_the_skilled_policy_in_every_seat():
+    row = tn.evaluate("valhalla", toolkit.rules("valhalla").to_json(), ("random", "random"), 1, 200,
+                      skill=("greedy", "random"))
+    from toolkit.analysis.metrics import skill_gap
+
+    gap = skill_gap("valhalla", n_games=200, seed=1, skilled="greedy", progress=False)
+    assert row["skill_gap"] == gap["skill_gap"] and row["skill_gap_low"] == gap["skill_gap_low"]
+    assert np.isfinite(row["skill_gap"]) and row["skill_gap"] > 0.1
+
+
+def test_a_bare_name_searches_the_declared_domain():
+    dims = {d.name: d for d in tn.space("valhalla", {"stick_rune_up_probability": None, "zero_runes_value": None,
+                                                     "extra_throw_enabled": None, "throw_mode": None,
+                                                     "extra_throw_values": None})}
+    p = dims["stick_rune_up_probability"]  # declared (0, 1), open: stepped inside by a millionth
+    assert (p.kind, p.low, p.high) == ("float", pytest.approx(1e-6), pytest.approx(1 - 1e-6))
+    assert 0 < p.low and p.high < 1
+    assert (dims["zero_runes_value"].kind, dims["zero_runes_value"].low, dims["zero_runes_value"].high) == ("int", 1, 6)
+    assert dims["extra_throw_enabled"].values == (False, True)
+    assert dims["throw_mode"].values == ("runes", "simplified")
+    assert dims["extra_throw_values"].kind == "subset" and len(dims["extra_throw_values"].values) == 7
+    given = tn.space("valhalla", {"stick_rune_up_probability": "0.25..0.5", "zero_runes_value": ["2", 4, "4"]})
+    assert (given[0].low, given[0].high) == (0.25, 0.5) and given[1].values == (2, 4)
