@@ -730,3 +730,73 @@ def ladder_plot(table: pd.DataFrame, axes=None, *, metrics=("first_player_advant
         ax.set_ylabel(labels.get(metric, metric))
         ax.margins(x=0.15, y=0.15)
     return axes
+
+
+def tuning_history(tuning, ax=None, *, title: str | None = None):
+    """A rule tuning's search (:func:`toolkit.analysis.tune`): each trial's distance to the targets, the
+    best so far as a step line, and the finalists (the candidates played again on a fresh seed) ringed.
+
+    Trials the rules refused have no distance and are left out.  A ``max`` or ``min`` target makes the
+    distance the metric's negative (or the metric): lower is better either way.
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> t = toolkit.analysis.tune("valhalla", {"duration_turns": 300}, {"zero_runes_value": None}, trials=4,
+    ...                           n_games=500, progress=False)
+    >>> tuning_history(t).get_ylabel()
+    'distance to the targets'
+    """
+    ax = _axes(ax)
+    trials = tuning.trials[tuning.trials["state"] == "complete"]
+    number, distance = trials["trial"].to_numpy(int), trials["distance"].to_numpy(float)
+    ax.plot(number, distance, "o", color="#1f77b4", markersize=4, label="trial")
+    ax.step(number, np.minimum.accumulate(distance), where="post", color="black", linewidth=1, label="best so far")
+    final = trials[trials["trial"].isin(tuning.finalists["trial"])]
+    ax.plot(final["trial"], final["distance"], "o", markerfacecolor="none", markeredgecolor=_SIM_COLOUR,
+            markersize=9, label="finalist")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("distance to the targets")
+    ax.set_title(title or f"{tuning.game}: {', '.join(t.describe() for t in tuning.targets)}", fontsize=10)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def tuning_importance(tuning, ax=None, *, title: str | None = None):
+    """Each varied rule's share of the distance's variation over the trials (``Tuning.importance``,
+    Optuna's default evaluator), largest on top."""
+    ax = _axes(ax)
+    importance = tuning.importance()
+    if not importance:
+        raise ValueError("tuning is not allowed: its trials played fewer than two distinct candidates")
+    names = list(importance)[::-1]
+    ax.barh(names, [importance[n] for n in names], color="#1f77b4")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("importance (share of the variation)")
+    ax.set_title(title or f"{tuning.game}: which rule matters", fontsize=10)
+    return ax
+
+
+def tuning_result(tuning, axes=None):
+    """The targeted metrics of the base rules and of the tuned ones, measured on the fresh seed, with 95%
+    intervals, the target dashed: one panel per target."""
+    targets = tuning.targets
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, len(targets), figsize=(3.2 * len(targets), 3.2), squeeze=False)
+        axes = list(axes[0])
+    table = tuning.table()
+    for ax, target in zip(axes, targets):
+        row = table.loc[target.metric]
+        values = np.array([row["base"], row["tuned"]], float)
+        yerr = _error_bars(values, [row["base_low"], row["tuned_low"]], [row["base_high"], row["tuned_high"]])
+        ax.errorbar([0, 1], values, yerr=yerr, fmt="o", color="black", capsize=4)
+        if not isinstance(target.value, str):
+            ax.axhline(target.value, color=_SIM_COLOUR, linestyle="--", linewidth=1, label="target")
+            ax.legend(fontsize=8)
+        ax.set_xticks([0, 1], ["base rules", "tuned"])
+        ax.set_xlim(-0.5, 1.5)
+        ax.set_ylabel(target.metric.replace("_", " "))
+        ax.margins(y=0.2)
+    return axes
