@@ -22,7 +22,19 @@ CONFIGS.update({
                        tie_rounding="up", initiator_skips_refill_after_war=True, tiebreak="influence_sum",
                        start_player="seat0"),
     "short_4p": CONFIGS["short"],
+    # the toolkit's variants (rules.py): the end waits for the round, later seats start with VP; the short
+    # set-up ends by the track too, and its wars are dropped while the round finishes
+    "variants_4p": Rules(num_players=4, finish_round=True, later_seat_vp=2),
+    "variants_short_3p": Rules(num_players=3, influence_track_max=8, war_threshold=3, figures_per_tribe=4,
+                               peace_tiles_per_century=(2, 2, 2, 2), hand_size=4, cards_per_tribe=3,
+                               finish_round=True, later_seat_vp=1),
 })
+
+
+def _rounds_finished(frame, seats):
+    """With finish_round, every game ended by the last peace tile or the track lasted whole rounds."""
+    ended = frame[frame["end_reason"].astype(str).isin(("tenth_war", "track_end"))]
+    return len(ended) > 0 and bool((ended["turns"] % seats == 0).all())
 
 # reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options])
 EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 300) for config in (
@@ -40,6 +52,13 @@ EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 300) 
     ("3p", ("greedy", "lookahead:1:no_double_turn", "random"), 31, 2),
     ("short_4p", ("lookahead:1", "greedy", "lookahead:2:no_exchange", "random"), 31, 2),
     ("strict_3p", ("random", "greedy", "lookahead:1"), 31, 2),
+    ("variants_4p", ("random",) * 4, 2026, 200,
+     {"expect": ("whole rounds", lambda f: _rounds_finished(f, 4))}),
+    ("variants_short_3p", ("random",) * 3, 2026, 200,
+     {"expect": ("whole rounds, and ends by the track", lambda f: _rounds_finished(f, 3)
+                 and "track_end" in set(f["end_reason"].astype(str)))}),
+    ("variants_4p", ("greedy", "random", "greedy", "greedy"), 2027, 20),
+    ("variants_short_3p", ("lookahead:1", "greedy", "random"), 31, 3),
     # greedy without some of its tiles
     ("4p", ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy"), 32, 25),
     ("2p", ("greedy:no_double_turn:no_plus_two:no_exchange", "greedy"), 32, 25),

@@ -50,7 +50,7 @@ KIND = {ref.DP_TILE: "dp1_tile", ref.DP_PLUS_TWO: "dp2_plus_two", ref.DP_EXCHANG
 # Everything Game.view gives; a new key must be reviewed here (could it carry hidden cards?).
 VIEW_KEYS = frozenset({"seat", "hand", "hand_sizes", "influence", "figures", "pacified", "supply", "vp", "peace",
                        "tiles", "rules", "century", "legal", "discard", "deck_size", "end_triggered", "turns",
-                       "pending", "plays_left"})
+                       "pending", "plays_left", "start_player"})
 MODES = ("redeal", "swap", "deck")
 
 # A short game with small supplies and hands: stalls, forced discards (DP-5) and many wars.

@@ -26,6 +26,8 @@ VARIANTS = {
                "initiator_skips_refill_after_war": True, "tiebreak": "influence_sum", "start_player": "seat0"},
     "short": {"influence_track_max": 8, "war_threshold": 3, "figures_per_tribe": 4,
               "peace_tiles_per_century": (3, 3, 3, 3), "hand_size": 4, "cards_per_tribe": 4},
+    # the toolkit's variants: wars dropped while the round finishes leave full provinces for turns
+    "variants": {"finish_round": True, "later_seat_vp": 2, "influence_track_max": 10, "war_threshold": 3},
 }
 
 

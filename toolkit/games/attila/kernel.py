@@ -134,7 +134,9 @@ P_START_RANDOM, P_TIEBREAK_SUM, P_MAX_TURNS, P_PROVINCES, P_START_MASK = range(1
 P_PEACE = 20  # [4]
 P_RATE = 24  # [4]
 P_ADJ = 28  # [MAX_PROVINCES] neighbour bit sets
-N_PARAMS = P_ADJ + MAX_PROVINCES
+P_FINISH_ROUND = P_ADJ + MAX_PROVINCES  # the toolkit's variants (rules.py): the end waits for the round
+P_LATER_VP = P_FINISH_ROUND + 1  # VP per place after the start player, at the start
+N_PARAMS = P_LATER_VP + 1
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 
 # -- state layout: STATE_SIZE int64, named (toolkit.core.layout), the module docstring says what they hold ----
@@ -238,6 +240,7 @@ def to_kernel(rules):
         ip[P_RATE + c] = rules.influence_rate_per_century[c]
     for x in range(board.n):
         ip[P_ADJ + x] = sum(1 << y for y in board.neighbours[x])
+    ip[P_FINISH_ROUND], ip[P_LATER_VP] = rules.finish_round, rules.later_seat_vp
     return ip
 
 
@@ -880,15 +883,22 @@ def resolve_war(ip, st, x, strength_laid):
     st[S_WARS] += 1
     if st[S_PEACE + c] == 0:
         st[S_CENTURY_END + c] = st[S_TURNS] + 1
+        if peace_left(st) == 0 and ip[P_FINISH_ROUND] == 1:
+            return 0  # the last century is scored at the end of the round (end_of_turn)
         scoring(ip, st)
-        left = 0
-        for k in range(4):
-            left += st[S_PEACE + k]
-        if left == 0:
+        if peace_left(st) == 0:
             st[S_OVER] = 1
             st[S_END_REASON] = 0
         return 1
     return 0
+
+
+@njit_inline
+def peace_left(st):
+    left = 0
+    for k in range(4):
+        left += st[S_PEACE + k]
+    return left
 
 
 @njit_inline
@@ -919,7 +929,7 @@ def finish_turn(ip, st, rs, seat, work, policies):
     st[S_TRIGGERED] = triggered
     scored = 0
     for i in range(st[S_PENDING_N]):
-        if st[S_OVER] == 1:
+        if st[S_OVER] == 1 or peace_left(st) == 0:  # no tile left: the war is dropped
             break
         scored |= war(ip, st, rs, seat, st[S_PENDING + i], work, policies)
     end_of_turn(ip, st, rs, seat, scored)
@@ -928,8 +938,17 @@ def finish_turn(ip, st, rs, seat, work, policies):
 @njit_inline
 def end_of_turn(ip, st, rs, seat, scored):
     """A-3 after the wars (``scored``: one of them ended a century): a track-end scoring, the refill
-    (unless ``triggered`` and the rules skip it), the turn count, the stall and the cap."""
-    if st[S_END_TRIGGERED] == 1 and st[S_OVER] == 0:
+    (unless ``triggered`` and the rules skip it), the turn count, the stall and the cap.  With
+    ``finish_round``, the end (the track's, or the last peace tile's with its scoring) waits for the
+    last turn of the round, the turn of the seat before the start player."""
+    if ip[P_FINISH_ROUND] == 1:
+        out = peace_left(st) == 0
+        if (out or st[S_END_TRIGGERED] == 1) and st[S_OVER] == 0 and (seat + 1) % ip[P_PLAYERS] == st[S_START]:
+            if out or scored == 0:
+                scoring(ip, st)
+            st[S_OVER] = 1
+            st[S_END_REASON] = 0 if out else 1
+    elif st[S_END_TRIGGERED] == 1 and st[S_OVER] == 0:
         if scored == 0:
             scoring(ip, st)
         st[S_OVER] = 1
@@ -1090,7 +1109,9 @@ def check_turn(ip, st, prev, active):
     for x in range(ip[P_PROVINCES]):
         bit = np.int64(1) << x
         if st[S_PACIFIED] & bit == 0:
-            if st[S_OVER] == 0 and st[S_TOTAL + x] >= ip[P_THRESHOLD]:
+            # (with finish_round, a war dropped for want of a peace tile leaves its province full)
+            if st[S_OVER] == 0 and st[S_TOTAL + x] >= ip[P_THRESHOLD] and (
+                    ip[P_FINISH_ROUND] == 0 or peace_left(st) > 0):
                 return INV_PROVINCE_CAP
         elif prev[S_PACIFIED] & bit != 0:
             for t in range(N_TRIBES):
@@ -1249,7 +1270,7 @@ def _run(ip, st, rs, go):
                 _decision(st, DP_DISCARD, seat, distinct)
                 return
         elif go == GO_WAR:  # the next pending war, unless the game is over
-            if st[S_WAR_AT] < st[S_PENDING_N] and st[S_OVER] == 0:
+            if st[S_WAR_AT] < st[S_PENDING_N] and st[S_OVER] == 0 and peace_left(st) > 0:
                 for t in range(N_TRIBES):
                     st[S_STRENGTH + t] = 0
                 st[S_WAR_K] = 0
@@ -1296,6 +1317,8 @@ def start(params, st, rs):
     n = ip[P_PLAYERS]
     first = rng.below(rs, 0, n) if ip[P_START_RANDOM] == 1 else 0
     st[S_START] = first
+    for k in range(n):  # the variant later_seat_vp (0 in the spec)
+        st[S_VP + (first + k) % n] = k * ip[P_LATER_VP]
     for t in range(N_TRIBES):
         st[S_SUPPLY + t] = ip[P_FIGURES]
         st[S_DISCARD + t] = ip[P_CARDS]  # the canonical deck, shuffled from counts

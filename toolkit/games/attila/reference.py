@@ -181,6 +181,8 @@ class Game:
         self.support_cards = [0] * n
         #
         self.start_player = self.chance.below(n) if rules.start_player == "random" else 0
+        for k in range(n):  # the variant later_seat_vp (rules.py; 0 in the spec)
+            self.vp[(self.start_player + k) % n] = k * rules.later_seat_vp
         self.deck, self.discard, self.hands = cards.deal([rules.cards_per_tribe] * N_TRIBES, n, rules.hand_size,
                                                          self.chance)
 
@@ -279,7 +281,7 @@ class Game:
                 "century": self.century, "legal": tuple(self.legal_provinces(t) for t in range(N_TRIBES)),
                 "discard": list(self.discard),
                 "deck_size": len(self.deck), "end_triggered": self.end_triggered, "turns": self.turns,
-                "pending": list(self.pending), "plays_left": self.plays_left}
+                "pending": list(self.pending), "plays_left": self.plays_left, "start_player": self.start_player}
 
     @classmethod
     def world(cls, view, hands, deck, chance, players) -> "Game":
@@ -303,7 +305,7 @@ class Game:
         game.options, game.lead = 0, LeadTracker()
         game.century_end_turn = [0] * 4
         game.figures_placed, game.figures_removed, game.support_cards = [0] * game.n, 0, [0] * game.n
-        game.start_player = 0
+        game.start_player = view["start_player"]
         game.deck, game.discard = list(deck), list(view["discard"])
         game.hands = [list(h) for h in hands]
         return game
@@ -448,6 +450,8 @@ class Game:
         self.wars += 1
         if self.peace[c] == 0:
             self.century_end_turn[c] = self.turns + 1
+            if sum(self.peace) == 0 and rules.finish_round:
+                return False  # the last century is scored when the round ends (finish_turn_steps)
             self.scoring()
             if sum(self.peace) == 0:
                 self.game_over = True
@@ -481,10 +485,17 @@ class Game:
         triggered = bool(self.pending)
         scored = False
         for x in self.pending:
-            if self.game_over:
+            if self.game_over or sum(self.peace) == 0:  # no peace tile left: the war is dropped
                 break
             scored |= (yield from self.war_steps(seat, x))
-        if self.end_triggered and not self.game_over:
+        if rules.finish_round:  # the variant: the end waits for the last turn of the round
+            out = sum(self.peace) == 0
+            if (out or self.end_triggered) and not self.game_over and (seat + 1) % self.n == self.start_player:
+                if out or not scored:
+                    self.scoring()
+                self.game_over = True
+                self.end_reason = "tenth_war" if out else "track_end"
+        elif self.end_triggered and not self.game_over:
             if not scored:
                 self.scoring()
             self.game_over = True

@@ -11,6 +11,14 @@ Ranges the spec leaves open (decided here):
 - ``max_turns`` 1..1,000,000;
 - ``map`` is a path to a JSON map, or the name of a file shipped in ``toolkit/games/attila/data/``; it is
   loaded and checked (``board.load_map``) when the rules are built.
+
+Two variants a designer would try against the first player's edge are not in the spec; they are the
+toolkit's [design: variant], off by default, so every preset plays the spec exactly
+(``docs/rules/attila_variants.md``):
+
+- ``finish_round``: the end of the game (the last peace tile, the track end) waits for the round to
+  finish, so that every player has had as many turns as the start player;
+- ``later_seat_vp``: the player k places after the start player starts with k x that many VP.
 """
 
 from __future__ import annotations
@@ -70,6 +78,11 @@ class Rules(RulesBase):
     tiebreak: str = param("shared", Choice(("shared", "influence_sum")), "How a VP tie is settled (A-7)", "[design]",
                           group="scoring")
     max_turns: int = param(10_000, Int(1, 1_000_000), "Safety cap on turns (A-3.7)", "[design]", group="end")
+    finish_round: bool = param(False, Bool(), "The end (last peace tile, track end) waits for the round to finish: "
+                               "every player has as many turns as the start player (variant 1)",
+                               "[design: variant]", group="end")
+    later_seat_vp: int = param(0, Int(0, 20), "The player k places after the start player starts with k x this "
+                               "many VP (variant 2)", "[design: variant]", group="set-up")
 
     def validate(self) -> None:
         if 6 * self.cards_per_tribe < self.num_players * self.hand_size:
