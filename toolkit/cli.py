@@ -548,8 +548,9 @@ def cmd_tune(args) -> int:
           + (f" (skill gap: {s['skill'][0]} against {s['skill'][1]})" if s["skill"] else ""))
     complete = found.trials[found.trials["state"] == "complete"]
     refused = len(found.trials) - len(complete)
-    print(f"trials: {len(complete)} played ({(complete['note'] == 'repeated').sum()} repeats of a candidate, "
-          f"not played again), {refused} refused by the rules")
+    repeats = int((complete["note"] == "repeated").sum())
+    print(f"trials: {len(found.trials)}, of which {len(complete) - repeats} candidates played, {repeats} repeats of a "
+          f"candidate (not played again) and {refused} refused by the rules")
     print(f"\nthe {len(found.finalists)} best candidates played again: {s['final_games']:,} games on the fresh seed "
           f"{s['final_seed']}, nearest first")
     shown = found.finalists[["trial"] + [d.name for d in found.dimensions] + ["distance"]].copy()

@@ -85,12 +85,14 @@ class Dimension:
         return f"{self.name}={' | '.join(map(_text, self.values))}"
 
 
-def _text(value) -> str:
-    """A rule value as ``--set`` writes it (``true``, ``1,2,3``)."""
+def _text(value, short: bool = False) -> str:
+    """A rule value as ``--set`` writes it (``true``, ``1,2,3``); ``short``: a float to 4 digits."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, (tuple, list, frozenset)):
         return ",".join(map(_text, sorted(value) if isinstance(value, frozenset) else value))
+    if short and isinstance(value, float):
+        return f"{value:.4g}"
     return str(value)
 
 
@@ -328,6 +330,19 @@ class Tuning:
                             for who, row in (("base", self.base), ("tuned", self.best))
                             for suffix in ("", "_low", "_high")}})
         return pd.DataFrame(rows).set_index("metric")
+
+    def answer(self) -> str:
+        """One sentence: the tuned values, and each target's metric under them and under the base rules,
+        with 95% intervals, measured on the fresh seed."""
+        def cell(row, metric):
+            value, low, high = (row.get(f"{metric}{s}", np.nan) for s in ("", "_low", "_high"))
+            return f"{value:.4g} [{low:.4g}, {high:.4g}]" if np.isfinite(low) else f"{value:.4g}"
+
+        changed = ", ".join(f"{d.name}={_text(self.best_values[d.name], short=True)}" for d in self.dimensions)
+        measured = "; ".join(f"{t.metric} {cell(self.best, t.metric)} (target {t.describe().split('=')[1]}), "
+                             f"{cell(self.base, t.metric)} under the base rules" for t in self.targets)
+        return (f"{changed}: {measured}, on {self.settings['final_games']:,} fresh games "
+                f"(seed {self.settings['final_seed']}).")
 
     def set_flags(self) -> list[str]:
         """``--set NAME=VALUE`` for every varied parameter: the tuned rules from the base ones."""

@@ -46,6 +46,24 @@ class RuleQuestion:
 
 
 @dataclasses.dataclass(frozen=True)
+class TuneQuestion:
+    """A designer's question answered by tuning rules toward a target (:func:`toolkit.analysis.tune`), in
+    the overview notebook (section 5): ``targets`` and ``vary`` as :func:`~toolkit.analysis.tuning.tune`
+    takes them, played by ``policies`` from the rules ``base``; ``trials`` and ``n_games`` the notebook's
+    setting at its full size (it scales ``n_games`` down with its ``N``)."""
+
+    question: str  # the question (Markdown, one sentence)
+    targets: Mapping
+    vary: Mapping
+    policies: str | None = None  # one name fills every seat; None: random
+    preset: str | None = None  # the preset the search starts from (None: standard)
+    trials: int = 20
+    n_games: int = 20_000
+    skilled: str = "lookahead"  # a skill_gap target's players
+    unskilled: str = "random"
+
+
+@dataclasses.dataclass(frozen=True)
 class GameSpec:
     name: str
     description: str
@@ -98,6 +116,7 @@ class GameSpec:
     notebook_lookahead: str = "lookahead"
     lookahead_share: int = 20
     rule_question: RuleQuestion | None = None  # the overview notebook's sweep
+    tune_question: TuneQuestion | None = None  # the overview notebook's tuning
     # hooks, each a "module:function" imported when first used (so matplotlib loads only then):
     # replay(rules, seed, game_index, policies) -> the positions of one game, in order (policies None: the
     # game's choice);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
 from toolkit.games.attila import kernel
 
 
@@ -39,4 +39,9 @@ SPEC = GameSpec(
         "in the 2-player variant the second place of a tribe scores only within this many spaces of the "
         "first. It is the one rule that exists to fix the 2-player game; `none` is the rule of 3–5 players.",
         base={"num_players": 2}),
+    tune_question=TuneQuestion(
+        "The first of four greedy players wins 32% (a fair share is 25%): does finishing the round remove "
+        "the edge, or a head start in VP for the later seats (the toolkit's variants)?",
+        {"first_player_advantage": 0.0}, {"finish_round": None, "later_seat_vp": "0..6"},
+        policies="greedy", trials=20, n_games=4_000),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
 from toolkit.games.halali import kernel
 
 
@@ -35,4 +35,10 @@ SPEC = GameSpec(
         "may even out the first-player advantage."),
     replay="toolkit.games.halali.replay:positions",
     draw_position="toolkit.games.halali.viz:draw_board",
+    tune_question=TuneQuestion(
+        "Blue moves first and wins 60% of greedy games: which of the end-phase and movement rules brings "
+        "it nearest 50%?",
+        {"first_player_win_rate": 0.5},
+        {"end_phase_moves": "1..20", "forced_capture": None, "no_return_rule": None, "exits_only_in_end_phase": None},
+        policies="greedy", trials=20, n_games=4_000),
 )

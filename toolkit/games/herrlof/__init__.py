@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
 from toolkit.core.mcts import policy_codes
 from toolkit.games.herrlof import kernel
 from toolkit.games.herrlof.rules import Rules
@@ -64,4 +64,10 @@ SPEC = GameSpec(
         "exact_bid_bonus", (0, 5, 10, 15, 20), "lead_changes",
         "the bonus for making one's bid exactly is the heart of the bidding game. It decides how fast the "
         "50 points are reached and how much a round can swing."),
+    tune_question=TuneQuestion(
+        "The special cards' effects (the 1 steals a trick, the 3 trades with the stock, the 6 swaps a card, "
+        "the 9 cedes the lead): which settings make skill matter most, greedy against random?",
+        {"skill_gap": "max"}, {"effect_1": None, "effect_3": None, "three_trigger": None, "effect_6": None,
+                               "effect_9": None},
+        skilled="greedy", trials=20, n_games=2_000),
 )

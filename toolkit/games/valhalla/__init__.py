@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
 from toolkit.games.valhalla import odds
 
 
@@ -26,4 +26,10 @@ SPEC = GameSpec(
         "a throw with no rune up is worth 5 in the seed's simplified table, but the runes rules do not say "
         "what it is worth ([inf] in the spec). It comes up once in sixteen throws and is the largest throw, "
         "so it sets the pace of the race."),
+    tune_question=TuneQuestion(
+        "The alternative set-up (blocks of ships, simplified throws, extra throws) gives the first player 59% "
+        "of random games: which of the throw rules brings it nearest 50%?",
+        {"first_player_win_rate": 0.5},
+        {"stick_rune_up_probability": "0.2..0.8", "zero_runes_value": None, "extra_throw_enabled": None},
+        preset="alternative", trials=30, n_games=20_000),
 )

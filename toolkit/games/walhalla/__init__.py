@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec, PageRuns, RuleQuestion
+from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
 
 
 SPEC = GameSpec(
@@ -34,4 +34,9 @@ SPEC = GameSpec(
         "the number of raids is the length of the game. How much of the outcome is fixed in the first raid?"),
     replay="toolkit.games.walhalla.viz:replay",
     draw_position="toolkit.games.walhalla.viz:draw_board",
+    tune_question=TuneQuestion(
+        "How many raids, and how many Vikings of each colour, make a game of four greedy players last a "
+        "third longer (48 dragons instead of 36)?",
+        {"duration_turns": 48.0}, {"raids": None, "vikings_per_colour": "8..20"},
+        policies="greedy", trials=20, n_games=4_000),
 )
