@@ -189,7 +189,7 @@ class Target:
     weight: float = 1.0
 
     def scale(self) -> float:
-        if _is_share(self.metric) or isinstance(self.value, str):
+        if is_share(self.metric) or isinstance(self.value, str):
             return 1.0
         return abs(self.value) or 1.0
 
@@ -203,7 +203,7 @@ class Target:
         return f"{self.metric}={value}" + ("" if self.weight == 1.0 else f":{self.weight:g}")
 
 
-def _is_share(metric: str) -> bool:
+def is_share(metric: str) -> bool:
     return metric in SHARES or metric.startswith("win_rate_")
 
 
