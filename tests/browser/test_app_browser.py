@@ -163,6 +163,26 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def test_tuning_shows_the_search_and_the_tuned_rules(page):
+    """The tuning section, prefilled with Valhalla's question (the first player's win rate to 0.5 by three
+    throw rules), runs from the current rules on a click and shows its plots, the answer and the flags;
+    the run's plots stay as they were."""
+    old = plot_source(page)
+    start = time.monotonic()
+    page.get_by_role("button", name="tune the rules").click()
+    figure = page.locator(".widget-output img[alt^='the tuning']")
+    figure.wait_for(timeout=REDRAW_TIMEOUT_MS)
+    TIMINGS["tuning in the browser (20 trials of 2,000 Valhalla games, 3 finalists)"] = time.monotonic() - start
+    assert figure.get_attribute("src").startswith("data:image/png;base64,")
+    answer = page.locator(".widget-output p", has_text="the current rules beside").inner_text()
+    assert "first_player_win_rate" in answer and "target 0.5" in answer
+    flags = page.locator(".widget-output code", has_text="--set").inner_text()
+    assert "--set stick_rune_up_probability=" in flags and "--set zero_runes_value=" in flags
+    assert plot_source(page) == old and page_problems(page) == []
+    figure.scroll_into_view_if_needed()
+    page.screenshot(path=page.shots / "tuning.png")
+
+
 def test_switching_game_rebuilds_panel_and_seats(page):
     old = plot_source(page)
     control(page, "dropdown", "game").locator("select").select_option(label="Attila")

@@ -215,3 +215,47 @@ def test_app_refuses_a_busy_port(capsys):
         assert main(["app", "valhalla", "--port", str(port), "--no-browser"]) == 2
     err = capsys.readouterr().err
     assert f"--port {port} is not allowed: it is in use" in err and err.count("\n") == 1
+
+
+def test_the_tuning_is_prefilled_with_the_games_question_and_offers_bounded_rules():
+    board = Dashboard("valhalla", n_games=N, threads=1, refresh=False)
+    question = toolkit.GAMES["valhalla"].tune_question
+    assert board.tune_metric.value == "first_player_win_rate" and board.tune_value.value == 0.5
+    assert board.tune_rules.value == tuple(question.vary)
+    offered = set(board.tune_rules.options)
+    assert {"throw_mode", "extra_throw_enabled", "zero_runes_value", "stick_rune_up_probability",
+            "extra_throw_values"} <= offered
+    assert not offered & {"safe_squares", "blockade_zone"}  # a set of squares, a list: no bounded domain
+    board.game.value = "attila"
+    assert board.tune_metric.value == "first_player_advantage" and board.tune_rules.value == ("finish_round",
+                                                                                             "later_seat_vp")
+    assert "num_players" not in board.tune_rules.options and "win_rate_3" in board.tune_metric.options
+
+
+def test_a_tuning_is_tune_from_the_current_rules_and_policies(board):
+    from toolkit.analysis import tuning
+
+    board.seat_policies[1].value = "greedy"
+    board.panel.widgets["throw_mode"].value = "simplified"
+    board.tune_metric.value, board.tune_goal.value = "duration_turns", "max"
+    board.tune_rules.value = ("zero_runes_value",)
+    board.tune_trials.value, board.tune_games.value = 6, 300
+    found = board.run_tuning()
+    expected = tuning.tune("valhalla", {"duration_turns": "max"}, {"zero_runes_value": None}, 6, 300,
+                           rules=board.panel.rules(), policies=("random", "greedy"), threads=1, progress=False)
+    pd.testing.assert_frame_equal(found.trials, expected.trials)
+    assert found.best_values == expected.best_values and found.base_rules.throw_mode == "simplified"
+    shown = board.tune_output.outputs[0]["data"]["text/html"]
+    assert shown.startswith('<img src="data:image/png;base64,')
+    assert html.escape(expected.answer()) in shown and html.escape(" ".join(expected.set_flags())) in shown
+
+
+def test_a_tuning_without_rules_to_vary_says_so():
+    board = Dashboard("valhalla", n_games=N, threads=1, refresh=False)
+    board.tune_rules.value = ()
+    assert board.run_tuning() is None and board.tuning is None
+    assert "choose at least one" in board.tune_output.outputs[0]["data"]["text/html"]
+    board.tune_rules.value = ("ships_per_player",)
+    board.panel.widgets["blockade_zone"].value = "25,99"  # a bad rule in the panel: named, nothing run
+    assert board.run_tuning() is None
+    assert "blockade_zone" in board.tune_output.outputs[0]["data"]["text/html"]

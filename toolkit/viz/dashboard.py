@@ -15,8 +15,12 @@ On the page, top to bottom:
   intervals, the length and score distributions, the design metrics, and the
   exact odds beside the simulated ones (measured on the run's records, or on
   a replay of its first deals, ``toolkit.core.deals``);
-- on demand: a policy tournament on the current rules, and a CSV of the
-  current run (one row per game, as ``toolkit simulate -o`` writes it).
+- on demand: a policy tournament on the current rules, a rule tuning toward a
+  target (:func:`toolkit.analysis.tune` from the current rules and policies: the
+  rules searched over their declared domains, the search, their importance and the
+  tuned metric beside the current one with 95% intervals, prefilled with the
+  game's own question, ``GameSpec.tune_question``), and a CSV of the current run
+  (one row per game, as ``toolkit simulate -o`` writes it).
 
 Every run uses the same seed, so a change of rule is compared on the same
 random numbers.
@@ -35,6 +39,7 @@ from toolkit.core.deals import SAMPLE_DEALS
 from toolkit.core.runner import get_spec
 
 TOURNAMENT_GAMES = 2_000  # per ordered pair (two seats) or per seating, as toolkit compare's -n
+TUNE_TRIALS, TUNE_GAMES = 20, 2_000  # the tuning's defaults: trials, games per trial
 CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
 
 _NOTE_STYLE = "color:#555"
@@ -97,6 +102,20 @@ class Dashboard:
         self.csv_button = w.Button(description="prepare the CSV of this run", icon="download",
                                    layout=w.Layout(width="auto"))
         self.csv_link = w.HTML()
+        self.tune_metric = w.Dropdown(description="metric", layout=w.Layout(width="auto"))
+        self.tune_goal = w.Dropdown(options=["reach", "max", "min"], value="reach", description="",
+                                    layout=w.Layout(width="6em"))
+        self.tune_value = w.FloatText(value=0.5, description="target", layout=w.Layout(width="12em"))
+        self.tune_rules = w.SelectMultiple(description="rules to vary", rows=6, layout=w.Layout(width="auto"),
+                                           style={"description_width": "initial"})
+        self.tune_trials = w.BoundedIntText(value=TUNE_TRIALS, min=2, max=1_000, description="trials",
+                                            layout=w.Layout(width="10em"))
+        self.tune_games = w.BoundedIntText(value=TUNE_GAMES, min=10, max=10_000_000, step=1000,
+                                           description="games per trial", style={"description_width": "initial"})
+        self.tune_button = w.Button(description="tune the rules", icon="sliders", layout=w.Layout(width="auto"))
+        self.tune_output = w.Output()
+        self.tuning = None
+        self.tune_button.on_click(lambda _: self.run_tuning())
         self.tournament_button.on_click(lambda _: self.run_tournament())
         self.csv_button.on_click(lambda _: self.prepare_csv())
         self.game.observe(lambda change: self._build(change["new"], refresh=True), names="value")
@@ -105,6 +124,9 @@ class Dashboard:
             self.game, self.panel_box,
             w.HTML("<h3>A policy tournament on these rules</h3>"),
             w.HBox([self.tournament_games, self.tournament_button]), self.tournament_output,
+            w.HTML("<h3>Tune the rules toward a target</h3>"),
+            w.HBox([self.tune_metric, self.tune_goal, self.tune_value]), self.tune_rules,
+            w.HBox([self.tune_trials, self.tune_games, self.tune_button]), self.tune_output,
             w.HTML("<h3>This run as a table</h3>"), w.HBox([self.csv_button, self.csv_link]),
         ])
         self._build(self.game.value, refresh=refresh)
@@ -125,8 +147,35 @@ class Dashboard:
         self.panel = rules_panel(self.spec, self._run, n_games=n, refresh=False, title=f"{self.spec.title} rules")
         self._seat_controls(self.panel.rules(), keep=False)  # a new game: its own seats and policies
         self.panel_box.children = [self.policy_box, self.panel.box]
+        self._tune_controls()
         if refresh:
             self.panel.refresh()
+
+    def _tune_controls(self) -> None:
+        """The tuning's choices for the current game, prefilled with its own question."""
+        from toolkit.analysis import tuning
+        from toolkit.core.params import params_of
+
+        self.tuning = None
+        self.tune_output.outputs = ()
+        rules = self.panel.rules()
+        self.tune_metric.options = tuning.metric_names(self.spec, rules)
+        fields = params_of(self.spec.Rules)
+        searchable = []
+        for name in fields:
+            try:
+                tuning.space(self.spec, {name: None})
+            except ValueError:
+                continue  # a domain without bounds (a mapping, a list, a free number): not offered
+            searchable.append(name)
+        self.tune_rules.options = searchable
+        question = self.spec.tune_question
+        if question is not None:
+            (metric, goal), = list(question.targets.items())[:1]
+            self.tune_metric.value = metric
+            self.tune_goal.value = goal if isinstance(goal, str) else "reach"
+            self.tune_value.value = 0.0 if isinstance(goal, str) else float(goal)
+            self.tune_rules.value = tuple(n for n in question.vary if n in searchable)
 
     def _seat_controls(self, rules, *, keep: bool = True) -> None:
         """One policy dropdown per seat of ``rules``; ``keep``: the seats that stay keep their choice."""
@@ -219,11 +268,63 @@ class Dashboard:
                               + ratings.ratings(table).to_html(escape=True, border=0, float_format="{:.1f}".format))
         return table
 
+    def run_tuning(self):
+        """:func:`toolkit.analysis.tune` from the current rules and seat policies toward the chosen target,
+        the chosen rules over their declared domains; shows the search, the rules' importance, the target
+        metric under the current and the tuned rules, the answer and the ``--set`` flags.
+
+        Returns the :class:`~toolkit.analysis.tuning.Tuning`, or ``None`` (bad rules or settings)."""
+        import matplotlib.pyplot as plt
+
+        from toolkit.analysis import tuning
+        from toolkit.viz import plots, report_html
+
+        goal = self.tune_value.value if self.tune_goal.value == "reach" else self.tune_goal.value
+        try:
+            rules = self.panel.rules()
+            policies = self.spec.check_policies([d.value for d in self.seat_policies], rules)
+            if not self.tune_rules.value:
+                raise ValueError("rules to vary: choose at least one")
+        except ValueError as error:
+            self._show(self.tune_output, f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
+            return None
+        trials, games = int(self.tune_trials.value), int(self.tune_games.value)
+        self._show(self.tune_output, f'<span style="{_NOTE_STYLE}">tuning {", ".join(self.tune_rules.value)} '
+                                     f"toward {self.tune_metric.value} = {goal}: {trials} trials of {games:,} games "
+                                     "…</span>")
+        try:
+            found = tuning.tune(self.spec, {self.tune_metric.value: goal}, dict.fromkeys(self.tune_rules.value),
+                                trials, games, seed=self.seed, rules=rules, policies=policies, threads=self.threads,
+                                progress=False)
+        except ValueError as error:  # a target the rules do not measure, every trial refused
+            self._show(self.tune_output, f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
+            return None
+        self.tuning = found
+        panels = 2 + len(found.targets)
+        figure, axes = plt.subplots(1, panels, figsize=(4.6 * panels, 3.6))
+        plots.tuning_history(found, ax=axes[0], title="the search")
+        if len(found.importance()) > 1:
+            plots.tuning_importance(found, ax=axes[1])
+        else:
+            axes[1].set_axis_off()
+        plots.tuning_result(found, axes=axes[2:])
+        figure.tight_layout()
+        image = report_html.figure_uri(figure)
+        flags = " ".join(found.set_flags())
+        self._show(self.tune_output,
+                   f'<img src="{image}" alt="the tuning: the search, the importance, the result" style="max-width:100%">'
+                   f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh seed): "
+                   f"{html.escape(found.answer())}</p><p>The tuned rules from these: <code>{html.escape(flags)}</code></p>")
+        return found
+
     def _show_tournament(self, text: str) -> None:
-        """Replace what the tournament area shows: set the Output's state itself, which works the same
+        self._show(self.tournament_output, text)
+
+    @staticmethod
+    def _show(output, text: str) -> None:
+        """Replace what an output area shows: set the Output's state itself, which works the same
         in a kernel and outside one (where ``clear_output`` would not clear it)."""
-        self.tournament_output.outputs = ({"output_type": "display_data", "data": {"text/html": text},
-                                           "metadata": {}},)
+        output.outputs = ({"output_type": "display_data", "data": {"text/html": text}, "metadata": {}},)
 
     def prepare_csv(self) -> bytes | None:
         """The current run as CSV (``toolkit.save``'s format) with its JSON sidecar (game, rules, seed,
