@@ -51,5 +51,13 @@ def ladder(game: str, rules=None, **kwargs):
     return _ladder(game, rules, **kwargs)
 
 
+def tune(game: str, targets, vary, trials: int = 40, n_games: int = 20_000, **kwargs):
+    """The rules of ``vary`` whose design metrics come nearest ``targets`` (see
+    :func:`toolkit.analysis.tuning.tune`)."""
+    from toolkit.analysis.tuning import tune as _tune
+
+    return _tune(game, targets, vary, trials, n_games, **kwargs)
+
+
 __all__ = ["GAMES", "Summary", "compare", "ladder", "load", "odds", "paired", "paired_difference", "rules", "save",
-           "simulate", "wilson", "win_rates"]
+           "simulate", "tune", "wilson", "win_rates"]
