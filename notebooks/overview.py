@@ -510,14 +510,7 @@ for game in GAMES:
     tunings[game] = t = toolkit.analysis.tune(
         game, q.targets, q.vary, trials=trials, n_games=max(500, q.n_games * N // 20_000), seed=SEED,
         preset=q.preset, policies=q.policies, skilled=q.skilled, unskilled=q.unskilled, progress=False)
-    fig, axes = plt.subplots(1, 2 + len(t.targets), figsize=(4.2 * (2 + len(t.targets)), 3.4))
-    plots.tuning_history(t, ax=axes[0], title=f"{game}: the search")
-    if len(t.importance()) > 1:
-        plots.tuning_importance(t, ax=axes[1])
-    else:
-        axes[1].set_axis_off()
-    plots.tuning_result(t, axes=axes[2:])
-    fig.tight_layout()
+    plots.tuning_figure(t)
     plt.show()
     flags = ([f"--preset {q.preset}"] if q.preset else []) + t.set_flags()
     display(Markdown(f"**{toolkit.GAMES[game].title}.** {q.question}\n\n"

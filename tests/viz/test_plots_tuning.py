@@ -60,3 +60,16 @@ def test_the_result_panels_show_the_base_and_tuned_metrics_with_their_intervals(
         target_line = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"][0]
         assert target_line.get_ydata()[0] == target.value
     plt.close("all")
+
+
+def test_the_figure_puts_the_three_views_side_by_side(found):
+    figure = plots.tuning_figure(found)
+    axes = figure.get_axes()
+    assert len(axes) == 2 + len(found.targets)
+    assert axes[0].get_ylabel() == "distance to the targets"
+    assert axes[1].get_xlabel() == "importance (share of the variation)"
+    assert [ax.get_ylabel() for ax in axes[2:]] == [t.metric.replace("_", " ") for t in found.targets]
+    single = tn.tune("valhalla", {"duration_turns": 300.0}, {"zero_runes_value": [4, 5]}, trials=3, n_games=300,
+                     final_games=300, progress=False)
+    assert not plots.tuning_figure(single).get_axes()[1].axison  # one rule: no importance to share
+    plt.close("all")

@@ -274,8 +274,6 @@ class Dashboard:
         metric under the current and the tuned rules, the answer and the ``--set`` flags.
 
         Returns the :class:`~toolkit.analysis.tuning.Tuning`, or ``None`` (bad rules or settings)."""
-        import matplotlib.pyplot as plt
-
         from toolkit.analysis import tuning
         from toolkit.viz import plots, report_html
 
@@ -300,16 +298,7 @@ class Dashboard:
             self._show(self.tune_output, f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
             return None
         self.tuning = found
-        panels = 2 + len(found.targets)
-        figure, axes = plt.subplots(1, panels, figsize=(4.6 * panels, 3.6))
-        plots.tuning_history(found, ax=axes[0], title="the search")
-        if len(found.importance()) > 1:
-            plots.tuning_importance(found, ax=axes[1])
-        else:
-            axes[1].set_axis_off()
-        plots.tuning_result(found, axes=axes[2:])
-        figure.tight_layout()
-        image = report_html.figure_uri(figure)
+        image = report_html.figure_uri(plots.tuning_figure(found, title="the search", width=4.6))
         flags = " ".join(found.set_flags())
         self._show(self.tune_output,
                    f'<img src="{image}" alt="the tuning: the search, the importance, the result" style="max-width:100%">'

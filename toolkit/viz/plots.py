@@ -800,3 +800,21 @@ def tuning_result(tuning, axes=None):
         ax.set_ylabel(target.metric.replace("_", " "))
         ax.margins(y=0.2)
     return axes
+
+
+def tuning_figure(tuning, *, title: str | None = None, width: float = 4.4):
+    """The three views of a tuning side by side, as the notebook and the dashboard show it: the search
+    (:func:`tuning_history`), the rules' importance (:func:`tuning_importance`; left empty with a single
+    rule) and the targeted metrics, base against tuned (:func:`tuning_result`).  Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    panels = 2 + len(tuning.targets)
+    figure, axes = plt.subplots(1, panels, figsize=(width * panels, 3.5))
+    tuning_history(tuning, ax=axes[0], title=title or f"{tuning.game}: the search")
+    if len(tuning.importance()) > 1:
+        tuning_importance(tuning, ax=axes[1])
+    else:
+        axes[1].set_axis_off()
+    tuning_result(tuning, axes=axes[2:])
+    figure.tight_layout()
+    return figure
