@@ -194,3 +194,16 @@ def test_a_bare_name_searches_the_declared_domain():
     assert dims["extra_throw_values"].kind == "subset" and len(dims["extra_throw_values"].values) == 7
     given = tn.space("valhalla", {"stick_rune_up_probability": "0.25..0.5", "zero_runes_value": ["2", 4, "4"]})
     assert (given[0].low, given[0].high) == (0.25, 0.5) and given[1].values == (2, 4)
+
+
+def test_the_command_plays_its_trials_on_a_scheduler(cluster_client, tmp_path, capsys):
+    argv = ["tune", "valhalla", "--target", "duration_turns=300", "--vary", "stick_rune_up_probability=0.2..0.45",
+            "--trials", "4", "-n", "500", "--final-games", "500", "--batch", "2", "--no-progress"]
+    assert main([*argv, "-o", str(tmp_path / "local.json")]) == 0
+    address = cluster_client.scheduler.address
+    assert main([*argv, "--scheduler", address, "-o", str(tmp_path / "dask.json")]) == 0
+    printed = capsys.readouterr().out
+    assert f"dask at {address}" in printed and "batches of 2" in printed
+    local, remote = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("local", "dask"))
+    assert remote["settings"]["backend"] == "dask" and local["settings"]["backend"] == "local"
+    assert remote["trials"] == local["trials"] and remote["rules"] == local["rules"]
