@@ -549,8 +549,8 @@ def cmd_tune(args) -> int:
     complete = found.trials[found.trials["state"] == "complete"]
     refused = len(found.trials) - len(complete)
     repeats = int((complete["note"] == "repeated").sum())
-    print(f"trials: {len(found.trials)}, of which {len(complete) - repeats} candidates played, {repeats} repeats of a "
-          f"candidate (not played again) and {refused} refused by the rules")
+    print(f"trials: {len(found.trials)}: {len(complete) - repeats} candidates played, {repeats} repeated an earlier "
+          f"candidate (not played again), {refused} refused by the rules")
     print(f"\nthe {len(found.finalists)} best candidates played again: {s['final_games']:,} games on the fresh seed "
           f"{s['final_seed']}, nearest first")
     shown = found.finalists[["trial"] + [d.name for d in found.dimensions] + ["distance"]].copy()

@@ -39,6 +39,6 @@ SPEC = GameSpec(
         "Blue moves first and wins 60% of greedy games: which of the end-phase and movement rules brings "
         "it nearest 50%?",
         {"first_player_win_rate": 0.5},
-        {"end_phase_moves": "1..20", "forced_capture": None, "no_return_rule": None, "exits_only_in_end_phase": None},
+        {"end_phase_moves": None, "forced_capture": None, "no_return_rule": None, "exits_only_in_end_phase": None},
         policies="greedy", trials=20, n_games=4_000),
 )
