@@ -42,7 +42,8 @@ def main(argv=None) -> int:
         found = tuning.tune("valhalla", targets, vary, trials=args.trials, n_games=args.n_games, preset=preset,
                             final_games=args.fresh, threads=args.threads, progress=False)
         seconds = time.perf_counter() - start
-        played = (found.trials["note"] == "played").sum() * args.n_games + (found.settings["finalists"] + 1) * args.fresh
+        played = ((found.trials["note"] == "played").sum() * args.n_games
+                  + (found.settings["finalists"] + 1) * args.fresh)
         (metric, target), = targets.items()
         value = found.best[metric]
         off = abs(value - target) / (abs(target) or 1.0)  # of the target (of 1 for a target of 0)

@@ -840,7 +840,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the best distinct candidates played again on a fresh seed (default 3)")
     p.add_argument("--final-games", type=int, default=None, help="their games (default 2.5 x -n)")
     p.add_argument("--final-seed", type=int, default=None, help="the fresh seed (default --seed + 1)")
-    p.add_argument("--skilled", default="lookahead", help="the skilled policy of a skill_gap target (default lookahead)")
+    p.add_argument("--skilled", default="lookahead",
+                   help="the skilled policy of a skill_gap target (default lookahead)")
     p.add_argument("--unskilled", default="random", help="its opponents (default random)")
     p.add_argument("--batch", type=int, default=None,
                    help="trials asked and told at a time (default 1 locally, 8 on Dask); the trials depend on "

@@ -106,7 +106,8 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
     spec = toolkit.GAMES[name]
     rules = toolkit.rules(name)
     seats = spec.seats(rules)
-    lineup = ("mcts:12",) + ("mcts:6:random:uct", "mcts:5:random")[:seats - 1] + ("mcts:4:3:greedy",) * max(0, seats - 3)
+    lineup = (("mcts:12",) + ("mcts:6:random:uct", "mcts:5:random")[:seats - 1]
+              + ("mcts:4:3:greedy",) * max(0, seats - 3))
     toolkit.simulate(name, n_games=3, seed=SEED, policies=lineup, check=True, progress=False)  # raises on a violation
     out = np.zeros((3, len(spec.columns)), np.int32)
     violations = np.full(3, -1, np.int32)

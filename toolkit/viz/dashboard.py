@@ -52,6 +52,11 @@ def _close_tree(widget) -> None:
     widget.close()
 
 
+def _error(error) -> str:
+    """A refused value's message, in the red the rules panel uses."""
+    return f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>'
+
+
 def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
     """``spec.odds(rules)`` with a ``simulated`` column where the run's records give the same quantity.
 
@@ -250,7 +255,7 @@ class Dashboard:
         try:
             rules = self.panel.rules()
         except ValueError as error:
-            self._show_tournament(f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
+            self._show_tournament(_error(error))
             return None
         games = int(self.tournament_games.value)
         names = list(self.spec.policies)
@@ -284,7 +289,7 @@ class Dashboard:
             if not self.tune_rules.value:
                 raise ValueError("rules to vary: choose at least one")
         except ValueError as error:
-            self._show(self.tune_output, f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
+            self._show(self.tune_output, _error(error))
             return None
         trials, games = int(self.tune_trials.value), int(self.tune_games.value)
         self._show(self.tune_output, f'<span style="{_NOTE_STYLE}">tuning {", ".join(self.tune_rules.value)} '
@@ -295,15 +300,17 @@ class Dashboard:
                                 trials, games, seed=self.seed, rules=rules, policies=policies, threads=self.threads,
                                 progress=False)
         except ValueError as error:  # a target the rules do not measure, every trial refused
-            self._show(self.tune_output, f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>')
+            self._show(self.tune_output, _error(error))
             return None
         self.tuning = found
         image = report_html.figure_uri(plots.tuning_figure(found, title="the search", width=4.6))
         flags = " ".join(found.set_flags())
         self._show(self.tune_output,
-                   f'<img src="{image}" alt="the tuning: the search, the importance, the result" style="max-width:100%">'
-                   f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh seed): "
-                   f"{html.escape(found.answer())}</p><p>The tuned rules from these: <code>{html.escape(flags)}</code></p>")
+                   f'<img src="{image}" alt="the tuning: the search, the importance, the result" '
+                   'style="max-width:100%">'
+                   f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh "
+                   f"seed): {html.escape(found.answer())}</p>"
+                   f"<p>The tuned rules from these: <code>{html.escape(flags)}</code></p>")
         return found
 
     def _show_tournament(self, text: str) -> None:
