@@ -52,8 +52,9 @@ order, are its set bits in ascending order with the V bit (``suited``) and
 the N bit (``suited + 1``) on top.  The policies' scratch (``choose``'s
 ``scratch``) is laid out by :data:`SCRATCH`.  A seat's policy code
 (:func:`policy_ids`) is its ``POLICY_ID``, plus for ``lookahead`` its
-samples ``<< SAMPLES_SHIFT``: the driver hands :func:`choose` the seat's
-code only.
+samples ``<< SAMPLES_SHIFT``, plus a bit ``DECLINES_SHIFT + kind`` for each
+decision kind it always declines (``greedy-nosteal``): the driver hands
+:func:`choose` the seat's code only.
 
 Design metrics (the columns ``decisions``, ``options``, ``lead_changes`` and
 ``decisive_turn``; their choices are explained in ``reference.py``'s
@@ -98,6 +99,7 @@ FIRST_DEALER = {"random": 0, "seat0": 1, "seat1": 2}
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 SAMPLES_SHIFT = 8  # a seat's policy code (policy_ids): its POLICY_ID, plus its samples << SAMPLES_SHIFT
+DECLINES_SHIFT = 24  # ... plus 1 << (DECLINES_SHIFT + kind) for each DP kind it always declines (-nosteal)
 
 # -- decision points and phases (codes shared with reference.DP_*) -----------------------
 DP_BID, DP_CARD, DP_TRADE, DP_TRADE_DISCARD, DP_STEAL, DP_SWAP, DP_GIVE = 1, 2, 3, 4, 5, 6, 7
@@ -238,12 +240,14 @@ def to_kernel(rules):
 def policy_ids(policies) -> np.ndarray:
     """Policy names -> the seats' policy codes and sample counts: ``[code_0, code_1, samples_0, samples_1]``.
 
-    A code is the policy's ``POLICY_ID``, plus for ``lookahead`` its samples ``<< SAMPLES_SHIFT``: the
-    driver hands :func:`choose` only the seat's code (``random``'s is 0, as the driver wants)."""
+    A code is the policy's ``POLICY_ID``, plus for ``lookahead`` its samples ``<< SAMPLES_SHIFT``, plus
+    ``1 << (DECLINES_SHIFT + kind)`` for each decision kind it declines: the driver hands :func:`choose`
+    only the seat's code (``random``'s is 0, as the driver wants)."""
     out = np.zeros(4, np.int64)
     for seat, name in enumerate(policies):
-        base, samples = parse_policy(name)
-        out[seat] = POLICY_ID[base] + (samples << SAMPLES_SHIFT if base == "lookahead" else 0)
+        base, samples, declines = parse_policy(name)
+        out[seat] = (POLICY_ID[base] + (samples << SAMPLES_SHIFT if base == "lookahead" else 0)
+                     + sum(1 << (DECLINES_SHIFT + kind) for kind in declines))
         out[2 + seat] = samples
     return out
 
@@ -1228,11 +1232,16 @@ def apply(params, st, rs, option):
 
 @njit
 def choose(params, policy, st, rs, seat, opts, n, scratch):
-    """``greedy`` (code 1) or ``lookahead`` (code 2 + samples << SAMPLES_SHIFT): the chosen option's index."""
-    if policy == GREEDY:
-        option = greedy_choice(params, st, opts, n)
+    """``greedy`` (code 1) or ``lookahead`` (code 2 + samples << SAMPLES_SHIFT), either declining the
+    decision kinds of its bits ``DECLINES_SHIFT + kind``: the chosen option's index."""
+    if (policy >> (DECLINES_SHIFT + st[S_DKIND])) & 1:
+        option = DECLINE
     else:
-        option = lookahead_choice(params, st, opts, n, policy >> SAMPLES_SHIFT, rs, scratch)
+        code = policy & ((1 << DECLINES_SHIFT) - 1)
+        if code == GREEDY:
+            option = greedy_choice(params, st, opts, n)
+        else:
+            option = lookahead_choice(params, st, opts, n, code >> SAMPLES_SHIFT, rs, scratch)
     for i in range(n):
         if opts[i] == option:
             return i

@@ -48,11 +48,42 @@ POLICIES = ("random", "greedy", "lookahead")
 DEFAULT_SAMPLES = 32
 MAX_SAMPLES = 4096
 BID_WINDOW = 2
+# the optional effects a player may always decline (a ``-no<option>`` suffix): §5's option -> decision kind
+DECLINABLE = {"trade": ref.DP_TRADE, "steal": ref.DP_STEAL, "swap": ref.DP_SWAP}
 
 
-def parse_policy(name: str) -> tuple[str, int]:
-    """``"lookahead:16"`` -> ("lookahead", 16); other names take no argument."""
-    return parse_samples(name, POLICIES, "lookahead", DEFAULT_SAMPLES, MAX_SAMPLES)
+def parse_policy(name: str) -> tuple[str, int, frozenset]:
+    """``"lookahead:16-nosteal"`` -> ("lookahead", 16, frozenset({DP_STEAL})): the base policy, its
+    samples (0 but for ``lookahead``) and the decision kinds it always declines.
+
+    >>> parse_policy("greedy-notrade-noswap")[2] == {ref.DP_TRADE, ref.DP_SWAP}
+    True
+    >>> parse_policy("random-nosteal")
+    Traceback (most recent call last):
+    ...
+    ValueError: policy='random-nosteal' is not allowed: -notrade, -nosteal, -noswap follow greedy or lookahead[:S]
+    """
+    base, *cuts = name.split("-")
+    suffixes = ", ".join(f"-no{option}" for option in DECLINABLE)
+    try:
+        policy, samples = parse_samples(base, POLICIES, "lookahead", DEFAULT_SAMPLES, MAX_SAMPLES)
+    except ValueError as error:
+        if not cuts:
+            raise
+        raise ValueError(f"policy={name!r} is not allowed: {str(error).partition(': ')[2]}; {suffixes} follow "
+                         "greedy or lookahead[:S]") from None
+    if not cuts:
+        return policy, samples, frozenset()
+    if policy == "random":
+        raise ValueError(f"policy={name!r} is not allowed: {suffixes} follow greedy or lookahead[:S]")
+    kinds = set()
+    for cut in cuts:
+        option = cut[2:] if cut.startswith("no") else None
+        if option not in DECLINABLE or DECLINABLE[option] in kinds:
+            raise ValueError(f"policy={name!r} is not allowed: after greedy or lookahead[:S], each of {suffixes} "
+                             f"at most once")
+        kinds.add(DECLINABLE[option])
+    return policy, samples, frozenset(kinds)
 
 
 # ---------------------------------------------------------------------- greedy
@@ -265,13 +296,24 @@ def copy_state(st: ref.State) -> ref.State:
 class GreedyPolicy(core_policy.ChoicePolicy):
     choice = staticmethod(greedy_choice)
 
-
-class LookaheadPolicy:
-    def __init__(self, rules, stream, samples=DEFAULT_SAMPLES):
-        self.stream = stream
-        self.samples = samples
+    def __init__(self, rules, stream, declines=frozenset()):
+        self.declines = declines
 
     def choose(self, view, d):
+        if d.kind in self.declines:
+            return ref.DECLINE
+        return greedy_choice(view, d)
+
+
+class LookaheadPolicy:
+    def __init__(self, rules, stream, samples=DEFAULT_SAMPLES, declines=frozenset()):
+        self.stream = stream
+        self.samples = samples
+        self.declines = declines
+
+    def choose(self, view, d):
+        if d.kind in self.declines:
+            return ref.DECLINE
         return lookahead_choice(view, d, self.samples, self.stream)
 
 
