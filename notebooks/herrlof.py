@@ -394,6 +394,60 @@ display(Markdown("\n".join(worth_sentence(row) for _, row in score_rows.iterrows
                  + f"\n\n{caution(len(score_rows))}"))
 
 # %% [markdown]
+# ### What each effect is worth between evenly matched players
+#
+# The prices above are greedy's against random, a mismatch (greedy wins most games whatever the effects).
+# Between two equal players, switching an effect off for both changes nothing on average: each seat gains
+# and loses it alike. What an effect is worth to a player is then what *using* it gains: set a player
+# against itself declining that one effect. Declining is a legal strategy (the 1, 3 and 6 effects are
+# optional), and the toolkit names it as Attila's notebook does its unused tiles: `greedy:no_steal`,
+# `lookahead:8:no_trade`, `:no_swap`.
+# Both seatings are played on one seed; the share is the user's wins among the decided games (0.5: the
+# effect is worth nothing to whoever can use it), with its 95% Wilson interval. Two levels of play:
+# `greedy` against `greedy` (`N_POLICY` games per seating) and `lookahead:8` against `lookahead:8`
+# (`N_LOOK`). The 9 (the winner cedes the lead) is no one's choice, so it has no price of this kind.
+
+# %%
+def head_to_head(user, decliner, n_games):
+    """``user``'s share of the decided games against ``decliner``, both seatings on SEED."""
+    wins = losses = 0
+    for seat in (0, 1):
+        lineup = (user, decliner) if seat == 0 else (decliner, user)
+        frame = toolkit.simulate("herrlof", STANDARD, n_games, seed=SEED, policies=lineup, progress=False)
+        wins += int(frame[f"win_{seat}"].sum())
+        losses += int(frame[f"win_{1 - seat}"].sum())
+    rate, low, high = stats.wilson(wins, wins + losses)
+    return {"games": 2 * n_games, "decided": wins + losses, "user wins": wins, "share": float(rate),
+            "ci_low": float(low), "ci_high": float(high)}
+
+
+evenly = pd.DataFrame([{"level": player.split(":")[0], "effect": name, "decliner": f"{player}:no_{option}",
+                        **head_to_head(player, f"{player}:no_{option}", n_games)}
+                       for player, n_games in [("greedy", N_POLICY), (LOOKAHEAD, N_LOOK)]
+                       for name, option in [("1 steals", "steal"), ("3 trades", "trade"), ("6 swaps", "swap")]])
+evenly["label"] = evenly["effect"] + ", " + evenly["level"]
+fig, ax = plt.subplots(figsize=(8, 3.8))
+plots.interval_plot(evenly, ax=ax, value="share", reference=0.5, digits=3,
+                    xlabel="share of decided games won by the player who uses the effect",
+                    title="an effect's worth between evenly matched players")
+fig.tight_layout()
+evenly.drop(columns="label").round(3)
+
+# %%
+def even_sentence(row):
+    interval = (f"{row['share']:.1%} of {row['decided']:,} decided games (95% interval {row['ci_low']:.1%} to "
+                f"{row['ci_high']:.1%})")
+    who = f"a *{row['level']}* player who uses *{row['effect']}* against one who declines it wins {interval}"
+    if row["ci_low"] > 0.5:
+        return f"- The effect **is worth something**: {who}."
+    if row["ci_high"] < 0.5:
+        return f"- Using the effect **costs**: {who}."
+    return f"- No worth can be seen: {who}."
+
+
+display(Markdown("\n".join(even_sentence(row) for _, row in evenly.iterrows()) + f"\n\n{caution(len(evenly))}"))
+
+# %% [markdown]
 # ## 5. Does dealing or leading pay?
 #
 # The dealer alternates and the **non-dealer leads** the first trick of each round, so the first dealer

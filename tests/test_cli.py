@@ -352,6 +352,8 @@ def test_simulate_herrlof_lookahead_with_samples(capsys, tmp_path):
      "policy='lookahead:many' is not allowed: lookahead:S needs S samples in 1..4096"),
     (["simulate", "herrlof", "--policies", "greedy:2"],
      "policy='greedy:2' is not allowed: one of random, greedy, lookahead, lookahead:S"),
+    (["simulate", "herrlof", "--policies", "greedy:no_stael,greedy"],
+     "policy='greedy:no_stael' is not allowed: one of random, greedy, lookahead, lookahead:S, greedy:no_EFFECT"),
     (["simulate", "herrlof", "--policies", "greedy,random,random"], "herrlof needs 2 policies"),
     (["simulate", "herrlof", "--set", "special_indicator_means=redraw", "--set", "hand_size=18"],
      "special_indicator_means='redraw' is not allowed here"),

@@ -40,11 +40,11 @@ EQUALITY = tuple((config, policies, 2024, 600, {"expect": _effects_happen(config
     ("variant_a", ("random", "random")),
     ("variant_b", ("greedy", "random")),
     ("variant_c", ("random", "random")),
-    ("standard", ("greedy-nosteal", "greedy-notrade-noswap")),  # players that decline effects (policies.py)
+    ("standard", ("greedy:no_steal", "greedy:no_trade:no_swap")),  # players that decline effects (policies.py)
 )) + tuple((config, policies, 77, 12, {"set": {"max_rounds": 2}}) for config, policies in (
     ("standard", ("lookahead:3", "greedy")),
     ("standard", ("random", "lookahead:2")),
     ("variant_a", ("lookahead:2", "lookahead:3")),
     ("variant_b", ("greedy", "lookahead:2")),
-    ("standard", ("lookahead:2-noswap", "lookahead:3-nosteal-notrade")),
+    ("standard", ("lookahead:2:no_swap", "lookahead:3:no_steal:no_trade")),
 ))

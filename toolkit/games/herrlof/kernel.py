@@ -53,7 +53,7 @@ the N bit (``suited + 1``) on top.  The policies' scratch (``choose``'s
 ``scratch``) is laid out by :data:`SCRATCH`.  A seat's policy code
 (:func:`policy_ids`) is its ``POLICY_ID``, plus for ``lookahead`` its
 samples ``<< SAMPLES_SHIFT``, plus a bit ``DECLINES_SHIFT + kind`` for each
-decision kind it always declines (``greedy-nosteal``): the driver hands
+decision kind it always declines (``greedy:no_steal``): the driver hands
 :func:`choose` the seat's code only.
 
 Design metrics (the columns ``decisions``, ``options``, ``lead_changes`` and
@@ -81,7 +81,7 @@ from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.core.mcts import make_mcts
-from toolkit.games.herrlof.policies import BID_WINDOW, parse_policy
+from toolkit.games.herrlof.policies import BID_WINDOW, DECLINABLE, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
 
 # -- rule vector layout (to_kernel) --------------------------------------------------
@@ -99,7 +99,7 @@ FIRST_DEALER = {"random": 0, "seat0": 1, "seat1": 2}
 POLICY_ID = {"random": 0, "greedy": 1, "lookahead": 2}
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 SAMPLES_SHIFT = 8  # a seat's policy code (policy_ids): its POLICY_ID, plus its samples << SAMPLES_SHIFT
-DECLINES_SHIFT = 24  # ... plus 1 << (DECLINES_SHIFT + kind) for each DP kind it always declines (-nosteal)
+DECLINES_SHIFT = 24  # ... plus 1 << (DECLINES_SHIFT + kind) for each DP kind it always declines (:no_steal)
 
 # -- decision points and phases (codes shared with reference.DP_*) -----------------------
 DP_BID, DP_CARD, DP_TRADE, DP_TRADE_DISCARD, DP_STEAL, DP_SWAP, DP_GIVE = 1, 2, 3, 4, 5, 6, 7
@@ -247,7 +247,7 @@ def policy_ids(policies) -> np.ndarray:
     for seat, name in enumerate(policies):
         base, samples, declines = parse_policy(name)
         out[seat] = (POLICY_ID[base] + (samples << SAMPLES_SHIFT if base == "lookahead" else 0)
-                     + sum(1 << (DECLINES_SHIFT + kind) for kind in declines))
+                     + sum(1 << (DECLINES_SHIFT + DECLINABLE[option]) for option in declines))
         out[2 + seat] = samples
     return out
 

@@ -40,7 +40,6 @@ the stock or the opponent's 3-discards.
 from __future__ import annotations
 
 from toolkit.core import policy as core_policy
-from toolkit.core.policy import parse_samples
 from toolkit.games.herrlof import reference as ref
 from toolkit.games.herrlof.reference import hand_strength
 
@@ -48,42 +47,41 @@ POLICIES = ("random", "greedy", "lookahead")
 DEFAULT_SAMPLES = 32
 MAX_SAMPLES = 4096
 BID_WINDOW = 2
-# the optional effects a player may always decline (a ``-no<option>`` suffix): §5's option -> decision kind
+# the optional effects a player may always decline (``greedy:no_steal``): §5's option -> its decision kind
 DECLINABLE = {"trade": ref.DP_TRADE, "steal": ref.DP_STEAL, "swap": ref.DP_SWAP}
+ALLOWED = ("random", "greedy", "lookahead", "lookahead:S", "greedy:no_EFFECT", "lookahead[:S]:no_EFFECT "
+           f"(EFFECT one of {', '.join(DECLINABLE)}; each at most once)")
 
 
 def parse_policy(name: str) -> tuple[str, int, frozenset]:
-    """``"lookahead:16-nosteal"`` -> ("lookahead", 16, frozenset({DP_STEAL})): the base policy, its
-    samples (0 but for ``lookahead``) and the decision kinds it always declines.
+    """A policy name -> (base, samples, the effects it always declines), written as Attila's are.
 
-    >>> parse_policy("greedy-notrade-noswap")[2] == {ref.DP_TRADE, ref.DP_SWAP}
-    True
-    >>> parse_policy("random-nosteal")
+    ``"lookahead:16"`` -> ("lookahead", 16, {}); ``"greedy:no_steal"`` -> ("greedy", 0, {"steal"});
+    ``"lookahead:8:no_trade:no_swap"`` combines both.  ``random`` takes no argument: it is §5 exactly.
+
+    >>> parse_policy("lookahead:no_swap")
+    ('lookahead', 32, frozenset({'swap'}))
+    >>> parse_policy("random:no_steal")
     Traceback (most recent call last):
     ...
-    ValueError: policy='random-nosteal' is not allowed: -notrade, -nosteal, -noswap follow greedy or lookahead[:S]
+    ValueError: policy='random:no_steal' is not allowed: one of random, greedy, lookahead, lookahead:S, \
+greedy:no_EFFECT, lookahead[:S]:no_EFFECT (EFFECT one of trade, steal, swap; each at most once)
     """
-    base, *cuts = name.split("-")
-    suffixes = ", ".join(f"-no{option}" for option in DECLINABLE)
-    try:
-        policy, samples = parse_samples(base, POLICIES, "lookahead", DEFAULT_SAMPLES, MAX_SAMPLES)
-    except ValueError as error:
-        if not cuts:
-            raise
-        raise ValueError(f"policy={name!r} is not allowed: {str(error).partition(': ')[2]}; {suffixes} follow "
-                         "greedy or lookahead[:S]") from None
-    if not cuts:
-        return policy, samples, frozenset()
-    if policy == "random":
-        raise ValueError(f"policy={name!r} is not allowed: {suffixes} follow greedy or lookahead[:S]")
-    kinds = set()
-    for cut in cuts:
-        option = cut[2:] if cut.startswith("no") else None
-        if option not in DECLINABLE or DECLINABLE[option] in kinds:
-            raise ValueError(f"policy={name!r} is not allowed: after greedy or lookahead[:S], each of {suffixes} "
-                             f"at most once")
-        kinds.add(DECLINABLE[option])
-    return policy, samples, frozenset(kinds)
+    base, *args = name.split(":")
+    if base not in POLICIES:
+        raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(ALLOWED)}")
+    samples = DEFAULT_SAMPLES if base == "lookahead" else 0
+    declines = set()
+    for i, arg in enumerate(args):
+        if base == "lookahead" and i == 0 and not arg.startswith("no_"):
+            if not (arg.isdigit() and 1 <= int(arg) <= MAX_SAMPLES):
+                raise ValueError(f"policy={name!r} is not allowed: lookahead:S needs S samples in 1..{MAX_SAMPLES}")
+            samples = int(arg)
+        elif base != "random" and arg.startswith("no_") and arg[3:] in DECLINABLE and arg[3:] not in declines:
+            declines.add(arg[3:])
+        else:
+            raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(ALLOWED)}")
+    return base, samples, frozenset(declines)
 
 
 # ---------------------------------------------------------------------- greedy
@@ -297,7 +295,7 @@ class GreedyPolicy(core_policy.ChoicePolicy):
     choice = staticmethod(greedy_choice)
 
     def __init__(self, rules, stream, declines=frozenset()):
-        self.declines = declines
+        self.declines = {DECLINABLE[option] for option in declines}
 
     def choose(self, view, d):
         if d.kind in self.declines:
@@ -309,7 +307,7 @@ class LookaheadPolicy:
     def __init__(self, rules, stream, samples=DEFAULT_SAMPLES, declines=frozenset()):
         self.stream = stream
         self.samples = samples
-        self.declines = declines
+        self.declines = {DECLINABLE[option] for option in declines}
 
     def choose(self, view, d):
         if d.kind in self.declines:
