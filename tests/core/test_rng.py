@@ -326,3 +326,23 @@ def test_best_of_breaks_a_tie_uniformly():
     assert kept[0] == kept[3] == 0
     for i in (1, 2, 4, 5):
         assert 900 < kept[i] < 1100, kept
+
+
+def test_merged_task_states_are_the_whole_run():
+    """``Summary.merged`` (the sweep's and the tuning's tasks) adds task states into the one-run summary."""
+    from toolkit.analysis.sweep import run_task
+    from toolkit.core.runner import Summary
+
+    rules = toolkit.rules("valhalla").to_json()
+    whole = toolkit.simulate("valhalla", n_games=3_000, seed=5, keep="summary", progress=False)
+    parts = [run_task("valhalla", rules, ("random", "random"), 5, first, k, 1)
+             for first, k in ((0, 1_000), (1_000, 1_500), (2_500, 500))]
+    merged = Summary.merged(iter(parts))
+    assert merged.n_games == 3_000
+    np.testing.assert_array_equal(merged.sums, whole.sums)
+    for c in whole.hist_columns:
+        np.testing.assert_array_equal(merged.histograms[c], whole.histograms[c])
+    # negative control: leaving a part out is seen
+    assert not np.array_equal(Summary.merged(parts[:2]).sums, whole.sums)
+    with pytest.raises(ValueError, match="no task states"):
+        Summary.merged([])

@@ -160,10 +160,7 @@ def sweep(game, vary: dict, n_games: int = 10_000, *, seed: int = 0, rules=None,
         bar.close()
     rows = []
     for (values, r), parts in zip(variants, states):
-        summary = Summary.from_state(parts[0], spec)
-        for part in parts[1:]:
-            summary.merge(Summary.from_state(part, spec))
-        rows.append({**values, **outcome_row(summary)})
+        rows.append({**values, **outcome_row(Summary.merged(parts, spec))})
     table = pd.DataFrame(rows)
     table.attrs.update({"game": spec.name, "rules": base.to_json(), "policies": ",".join(lineups[0]),
                         "seed": int(seed), "n_games": int(n_games),

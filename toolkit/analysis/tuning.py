@@ -278,14 +278,8 @@ def evaluate(game: str, rules_json: dict, policies, seed: int, n_games: int, ski
     ``seed``, with ``skill_gap`` (and its bounds) when ``skill`` is ``(skilled, unskilled)``.  A trial: it
     runs on a Dask worker as it runs here."""
     spec = get_spec(game)
-    summary = None
-    for first in range(0, n_games, task_games):
-        part = Summary.from_state(run_task(spec.name, rules_json, policies, seed, first,
-                                           min(task_games, n_games - first), threads), spec)
-        if summary is None:
-            summary = part
-        else:
-            summary.merge(part)
+    summary = Summary.merged((run_task(spec.name, rules_json, policies, seed, first, min(task_games, n_games - first),
+                                       threads) for first in range(0, n_games, task_games)), spec)
     row = metrics.outcome_row(summary)
     if skill is not None:
         gap = metrics.skill_gap(spec, spec.Rules.from_json(rules_json), n_games, seed=seed, skilled=skill[0],

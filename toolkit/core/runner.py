@@ -224,6 +224,18 @@ class Summary:
         out.by_length = {k: np.array(v, copy=True) for k, v in state["by_length"].items()}
         return out
 
+    @classmethod
+    def merged(cls, states, spec=None) -> "Summary":
+        """One summary of task states (:meth:`to_state`, a task's answer), added in order; ``states`` may
+        be a generator, so that each task runs just before it is added."""
+        out = None
+        for state in states:
+            part = cls.from_state(state, spec)
+            out = part if out is None else out.merge(part)
+        if out is None:
+            raise ValueError("no task states to merge")
+        return out
+
     def merge(self, other: "Summary") -> "Summary":
         """Add the totals of ``other`` (more games of the same game, rules and policies); returns self."""
         if other.spec.name != self.spec.name or other.shown != self.shown:
