@@ -404,10 +404,13 @@ display(Markdown("\n".join(worth_sentence(row) for _, row in score_rows.iterrows
 # `lookahead:8:no_trade`, `:no_swap`.
 # Both seatings are played on one seed; the share is the user's wins among the decided games (0.5: the
 # effect is worth nothing to whoever can use it), with its 95% Wilson interval. Two levels of play:
-# `greedy` against `greedy` (`N_POLICY` games per seating) and `lookahead:8` against `lookahead:8`
+# `greedy` against `greedy` (`N_EVEN` games per seating) and `lookahead:8` against `lookahead:8`
 # (`N_LOOK`). The 9 (the winner cedes the lead) is no one's choice, so it has no price of this kind.
 
 # %%
+N_EVEN = max(200, N // 10)  # games per seating between two greedy players (greedy is fast)
+
+
 def head_to_head(user, decliner, n_games):
     """``user``'s share of the decided games against ``decliner``, both seatings on SEED."""
     wins = losses = 0
@@ -423,8 +426,9 @@ def head_to_head(user, decliner, n_games):
 
 evenly = pd.DataFrame([{"level": player.split(":")[0], "effect": name, "decliner": f"{player}:no_{option}",
                         **head_to_head(player, f"{player}:no_{option}", n_games)}
-                       for player, n_games in [("greedy", N_POLICY), (LOOKAHEAD, N_LOOK)]
-                       for name, option in [("1 steals", "steal"), ("3 trades", "trade"), ("6 swaps", "swap")]])
+                       for player, n_games in [("greedy", N_EVEN), (LOOKAHEAD, N_LOOK)]
+                       for name, option in [("the 1's steal", "steal"), ("the 3's trade", "trade"),
+                                            ("the 6's swap", "swap")]])
 evenly["label"] = evenly["effect"] + ", " + evenly["level"]
 fig, ax = plt.subplots(figsize=(8, 3.8))
 plots.interval_plot(evenly, ax=ax, value="share", reference=0.5, digits=3,
