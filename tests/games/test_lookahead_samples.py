@@ -1,7 +1,7 @@
 """``lookahead:N`` really plays with N samples, in the reference and in the kernel (issue 15, point 6).
 
 The kernel and the reference read the sample count through the same parser
-(``parse_samples`` for Herrlof and Walhalla, Attila's own ``parse_policy``),
+(``parse_samples`` for Walhalla, Herrlof's and Attila's own ``parse_policy``),
 so their game-by-game equality cannot see a parser that loses N: forcing
 every ``lookahead:N`` to one sample left the equality tests green.  Here,
 for the three games whose lookahead takes a sample count:
