@@ -46,11 +46,11 @@ def test_searching_picks_the_copy_by_the_line_up(codes, copy):
     assert called.calls[0][0] == "params" and called.calls[0][2:] == (7, "out")
 
 
-def test_a_templates_copies_are_named_by_its_source_so_an_edit_compiles_them_again(tmp_path):
-    """Numba checks a cache entry against the kernel's file only, and a cached caller holds its callees'
-    code; the copy's qualified name, which names its cache files, carries a digest of the template's module
-    and of the names of the copies it calls, so editing ``core/mcts.py`` gives the searches, and the loops
-    that call them, new cache files instead of the old code."""
+def test_copies_of_a_template_at_one_line_are_named_by_their_scopes():
+    """Numba names cache files by qualified name and line: two copies of one template made at the same
+    line over different compiled functions must not share a name (one would load the other's code), and
+    the same scope gives the same name (the cache is found again in the next process).  That the code
+    is current is the cache directory's digest (tests/core/test_cache.py)."""
     import sys
 
     from toolkit.core import driver
@@ -60,23 +60,17 @@ def test_a_templates_copies_are_named_by_its_source_so_an_edit_compiles_them_aga
     assert kernel.mcts.py_func.__qualname__.startswith("mcts_")
     assert kernel.mcts.py_func.__code__.co_filename == kernel.__file__  # filed beside the kernel
     here = sys._getframe(0)
-    (tmp_path / "outer.py").write_text("def outer(x):\n    return loop(x)\n")  # never edited
 
-    def copies(text):
-        driver._source_digest.cache_clear()
-        namespace: dict = {}
-        for path in (tmp_path / "loop.py", tmp_path / "outer.py"):
-            if path.name == "loop.py":
-                path.write_text(text)
-            exec(compile(path.read_text(), str(path), "exec"), namespace)
-        inner = driver.from_template(namespace["loop"], "loop", {}, here)
-        return inner, driver.from_template(namespace["outer"], "outer", {"loop": njit(inner)}, here)
+    def loop(x):
+        return step(x)  # noqa: F821  (the copy's scope gives it)
 
-    before, outer_before = copies("def loop(x):\n    return x + 1\n")
-    after, outer_after = copies("def loop(x):\n    return x + 2\n")  # the template edited
-    assert before.__name__ == after.__name__ == "loop"
-    assert before.__qualname__ != after.__qualname__
-    # and the copy that calls it, whose own template did not change
-    assert outer_before.__qualname__ != outer_after.__qualname__
-    again, outer_again = copies("def loop(x):\n    return x + 2\n")  # negative control: the same text names the same
-    assert (again.__qualname__, outer_again.__qualname__) == (after.__qualname__, outer_after.__qualname__)
+    def one(x):
+        return x + 1
+
+    def two(x):
+        return x + 2
+
+    copies = [driver.from_template(loop, "loop", {"step": njit(f)}, here) for f in (one, two, one)]
+    assert {c.__name__ for c in copies} == {"loop"}
+    assert copies[0].__qualname__ != copies[1].__qualname__
+    assert copies[0].__qualname__ == copies[2].__qualname__  # negative control

@@ -35,7 +35,6 @@ functions.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import sys
 import types
@@ -44,7 +43,7 @@ import numpy as np
 from numba import prange
 
 from toolkit.core import rng
-from toolkit.core.jit import njit_no_nrt, njit_parallel
+from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import seat_count, seat_run
 
 BLOCKS = 256  # at most this many blocks of games per call
@@ -195,18 +194,16 @@ def from_template(template, name: str, scope: dict, caller):
     """A copy of the function ``template`` named ``name``, whose globals are ``scope`` and whose code
     object says it stands in the file of the frame ``caller`` (a game's kernel module) at its line.
 
-    Numba's cache (``NUMBA_CACHE_DIR``) then keys the copy like a function written there: it is stored
-    beside the kernel, and a change to the kernel's file (its content hash) recompiles it.  A closure
-    would do neither: Numba hashes a closure's cells into the cache key, and a compiled function
+    Numba's cache then keys the copy like a function written there: it is stored beside the kernel.  A
+    closure would not do: Numba hashes a closure's cells into the cache key, and a compiled function
     pickles with an id new in every process, so it would be compiled again in every process.
 
-    Numba checks a cache entry against its function's file only, here the kernel's, and a cached caller
-    holds the code of what it calls.  So that an edit to the template's own module (``core/mcts.py``, say)
-    compiles the copies again rather than loading the old code, the copy's qualified name, which names its
-    cache files, ends with a digest of that module's source and of the qualified names of the compiled
-    functions in ``scope`` (:func:`_copy_digest`): a copy that calls another copy (the driver's loop that
-    searches calls the search) is renamed with it.  Other helpers are Numba's usual limit: an edit to
-    ``core/rng.py`` is not seen by its callers' cache entries.
+    Numba names a function's cache files by its qualified name and line, so two copies made at one line
+    over different scopes must not share a name: the copy's qualified name ends with a digest of the
+    template's and of the compiled functions' in ``scope`` (:func:`_copy_digest`).  That the copy's code
+    is current is the cache directory's business: it is named by a digest of every source it can
+    depend on (:mod:`toolkit.core.cache`), so an edit to a template's module, or to any helper, gives
+    every copy a fresh cache.
     """
     qualname = f"{name}_{_copy_digest(template, scope)}"
     code = template.__code__.replace(co_filename=caller.f_code.co_filename, co_firstlineno=caller.f_lineno,
@@ -217,19 +214,12 @@ def from_template(template, name: str, scope: dict, caller):
 
 
 def _copy_digest(template, scope: dict) -> str:
-    """Eight hex digits of the BLAKE2 digest of ``template``'s module source (:func:`_source_digest`) and of the
-    qualified names of the compiled functions in ``scope``, which carry their own digests if they are copies."""
-    digest = hashlib.blake2b(_source_digest(template.__code__.co_filename).encode(), digest_size=4)
+    """Eight hex digits of the BLAKE2 digest of ``template``'s module and name and of the qualified names
+    of the compiled functions in ``scope`` (which carry their own digests if they are copies)."""
+    digest = hashlib.blake2b(f"{template.__module__}.{template.__qualname__}".encode(), digest_size=4)
     for qualname in sorted(f.py_func.__qualname__ for f in scope.values() if hasattr(f, "py_func")):
         digest.update(b"|" + qualname.encode())
     return digest.hexdigest()
-
-
-@functools.cache
-def _source_digest(path: str) -> str:
-    """Eight hex digits of the BLAKE2 digest of the file ``path`` (a template's module)."""
-    with open(path, "rb") as source:
-        return hashlib.blake2b(source.read(), digest_size=4).hexdigest()
 
 
 def _advance_call(params, st, rs):
@@ -307,7 +297,8 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         scope.update(calls)
         compiled = {}
         for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):
-            compiled[name] = scope[name] = njit_no_nrt(from_template(template, name + suffix, scope, caller))
+            jit = njit_inline if name == "decide" else njit_no_nrt
+            compiled[name] = scope[name] = jit(from_template(template, name + suffix, scope, caller))
         # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
         # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
         compiled["run"]._compiler._customize_flags = _noalias
