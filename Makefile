@@ -1,12 +1,13 @@
 # Each target creates .venv and installs the project into it when missing.
 PY      := .venv/bin/python
 STAMP   := .venv/.installed
+# the root of the compiled kernels' cache (one directory per version of the sources inside)
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 GAME    ?= valhalla
 # Jupyter refuses to start as root unless told to (CI and these VMs run as root)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: run test lab app bench golden clean browser-deps
+.PHONY: run test warm lab app bench golden clean browser-deps
 
 $(STAMP): pyproject.toml
 	python3 -m venv .venv
@@ -14,7 +15,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev,dask,app,openspiel]"
 	touch $(STAMP)
 
-run: $(STAMP)
+# every game's kernels, the plain and the searching copies, compiled into the cache ahead of their first
+# use (games in parallel processes; a second or two when they are there already).  The cache directory is
+# named by a digest of the sources (toolkit/core/cache.py), so an edit is never run as its old compiled self.
+warm: $(STAMP)
+	.venv/bin/toolkit warm --search
+
+run: warm
 	.venv/bin/toolkit report --html data/results/html
 
 # the browser tests (tests/browser) drive Debian's chromium, never a downloaded browser:
@@ -30,7 +37,7 @@ browser-deps:
 # a module at a time in the order tests/conftest.py sorts them: the long ones first),
 # then those (marker solo) alone, so the redraw times they measure are not those of a test on the
 # other core.  A pass that PYTEST_ARGS leaves without tests (pytest's exit code 5) is not a failure.
-test: $(STAMP) browser-deps
+test: warm browser-deps
 	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -n 2 --dist loadscope --no-loadscope-reorder -m "not solo" --durations=20 $(PYTEST_ARGS) \
 	  || [ $$? = 5 ]
 	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -m solo --durations=10 $(PYTEST_ARGS) || [ $$? = 5 ]

@@ -44,10 +44,12 @@ print(json.dumps(out))
 
 
 def export(rev: str, into: Path) -> Path:
-    """The tree of commit ``rev`` (``git archive``), or this working tree for ``"."``."""
-    if rev == ".":
-        return REPO
+    """The package of commit ``rev`` (``git archive``), or of this working tree for ``"."``, copied at the
+    start: an edit made while the benchmark runs is not measured."""
     into.mkdir(parents=True)
+    if rev == ".":
+        shutil.copytree(REPO / "toolkit", into / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+        return into
     archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "toolkit"], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)

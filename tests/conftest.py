@@ -1,11 +1,11 @@
 """Session setup shared by every test.
 
 - ``NUMBA_CACHE_DIR`` defaults to ``<repo>/.numba_cache`` (as the Makefile
-  sets it).  It is set here, at import time, because Numba reads it when it
-  is first imported, which happens when a test module imports ``toolkit``.
-- Every registered game's kernel is warmed once per session, so the compile
-  (or cache load) time is paid in one place and shows up once in
-  ``--durations`` instead of inflating whichever test happens to run first.
+  sets it): the root of the compiled kernels' directories, one per version of
+  the sources (``toolkit.core.cache``).  It is set here, at import time, before
+  a test module imports ``toolkit``.
+- Nothing is compiled ahead: ``make test`` runs ``toolkit warm --search`` before the suite (every
+  game's copies compiled in parallel processes), and a test run by hand compiles only what it plays.
 - A module whose tests are marked ``background`` (a slow job in a subprocess,
   such as building and installing the wheel) has its ``start_background()``
   called as soon as the tests are collected, so the job runs on the second
@@ -54,61 +54,20 @@ def pytest_collection_finish(session):
         module.start_background()
 
 
-def _warm(names, locks: Path) -> None:
-    """Play a few games of each game in ``names``, and one with a tree search, which compiles each game's two
-    copies of the driver (``core.driver.Searching``: the plain one, and the one that can search) or loads
-    them from the cache.
-
-    Each copy of each game is a job warmed under a lock file of its own in ``locks``, shared by the
-    pytest-xdist workers; the plain copies come first (the searching copies share their game's policies,
-    which the plain one compiled and cached by then).  A worker takes the next job no other worker is
-    warming, and only when every job left is being warmed elsewhere does it wait for one, then load what
-    that worker compiled and cached.  From a cold cache the workers so compile different copies and never
-    the same one twice (without the locks, two workers met on the largest kernel and both compiled it: a
-    minute of CI), and, ten jobs rather than five games, neither waits long for the other's last one."""
-    import fcntl
-
-    import toolkit
-
-    def play(name, copy):
-        if copy == "plain":
-            toolkit.simulate(name, n_games=4, progress=False)
-        else:  # left to the tests, it was compiled again by a JupyterLab kernel at the same time (the
-            # overview's ladder), which then ran out of time
-            seats = toolkit.GAMES[name].seats(toolkit.rules(name))
-            toolkit.simulate(name, n_games=1, policies=("mcts:2",) + ("random",) * (seats - 1), progress=False)
-
-    locks.mkdir(parents=True, exist_ok=True)
-    pending = [(name, copy) for copy in ("plain", "search") for name in names]
-    while pending:
-        for wait in (False, True):  # first a job nobody warms, else wait for the first left
-            for job in pending:
-                with open(locks / f"{job[0]}-{job[1]}.lock", "w") as lock:
-                    try:
-                        fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-                    except BlockingIOError:
-                        continue
-                    play(*job)
-                pending.remove(job)
-                break
-            else:
-                continue
-            break
-
-
 @pytest.fixture(scope="session", autouse=True)
-def warm_kernels():
-    """Compile (or load from the cache) every game's kernel once per session (:func:`_warm`)."""
+def compiled_once():
+    """After the session: every game's driver, the plain copy and the one that can search
+    (``core.driver.Searching``), was compiled at most once.  A test that calls a driver with other argument
+    types (an int64 ``out``, say) has it compiled again: a minute of CI for nothing.
+
+    Nothing is compiled ahead here: a test compiles (or loads from the cache) what it plays, so a run of
+    one game's tests compiles that game only.  ``make test`` runs ``toolkit warm --search`` first, which
+    compiles every copy in parallel processes, so the suite itself loads them."""
     import toolkit
 
-    names = list(toolkit.GAMES)
-    _warm(names, Path(os.environ["NUMBA_CACHE_DIR"]) / "warm-locks")
     yield
-    # A test that calls a driver with other argument types (an int64 ``out``, say) has it compiled
-    # again: a minute or more of CI for nothing.  Every driver, the plain copy and the one that can search
-    # (core.driver.Searching), must have been compiled at most once.
     drivers = {f"{name}{copy}": getattr(toolkit.GAMES[name].play_many, attribute)
-               for name in names for copy, attribute in (("", "plain"), (" (searching)", "searching"))}
+               for name in toolkit.GAMES for copy, attribute in (("", "plain"), (" (searching)", "searching"))}
     twice = {name: [str(s) for s in driver.signatures]
              for name, driver in drivers.items() if len(driver.signatures) > 1}
     assert not twice, f"a test compiled a game's play_many again, for other argument types: {twice}"

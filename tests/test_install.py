@@ -7,13 +7,14 @@ neither the checkout nor its ``data/`` can be reached.  Every game is played
 through the CLI (``toolkit simulate GAME -o GAME.csv``) and its rows must equal
 the checkout's games of the same seed.
 
-Compiling every kernel from cold in a fresh process takes four to ten minutes
-of one core (ten under a loaded CI run, the last job of the suite).  Only
+Compiling every kernel from cold in a fresh process takes two to three minutes
+of one core (``benchmarks/compile.py``).  Only
 :data:`COLD_GAME` is compiled from cold here, which shows that a fresh install
 compiles and caches its kernels; the installed copy's Numba cache starts with
-the checkout's entries of the other games (the warm-up of ``conftest.py`` made
-them).  Numba files a cache entry under a hash of the source folder's path and
-checks it against the hash of the source file's content, so the installed
+the checkout's entries of the other games (``make test`` runs ``toolkit warm``
+first; a run by hand without it compiles them all here).  Numba files a cache entry under a hash of the source folder's path and
+checks it against the hash of the source file's content; the digest of the sources that names the
+cache directory (``toolkit.core.cache``) is the same for the installed copy, so the installed
 files, byte for byte the checkout's, load those entries: the rows they play
 are still the installed package's, compared below with the checkout's.  The
 job is started in the background (``start_background``, called by
@@ -78,7 +79,9 @@ def _seed_cache(installed: Path, cache: Path) -> list:
     the folders copied."""
     from numba.core.caching import _CacheLocator
 
-    checkout_cache = Path(os.environ["NUMBA_CACHE_DIR"])
+    from toolkit.core.jit import CACHE_DIR
+
+    checkout_cache = Path(CACHE_DIR)  # this version's directory (core.cache), the installed copy's too
     copied = []
     for folder in sorted({p.parent for p in (REPO / "toolkit").rglob("*.py")}):
         relative = folder.relative_to(REPO / "toolkit")
@@ -86,7 +89,7 @@ def _seed_cache(installed: Path, cache: Path) -> list:
             continue
         source = checkout_cache / _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
         if source.is_dir():
-            shutil.copytree(source, cache / _CacheLocator.get_suitable_cache_subpath(
+            shutil.copytree(source, cache / checkout_cache.name / _CacheLocator.get_suitable_cache_subpath(
                 str(installed / relative / "x.py")))
             copied.append(relative.as_posix())
     return copied
@@ -107,10 +110,12 @@ def _build_install_play(root: Path) -> dict:
          cwd=root)
     work = root / "work"
     work.mkdir()
-    cache = root / "numba_cache"
+    # no cache set: the installed copy keeps its compiled kernels in the user's cache directory
+    # (core.cache; platformdirs reads XDG_CACHE_HOME on Linux), never in site-packages
+    cache = root / "xdg" / "toolkit"
     seeded = _seed_cache(site / "toolkit", cache)
-    env = dict(os.environ, PYTHONPATH=str(site), NUMBA_CACHE_DIR=str(cache))
-    env.pop("PYTHONSTARTUP", None)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR", "PYTHONSTARTUP")}
+    env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(root / "xdg"))
     played = _run([sys.executable, "-c", DRIVER, str(N_GAMES), str(SEED)], cwd=work, env=env)
     listed = _run([str(site / "bin" / "toolkit"), "list"], cwd=work, env=env)
     return {"root": root, "site": site, "work": work, "wheel": wheel, "cache": cache, "seeded": seeded,
@@ -169,11 +174,14 @@ def test_installed_package_runs_from_outside_the_checkout(installed):
     from numba.core.caching import _CacheLocator
 
     assert f"games/{COLD_GAME}" not in installed["seeded"]
-    compiled = installed["cache"] / _CacheLocator.get_suitable_cache_subpath(
+    from toolkit.core.jit import CACHE_DIR
+
+    compiled = installed["cache"] / Path(CACHE_DIR).name / _CacheLocator.get_suitable_cache_subpath(
         str(site / "toolkit" / "games" / COLD_GAME / "kernel.py"))
-    # the driver's cache files are named by its qualified name, play_many_<digest of core/driver.py>
-    # (core.driver.from_template)
+    # the driver's cache files are named by its qualified name, play_many_<digest of its scope>
+    # (core.driver.from_template), in the directory of this version of the sources (core.cache)
     assert any(compiled.glob("kernel.play_many_*-*.nbi")), sorted(compiled.iterdir())
+    assert not any(site.rglob("*.nbi")) and not any(site.rglob("*.nbc"))  # nothing cached in site-packages
     # the console script of the wheel lists every game
     assert [line.split()[0] for line in installed["list"].splitlines()[1:]] == list(toolkit.GAMES)
 

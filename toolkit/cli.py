@@ -228,6 +228,27 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_warm(args) -> int:
+    from toolkit.core import warm
+    from toolkit.core.jit import CACHE_DIR
+    from toolkit.games import GAMES
+
+    for name in args.games:
+        if name not in GAMES:
+            raise ValueError(f"game {name!r} is not registered: one of {', '.join(GAMES)}")
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs {args.jobs} is not allowed: an integer >= 1")
+    games = args.games or list(GAMES)
+    start = time.perf_counter()
+    done = warm.warm(games, search=args.search, jobs=args.jobs, progress=not args.no_progress)
+    for game, copy, seconds in done:
+        print(f"{game:<10} {copy:<7} {seconds:6.1f} s")
+    copies = "plain and searching copies" if args.search else "plain copies"
+    print(f"{len(games)} games' {copies} ready in {CACHE_DIR} ({len(done)} compiled or loaded, "
+          f"{time.perf_counter() - start:.0f} s)")
+    return 0
+
+
 def cmd_rules(args) -> int:
     from toolkit.core.params import params_of
     from toolkit.core.runner import get_spec
@@ -746,6 +767,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="registered games")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("warm", help="compile the games' kernels into the cache ahead of their first use, "
+                                    "games in parallel processes")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
+    p.add_argument("--search", action="store_true", help="also the copies that play mcts seats")
+    p.add_argument("--jobs", type=int, default=None, help="processes at once (default: one a core)")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(func=cmd_warm)
 
     p = sub.add_parser("rules", help="a game's rule parameters and presets")
     p.add_argument("game")

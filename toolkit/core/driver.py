@@ -77,7 +77,7 @@ def _play_many(params, policies, seed, first_game, out, violations, check):
             violations[i] = play_game(params, policies, seed, first_game + i, out[i], check, rs, work)
 
 
-def make_play_many(play_game, rs_size: int, work_size: int):
+def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     """The parallel ``play_many`` driver of the one-game kernel ``play_game`` (module docstring).
 
     Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).
@@ -88,7 +88,8 @@ def make_play_many(play_game, rs_size: int, work_size: int):
     """
     assert work_size == play_game.work_size, "play_many's work is play_game's"
     scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "RS_SIZE": rs_size}
-    driver = variants([("play_many", _play_many, njit_parallel)], scope, play_game, sys._getframe(1))["play_many"]
+    driver = variants([("play_many", _play_many, njit_parallel)], scope, play_game,
+                      caller or sys._getframe(1))["play_many"]
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return driver
@@ -217,7 +218,8 @@ def _copy_digest(template, scope: dict) -> str:
     """Eight hex digits of the BLAKE2 digest of ``template``'s module and name and of the qualified names
     of the compiled functions in ``scope`` (which carry their own digests if they are copies)."""
     digest = hashlib.blake2b(f"{template.__module__}.{template.__qualname__}".encode(), digest_size=4)
-    for qualname in sorted(f.py_func.__qualname__ for f in scope.values() if hasattr(f, "py_func")):
+    for qualname in sorted(f"{f.py_func.__module__}.{f.py_func.__qualname__}" for f in scope.values()
+                           if hasattr(f, "py_func")):
         digest.update(b"|" + qualname.encode())
     return digest.hexdigest()
 
@@ -230,7 +232,7 @@ def _apply_call(params, st, rs, option):
     APPLY(params, st, rs, option)
 
 
-def make_calls(advance, apply):
+def make_calls(advance, apply, caller=None):
     """The game's ``advance`` and ``apply`` as one compiled function each, ``(advance_called,
     apply_called)``, for the code that calls them rather than inlining them: the tree search
     (``core.mcts``), the driver's copy that searches (:func:`make_play_game`), a lookahead's rollouts,
@@ -238,14 +240,15 @@ def make_calls(advance, apply):
     copying its IR, and its callees', at every call site, so each inlined ``apply`` is compiled once
     more.  Call it at the top level of the kernel module, after ``apply``
     (``advance_called, apply_called = make_calls(advance, apply)``)."""
-    caller = sys._getframe(1)
+    caller = caller or sys._getframe(1)
     scope = {"ADVANCE": advance, "APPLY": apply}
     return (njit_no_nrt(from_template(_advance_call, "advance_called", scope, caller)),
             njit_no_nrt(from_template(_apply_call, "apply_called", scope, caller)))
 
 
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                   state_size: int, max_options: int, scratch_size: int, search, *, inline_steps: bool = True):
+                   state_size: int, max_options: int, scratch_size: int, search, *, inline_steps: bool = True,
+                   caller=None):
     """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
     protocol functions (all njit; ``docs/architecture.md``), returning a violation code (0: none).
 
@@ -279,7 +282,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     call costs speed), and otherwise calls the same compiled pair, which it and the searching copy then
     share (``play_game.calls``).
     """
-    caller = sys._getframe(1)
+    caller = caller or sys._getframe(1)
     size = work_size(state_size, max_options, scratch_size)
     tree_fixed, tree_node = search.sizes
     scope = {"np": np, "rng": rng, "RANDOM": RANDOM, "start": start, "advance": advance, "count": count, "nth": nth,
@@ -317,7 +320,7 @@ def _returns(params, st, out, row):
         out[s] = row[C_WIN + s]
 
 
-def make_returns(record, columns):
+def make_returns(record, columns, caller=None):
     """The protocol's ``returns(params, st, out, row)`` of a game's ``record`` and ``COLUMNS``: at the end of
     a game, ``out[seat]`` is 1 for a seat among the winners (each seat of a shared win) and 0 otherwise,
     its ``win_<seat>`` column (a search player's reward); ``row`` is a scratch row of ``len(columns)``.
@@ -325,7 +328,7 @@ def make_returns(record, columns):
     kernel module, after ``record``."""
     seats = seat_count(columns)
     scope = {"record": record, "SEATS": seats, "C_WIN": seat_run(columns, "win", seats)}
-    returns = njit_no_nrt(from_template(_returns, "returns", scope, sys._getframe(1)))
+    returns = njit_no_nrt(from_template(_returns, "returns", scope, caller or sys._getframe(1)))
     returns.__doc__ = make_returns.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
     return returns
 

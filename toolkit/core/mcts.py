@@ -329,7 +329,7 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
     return iterations, depth, rollout, uct
 
 
-def make_mcts(kernel_globals: dict):
+def make_mcts(kernel_globals: dict, caller=None):
     """The search of a game's kernel module (its globals: the protocol functions ``advance``, ``count``,
     ``nth``, ``apply``, ``determinize``, ``returns``, ``evaluate``, ``options``, ``choose``, the compiled
     ``advance_called`` and ``apply_called`` (``core.driver.make_calls``), the sizes ``STATE_SIZE``,
@@ -346,7 +346,7 @@ def make_mcts(kernel_globals: dict):
     (``core.driver.make_play_game``'s ``search``).
     """
     g = kernel_globals
-    caller = sys._getframe(1)
+    caller = caller or sys._getframe(1)
     # the search calls the game's ``advance`` and ``apply`` (``advance_called``, ``apply_called``: the kernel's
     # core.driver.make_calls) rather than holding a copy of them at each call site (Numba inlines by copying
     # the function's IR, and its callees'), but in the rollouts of a game whose kernel sets

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from toolkit.core import cluster, results, stats
+from toolkit.core import cluster, results, stats, warm
 from toolkit.core.jit import njit
 from toolkit.core.layout import seat_count
 
@@ -377,7 +377,8 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
     if keep == "games":
         check_memory(spec, n_games)
     attrs = results.provenance(spec, rules, policies, seed, n_games)
-    run = _Run(spec, rules, policies, int(seed), int(first_game), int(n_games), keep, check, attrs, shown)
+    run = _Run(spec, rules, policies, int(seed), int(first_game), int(n_games), keep, check, attrs, shown,
+               progress)
 
     bar = _bar(n_games, spec.name, progress)
     try:
@@ -471,8 +472,9 @@ def run_part(game: str, rules_json: dict, policies, seed: int, first_game: int, 
 class _Run:
     """One run's settings and what it has collected so far (the games, the summary)."""
 
-    def __init__(self, spec, rules, policies, seed, first_game, n_games, keep, check, attrs, shown):
-        self.spec, self.rules, self.policies = spec, rules, policies
+    def __init__(self, spec, rules, policies, seed, first_game, n_games, keep, check, attrs, shown,
+                 progress=False):
+        self.spec, self.rules, self.policies, self.progress = spec, rules, policies, progress
         self.seed, self.first_game, self.n_games = seed, first_game, n_games
         self.keep, self.check, self.attrs, self.shown = keep, check, attrs, list(shown)
         self.ncols = len(spec.columns)
@@ -489,7 +491,10 @@ class _Run:
             size = min(chunk, self.n_games - start)
             block = self.games[start:start + size] if buffer is None else buffer[:size]
             first = self.first_game + start
-            self.spec.play_many(*kernel_args, self.seed, first, block, violations[:size], self.check)
+            # the first call may compile: never silently (core.warm)
+            with warm.first_use(self.spec, warm.copy_of(kernel_args[-1]), self.progress) if start == 0 \
+                    else contextlib.nullcontext():
+                self.spec.play_many(*kernel_args, self.seed, first, block, violations[:size], self.check)
             if self.check and violations[:size].any():
                 bad = int(np.flatnonzero(violations[:size])[0])
                 raise AssertionError(

@@ -208,11 +208,15 @@ class Dashboard:
         from IPython.display import HTML
 
         from toolkit.analysis import metrics
+        from toolkit.core import warm
         from toolkit.core.runner import simulate
         from toolkit.viz import plots, report_html
 
         self._seat_controls(rules)  # a new player count changes the seats
         policies = self.spec.check_policies([d.value for d in self.seat_policies], rules)
+        compiling = warm.notice(self.spec, rules, policies)
+        if compiling:  # minutes once per machine and version: said before the page goes quiet
+            self.panel.status.value = compiling
         frame = simulate(self.spec, rules, n_games, seed=self.seed, policies=policies, threads=self.threads,
                          progress=False)
         self.frame, self.rules, self.policies = frame, rules, policies

@@ -115,12 +115,11 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.mcts import make_mcts
+from toolkit.core.wiring import finish_kernel
 
 N_TRIBES = 6
 MAX_SEATS = 5
@@ -1598,10 +1597,8 @@ def record(params, st, row):
             row[C_INFLUENCE + N_TRIBES * p + t] = st[S_INF + N_TRIBES * p + t]
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
-advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
 # The mcts policy's default search (core.mcts.game_defaults): each determinized world is searched once
 # through every option of the root in turn (the same world and streams for all: common random numbers), a
@@ -1618,11 +1615,9 @@ RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second s
 # judged on about 58 worlds by greedy play, where lookahead judges DP-4's on 8.
 MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
 MCTS_ROOT_SWEEP, MCTS_EXPAND_AFTER, MCTS_CUTOFF_AT_TURN, MCTS_REWARD_SCALE = True, 1000, True, 10.0
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy calls advance and apply too (core.driver.make_play_game): about 55 s less of a cold compile,
 # and no slower (measured 47,964 random / 1,374 greedy games/s against 44,180 / 1,378 inlined, one thread)
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=False)
-WORK_SIZE = play_game.work_size
-play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+INLINE_STEPS = False
+# returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+finish_kernel(globals())
 

@@ -57,11 +57,11 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
-from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns, variants
+from toolkit.core.driver import variants
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.mcts import make_mcts
+from toolkit.core.wiring import finish_kernel
 from toolkit.games.halali.reference import END_REASONS, RESULT_CODES, SEAT_FIELDS, parse_square
 from toolkit.games.halali.rules import DIRECTIONS, KINDS
 
@@ -1009,10 +1009,8 @@ def record(params, st, row):
     row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], w, st[S_M_TURNS])
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
-advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the streams: chance, then one per seat
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
 # after 16 plies where the seat evaluate puts ahead (in match points) wins.  Against lookahead, mcts:1000
@@ -1020,13 +1018,11 @@ RS_SIZE = 3  # the streams: chance, then one per seat
 # scored against the root, 0.48 with random rollouts to the end and 0.69 with greedy ones to the end (80
 # games, and over twice as slow).
 MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy calls advance and apply too (core.driver.make_play_game): a shorter cold compile, for
 # 2-8% of the speed (measured 13,380 random / 6,464 greedy games/s against 13,606 / 7,063 inlined, one thread)
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=False)
-WORK_SIZE = play_game.work_size
-play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+INLINE_STEPS = False
+# returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+finish_kernel(globals())
 
 
 # ------------------------------------------------------------------------ the capture heat map

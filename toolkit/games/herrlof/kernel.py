@@ -75,12 +75,12 @@ from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns, variants
+from toolkit.core.driver import variants
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.mcts import make_mcts
+from toolkit.core.wiring import finish_kernel
 from toolkit.games.herrlof.policies import BID_WINDOW, DECLINABLE, parse_policy
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
 
@@ -1327,23 +1327,19 @@ def record(params, st, row):
         row[C_SEAT_PLIES + seat] = st[S_SEAT_PLIES + seat]
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
-advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the chance stream and the two seats' decision streams
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts to the
 # end.  Against lookahead, mcts:1000 pooled over both seatings won 0.608 [0.519, 0.691] of 120 games
 # (seeds 100, 101) so, against 0.54 with random rollouts (80 games) and 0.283 with greedy ones cut off
 # after 16 plies and scored against the root (120 games: mid-round, the evaluation misjudges exact bids).
 MCTS_ROLLOUT = "greedy"
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy inlines advance and apply (core.driver.make_play_game): called, it measured 20% slower
 # with random seats (34,785 games/s against 43,330 inlined, one thread) and 15% with greedy ones
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=True)
-WORK_SIZE = play_game.work_size
-play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+INLINE_STEPS = True
+# returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+finish_kernel(globals())
 
 
 # ------------------------------------------------------------------------ the round log

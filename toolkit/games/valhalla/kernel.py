@@ -103,11 +103,10 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.mcts import make_mcts
+from toolkit.core.wiring import finish_kernel
 from toolkit.games.valhalla.policies import EXPOSED, OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE, throw_groups
 from toolkit.games.valhalla.reference import SEAT_FIELDS
 
@@ -973,7 +972,6 @@ def record(params, st, row):
         row[C_TALLY + k] = st[S_TALLY + k]
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
 @njit_inline
@@ -986,7 +984,6 @@ def nth(params, st, i):
     return i if st[S_PHASE] == PH_EXTRA else nth_set_bit(st[S_MOVES], i)
 
 
-advance_called, apply_called = make_calls(advance, apply)  # one compiled call of each (core.driver.make_calls)
 RS_SIZE = 3  # the streams: chance, then one per seat
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
 # after 48 plies and then at the start of the searching seat's next turn, and scored by evaluate against
@@ -1010,11 +1007,9 @@ MCTS_ROOT_SWEEP, MCTS_EXPAND_AFTER = True, 1000
 # the rollouts inline advance and apply (core.mcts.make_mcts): 81,000 random-rollout iterations/s against
 # 40,000 with them called (benchmarks/mcts.py), for about 20 s more of the search's compile
 MCTS_INLINE_ROLLOUT = True
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy inlines advance and apply (core.driver.make_play_game): called, it measured 30% slower
 # with random seats (21,089 games/s against 30,378 inlined, one thread) and 11% with greedy ones
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=True)
-WORK_SIZE = play_game.work_size
-play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+INLINE_STEPS = True
+# returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+finish_kernel(globals())
 

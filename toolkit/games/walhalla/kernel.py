@@ -111,12 +111,12 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core import rng
-from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
+from toolkit.core.driver import make_calls
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.mcts import make_mcts
+from toolkit.core.wiring import finish_kernel
 
 MAX_SEATS = 4
 MAX_RAIDS = 5
@@ -1631,16 +1631,13 @@ def record(params, st, row):
         row[C_SEAT + MAX_SEATS * 15 + p] = fields_of(st, p)
 
 
-returns = make_returns(record, COLUMNS)  # the protocol's per-seat result: its win_<seat> column
 
 
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
-mcts = make_mcts(globals())  # the protocol's tree search (toolkit.core.mcts): the mcts:N policies
 # the plain copy calls advance and apply too (core.driver.make_play_game): about 40 s less of a cold compile,
 # 6% faster with greedy seats (1,994 games/s against 1,879 inlined, one thread), 26% slower with random ones
 # (38,124 against 51,607)
-play_game = make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
-                           STATE_SIZE, MAX_OPTIONS, SCRATCH_SIZE, mcts, inline_steps=False)
-WORK_SIZE = play_game.work_size
-play_many = make_play_many(play_game, RS_SIZE, WORK_SIZE)
+INLINE_STEPS = False
+# returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+finish_kernel(globals())
 

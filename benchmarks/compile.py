@@ -1,0 +1,152 @@
+"""Where compile time goes: for each game, the first result from a cold cache and from a warm one, and the
+compiled functions that cost most.
+
+For each game (default: every registered game), in a fresh cache directory:
+
+1. a fresh process plays 1,000 games with ``random`` in every seat (the plain copy of the driver), then
+   10 games with an ``mcts`` seat (the searching copy): the seconds to each first result, cold;
+2. a second fresh process does the same on the now warm cache.
+
+The cold process listens to Numba's compile events (``numba.core.event``): each compiled function's own
+seconds (its compile less the compiles of the functions it called, which Numba compiles inside it), the
+part of them spent in LLVM (optimising and emitting the module, which links the code of every function it
+calls), and the seconds of Numba's passes summed by pass.  ``--top`` functions are listed per game.
+
+    .venv/bin/python benchmarks/compile.py [GAME ...] [--top 8] [--jobs 1] [--save F.json]
+
+One game at a time by default (``--jobs 2`` compiles two games at once, one a core, as ``toolkit warm``
+does).  The machine's load is printed beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+PROBE = r"""
+import collections, json, sys, time
+from numba.core import event
+
+game = sys.argv[1]
+own, llvm, passes, stack, llvm_depth = collections.Counter(), collections.Counter(), collections.Counter(), [], []
+
+
+class Compiles(event.Listener):
+    def on_start(self, e):
+        f = e.data["dispatcher"].py_func
+        stack.append([f"{f.__module__}.{f.__qualname__}", time.perf_counter(), 0.0])
+
+    def on_end(self, e):
+        name, start, inner = stack.pop()
+        took = time.perf_counter() - start
+        own[name] += took - inner
+        if stack:
+            stack[-1][2] += took
+
+
+class Llvm(event.Listener):
+    def on_start(self, e):
+        llvm_depth.append(time.perf_counter())
+
+    def on_end(self, e):
+        took = time.perf_counter() - llvm_depth.pop()
+        if not llvm_depth:
+            llvm[stack[-1][0] if stack else "(outside a compile)"] += took
+
+
+class Passes(event.Listener):
+    def on_start(self, e):
+        self.start = getattr(self, "start", []) + [time.perf_counter()]
+
+    def on_end(self, e):
+        took = time.perf_counter() - self.start.pop()
+        if not self.start:  # outermost pass only: nested compiles run passes inside a typing pass
+            passes[e.data["name"]] += took
+
+
+if sys.argv[2] == "listen":
+    event.register("numba:compile", Compiles())
+    event.register("numba:llvm_lock", Llvm())
+    event.register("numba:run_pass", Passes())
+t0 = time.perf_counter()
+import toolkit
+spec = toolkit.GAMES[game]
+seats = spec.seats(toolkit.rules(game))
+imported = time.perf_counter()
+toolkit.simulate(game, n_games=1000, seed=1, progress=False)
+plain = time.perf_counter()
+toolkit.simulate(game, n_games=10, seed=1, progress=False, policies=("mcts:100",) + ("random",) * (seats - 1))
+search = time.perf_counter()
+print(json.dumps({"import": imported - t0, "plain": plain - imported, "search": search - plain,
+                  "own": own, "llvm": llvm, "passes": passes}))
+"""
+
+
+def probe(game: str, cache: Path, listen: bool) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR")}
+    env.update(PYTHONPATH=str(REPO), TOOLKIT_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", PROBE, game, "listen" if listen else "quiet"], env=env,
+                          cwd=tempfile.gettempdir(), capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{game}: {done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure(game: str) -> dict:
+    with tempfile.TemporaryDirectory(prefix=f"toolkit-compile-{game}-") as cache:
+        load = os.getloadavg()[0]
+        cold = probe(game, Path(cache), listen=True)
+        warm = probe(game, Path(cache), listen=False)
+    return {"game": game, "cold": cold, "warm": warm, "load": load}
+
+
+def short(name: str) -> str:
+    return name.replace("toolkit.games.", "").replace("toolkit.core.", "core.")
+
+
+def main(argv=None) -> int:
+    import toolkit
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="games (default: every registered game)")
+    parser.add_argument("--top", type=int, default=8, help="functions listed per game")
+    parser.add_argument("--jobs", type=int, default=1, help="games compiled at once")
+    parser.add_argument("--save", help="write every figure as JSON")
+    args = parser.parse_args(argv)
+    games = args.games or list(toolkit.GAMES)
+    for game in games:
+        if game not in toolkit.GAMES:
+            parser.error(f"game {game!r} is not registered: one of {', '.join(toolkit.GAMES)}")
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(measure, games))
+    print(f"first result from a fresh process (1,000 random games, then 10 with an mcts:100 seat), "
+          f"{args.jobs} game(s) at a time, {os.cpu_count()} cores")
+    print(f"{'game':<10} {'cold plain s':>12} {'+ mcts s':>9} {'warm plain s':>13} {'+ mcts s':>9} "
+          f"{'llvm s':>7} {'load':>5}")
+    for r in results:
+        cold, warm = r["cold"], r["warm"]
+        print(f"{r['game']:<10} {cold['plain']:>12.1f} {cold['search']:>9.1f} {warm['plain']:>13.1f} "
+              f"{warm['search']:>9.1f} {sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
+    for r in results:
+        cold = r["cold"]
+        print(f"\n{r['game']}: the compiled functions that cost most (own seconds, of them in LLVM)")
+        for name, seconds in sorted(cold["own"].items(), key=lambda kv: -kv[1])[:args.top]:
+            print(f"  {seconds:6.1f} {cold['llvm'].get(name, 0.0):6.1f}  {short(name)}")
+        top = sorted(cold["passes"].items(), key=lambda kv: -kv[1])[:4]
+        print("  by pass: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in top))
+    if args.save:
+        Path(args.save).write_text(json.dumps(results, indent=1))
+        print(f"wrote {args.save}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

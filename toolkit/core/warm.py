@@ -1,0 +1,212 @@
+"""Compiling is work like simulating: it says so, and it can be done ahead (``toolkit warm``).
+
+A game's driver comes in two compiled copies (``core.driver.Searching``): ``plain`` (every line-up
+without a tree search) and ``search`` (a line-up with an ``mcts`` seat).  The first run of a copy on a
+machine compiles it into the cache directory (``core.cache``), once per version of the sources; every
+later process loads it in about a second.
+
+:func:`first_use` wraps the first call of a copy in a process: when no earlier process of this version
+has finished compiling it (a marker file in the cache directory says so) it shows a progress bar
+("compiling herrlof for first use, about 30 s") that runs on the time the last compile of that copy on
+this machine took (:func:`estimate`), and records the time this one took.  :func:`warm` compiles copies
+ahead, in parallel processes (``toolkit warm``, ``make``'s set-up step).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+COPIES = ("plain", "search")
+# seconds to compile each copy cold, measured by benchmarks/compile.py (2 cores, one compile at a
+# time): the estimate until this machine has compiled the copy once itself
+MEASURED = {
+    ("valhalla", "plain"): 16, ("valhalla", "search"): 12,
+    ("herrlof", "plain"): 26, ("herrlof", "search"): 20,
+    ("halali", "plain"): 20, ("halali", "search"): 12,
+    ("attila", "plain"): 45, ("attila", "search"): 25,
+    ("walhalla", "plain"): 40, ("walhalla", "search"): 25,
+}
+UNKNOWN = 30  # a game the table does not know yet (a new one)
+
+
+def _cache_dir() -> Path:
+    from toolkit.core.jit import CACHE_DIR
+
+    return Path(CACHE_DIR)
+
+
+def _marker(game: str, copy: str) -> Path:
+    return _cache_dir() / "warm" / f"{game}-{copy}.done"
+
+
+def _timings() -> Path:
+    """Seconds of the last compile of each copy on this machine, kept beside the versions' directories."""
+    return _cache_dir().parent / "compile-seconds.json"
+
+
+def is_warm(game: str, copy: str) -> bool:
+    """Whether a process of this version finished compiling ``copy`` of ``game`` into the cache."""
+    return _marker(game, copy).exists()
+
+
+def estimate(game: str, copy: str) -> float:
+    """Seconds a cold compile of the copy should take: this machine's last, else :data:`MEASURED`."""
+    try:
+        return float(json.loads(_timings().read_text())[f"{game}-{copy}"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return float(MEASURED.get((game, copy), UNKNOWN))
+
+
+def _record(game: str, copy: str, seconds: float) -> None:
+    """Mark the copy compiled, and keep the seconds it took for the next version's estimate."""
+    try:
+        marker = _marker(game, copy)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(f"{seconds:.1f}\n")
+        path = _timings()
+        try:
+            timings = json.loads(path.read_text())
+        except (OSError, ValueError):
+            timings = {}
+        timings[f"{game}-{copy}"] = round(seconds, 1)
+        partial = path.with_name(f"{path.name}.{os.getpid()}")
+        partial.write_text(json.dumps(timings, indent=1, sort_keys=True))
+        partial.replace(path)
+    except OSError:  # an unwritable cache: the next process says it compiles again
+        pass
+
+
+def copy_of(policy_codes) -> str:
+    """``"search"`` if a seat of the kernel policy codes searches (a negative code), else ``"plain"``."""
+    import numpy as np
+
+    return "search" if bool((np.asarray(policy_codes) < 0).any()) else "plain"
+
+
+def loaded(driver, copy: str) -> bool:
+    """Whether this process already holds the copy of the game's ``play_many`` compiled or loaded."""
+    dispatcher = getattr(driver, "searching" if copy == "search" else "plain", driver)
+    return bool(getattr(dispatcher, "signatures", ()))
+
+
+def notice(spec, rules, policies) -> str | None:
+    """The sentence a page shows before a run of ``policies`` that must compile first (``None`` if the
+    copy it needs is loaded or warm)."""
+    copy = copy_of(spec.prepare(rules, policies)[-1])
+    if loaded(spec.play_many, copy) or is_warm(spec.name, copy):
+        return None
+    what = " with a tree search" if copy == "search" else ""
+    return (f"compiling {spec.title or spec.name}{what} for first use, about {estimate(spec.name, copy):.0f} s "
+            f"(once per machine and version) …")
+
+
+@contextlib.contextmanager
+def first_use(spec, copy: str, progress: bool | None = None):
+    """Around the first call of a game's driver copy in a process: a bar while it compiles, when it must
+    (module docstring).  ``progress=False`` shows nothing (the run asked for no bars)."""
+    if loaded(spec.play_many, copy):
+        yield
+        return
+    if is_warm(spec.name, copy):
+        yield  # loaded from the cache: about a second
+        return
+    bar = None
+    if progress is not False:
+        bar = _CompileBar(spec.name, copy, estimate(spec.name, copy))
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        if bar is not None:
+            bar.close()
+    _record(spec.name, copy, time.perf_counter() - start)
+
+
+class _CompileBar:
+    """A tqdm bar that runs on the clock up to the estimate (a compile reports no progress of its own)."""
+
+    def __init__(self, game: str, copy: str, seconds: float):
+        from tqdm.auto import tqdm
+
+        what = "with a tree search " if copy == "search" else ""
+        self.bar = tqdm(total=round(seconds), unit="s", leave=False,
+                        desc=f"compiling {game} {what}for first use, about {seconds:.0f} s (once per machine "
+                             f"and version; toolkit warm does it ahead)",
+                        bar_format="{desc}: {bar} {elapsed}")
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._tick, daemon=True, name="compile-bar")
+        self.start = time.perf_counter()
+        self.thread.start()
+
+    def _tick(self):
+        while not self.stop.wait(0.5):
+            done = min(time.perf_counter() - self.start, 0.99 * self.bar.total)
+            self.bar.n = round(done)
+            self.bar.refresh()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.bar.close()
+
+
+def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
+    """Compile (or load) one copy of a game's driver by playing a few games; ``(game, copy, seconds)``."""
+    import toolkit
+
+    start = time.perf_counter()
+    spec = toolkit.GAMES[game]
+    seats = spec.seats(toolkit.rules(game))
+    policies = ("random",) * seats if copy == "plain" else ("mcts:2",) + ("random",) * (seats - 1)
+    toolkit.simulate(game, n_games=2, policies=policies, progress=False)
+    seconds = time.perf_counter() - start
+    if not is_warm(game, copy):  # simulate records it unless the copy was loaded from the cache unmarked
+        _record(game, copy, seconds)
+    return game, copy, seconds
+
+
+def warm(games, search: bool = False, jobs: int | None = None, progress: bool = True) -> list:
+    """Compile each game's plain copy (and with ``search`` its searching copy) into the cache, ``jobs``
+    processes at a time (default: one a core), the longest first; a searching copy starts once its game's
+    plain copy is done (it reuses the policies that compiled).  Returns ``[(game, copy, seconds)]`` in the
+    order they finished."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from tqdm.auto import tqdm
+
+    games = list(games)
+    todo = [(g, "plain") for g in games if not is_warm(g, "plain")]
+    later = [(g, "search") for g in games if search and not is_warm(g, "search")]
+    total = len(todo) + len(later)
+    done: list = []
+    if not total:
+        return done
+    jobs = max(1, min(jobs or os.cpu_count() or 1, total))
+    seconds = sum(estimate(*job) for job in todo + later) / jobs
+    bar = tqdm(total=total, unit="copy", disable=not progress,
+               desc=f"compiling {total} kernel copies on {jobs} processes, about {seconds:.0f} s")
+    pending_plain = {g for g, _ in todo}
+    todo += [job for job in later if job[0] not in pending_plain]  # their plain copy is warm already
+    later = [job for job in later if job[0] in pending_plain]
+    todo.sort(key=lambda job: -estimate(*job))
+    # spawn, not fork: the parent has Numba's threads and compiler state
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        running = {pool.submit(compile_copy, *job) for job in todo}
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                game, copy, took = future.result()
+                done.append((game, copy, took))
+                bar.set_postfix_str(f"{game} {copy} {took:.0f} s")
+                bar.update()
+                for job in [job for job in later if job[0] == game and copy == "plain"]:
+                    later.remove(job)
+                    running.add(pool.submit(compile_copy, *job))
+    bar.close()
+    return done

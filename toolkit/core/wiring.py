@@ -1,0 +1,53 @@
+"""A game's kernel module made whole in one call: ``finish_kernel(globals())`` at its end.
+
+Every kernel defines the protocol functions (``start``, ``advance``, ``count``, ``nth``, ``options``,
+``apply``, ``choose``, ``evaluate``, ``determinize``, ``check_step``, ``check_end``, ``record``) and its
+sizes (``STATE_SIZE``, ``MAX_OPTIONS``, ``SCRATCH_SIZE``, ``RS_SIZE``, ``COLUMNS``); from them the same five
+compiled pieces are made, in this order, each filed beside the kernel so that Numba caches it there:
+
+========================  ==========================================================================
+``returns``               each seat's result at the end (``core.driver.make_returns``)
+``advance_called``,       ``advance`` and ``apply`` as one compiled function each, for the code that calls
+``apply_called``          them rather than inlining them (``core.driver.make_calls``)
+``mcts``                  the tree search (``core.mcts.make_mcts``; the kernel's ``MCTS_*`` settings)
+``play_game``             the one-game loop, plain and searching copies (``core.driver.make_play_game``;
+                          ``INLINE_STEPS``: the plain copy inlines ``advance`` and ``apply``, default True)
+``play_many``             the parallel driver over many games (``core.driver.make_play_many``), and
+                          ``WORK_SIZE``, the work a game needs
+========================  ==========================================================================
+
+A kernel that needs ``returns`` or the called pair earlier (its lookahead's rollouts) makes them itself
+before; :func:`finish_kernel` then keeps them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
+from toolkit.core.mcts import make_mcts
+
+PROTOCOL = ("start", "advance", "count", "nth", "options", "apply", "choose", "evaluate", "determinize",
+            "check_step", "check_end", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE",
+            "COLUMNS")
+
+
+def finish_kernel(g: dict) -> None:
+    """Add ``returns``, ``advance_called``, ``apply_called``, ``mcts``, ``play_game``, ``WORK_SIZE`` and
+    ``play_many`` to the kernel module whose globals are ``g`` (module docstring)."""
+    missing = [name for name in PROTOCOL if name not in g]
+    if missing:
+        raise TypeError(f"{g.get('__name__', 'the kernel')} does not define {', '.join(missing)}: "
+                        "every kernel defines the protocol (docs/adding-a-game.md)")
+    caller = sys._getframe(1)
+    if "returns" not in g:
+        g["returns"] = make_returns(g["record"], g["COLUMNS"], caller=caller)
+    if "advance_called" not in g:
+        g["advance_called"], g["apply_called"] = make_calls(g["advance"], g["apply"], caller=caller)
+    g["mcts"] = make_mcts(g, caller=caller)
+    g["play_game"] = make_play_game(g["start"], g["advance"], g["count"], g["nth"], g["options"], g["apply"],
+                                    g["choose"], g["check_step"], g["check_end"], g["record"], g["STATE_SIZE"],
+                                    g["MAX_OPTIONS"], g["SCRATCH_SIZE"], g["mcts"],
+                                    inline_steps=g.get("INLINE_STEPS", True), caller=caller)
+    g["WORK_SIZE"] = g["play_game"].work_size
+    g["play_many"] = make_play_many(g["play_game"], g["RS_SIZE"], g["WORK_SIZE"], caller=caller)
