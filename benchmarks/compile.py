@@ -12,7 +12,11 @@ seconds (its compile less the compiles of the functions it called, which Numba c
 part of them spent in LLVM (optimising and emitting the module, which links the code of every function it
 calls), and the seconds of Numba's passes summed by pass.  ``--top`` functions are listed per game.
 
-    .venv/bin/python benchmarks/compile.py [GAME ...] [--top 8] [--jobs 1] [--save F.json]
+    .venv/bin/python benchmarks/compile.py [GAME ...] [--top 8] [--jobs 1] [--rev COMMIT] [--save F.json]
+
+``--rev`` measures the package of another commit instead of this working tree (exported with ``git
+archive``, as ``benchmarks/versus.py`` does); the working tree itself is copied at the start, so an edit
+made meanwhile is not measured.
 
 One game at a time by default (``--jobs 2`` compiles two games at once, one a core, as ``toolkit warm``
 does).  The machine's load is printed beside the figures.
@@ -30,6 +34,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).parent))
+
+from versus import export  # noqa: E402
 
 PROBE = r"""
 import collections, json, sys, time
@@ -90,9 +97,9 @@ print(json.dumps({"import": imported - t0, "plain": plain - imported, "search": 
 """
 
 
-def probe(game: str, cache: Path, listen: bool) -> dict:
+def probe(game: str, tree: Path, cache: Path, listen: bool) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR")}
-    env.update(PYTHONPATH=str(REPO), TOOLKIT_CACHE_DIR=str(cache))
+    env.update(PYTHONPATH=str(tree), TOOLKIT_CACHE_DIR=str(cache), NUMBA_CACHE_DIR=str(cache))
     done = subprocess.run([sys.executable, "-c", PROBE, game, "listen" if listen else "quiet"], env=env,
                           cwd=tempfile.gettempdir(), capture_output=True, text=True)
     if done.returncode:
@@ -100,11 +107,11 @@ def probe(game: str, cache: Path, listen: bool) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def measure(game: str) -> dict:
+def measure(game: str, tree: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"toolkit-compile-{game}-") as cache:
         load = os.getloadavg()[0]
-        cold = probe(game, Path(cache), listen=True)
-        warm = probe(game, Path(cache), listen=False)
+        cold = probe(game, tree, Path(cache), listen=True)
+        warm = probe(game, tree, Path(cache), listen=False)
     return {"game": game, "cold": cold, "warm": warm, "load": load}
 
 
@@ -119,15 +126,18 @@ def main(argv=None) -> int:
     parser.add_argument("games", nargs="*", help="games (default: every registered game)")
     parser.add_argument("--top", type=int, default=8, help="functions listed per game")
     parser.add_argument("--jobs", type=int, default=1, help="games compiled at once")
+    parser.add_argument("--rev", default=".", help="the commit to measure (default: this working tree)")
     parser.add_argument("--save", help="write every figure as JSON")
     args = parser.parse_args(argv)
     games = args.games or list(toolkit.GAMES)
     for game in games:
         if game not in toolkit.GAMES:
             parser.error(f"game {game!r} is not registered: one of {', '.join(toolkit.GAMES)}")
-    with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(measure, games))
-    print(f"first result from a fresh process (1,000 random games, then 10 with an mcts:100 seat), "
+    with tempfile.TemporaryDirectory(prefix="toolkit-compile-tree-") as work:
+        tree = export(args.rev, Path(work) / "tree")
+        with ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(lambda game: measure(game, tree), games))
+    print(f"{args.rev}: first result from a fresh process (1,000 random games, then 10 with an mcts:100 seat), "
           f"{args.jobs} game(s) at a time, {os.cpu_count()} cores")
     print(f"{'game':<10} {'cold plain s':>12} {'+ mcts s':>9} {'warm plain s':>13} {'+ mcts s':>9} "
           f"{'llvm s':>7} {'load':>5}")

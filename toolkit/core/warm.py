@@ -134,7 +134,7 @@ class _CompileBar:
         from tqdm.auto import tqdm
 
         what = "with a tree search " if copy == "search" else ""
-        self.bar = tqdm(total=round(seconds), unit="s", leave=False,
+        self.bar = tqdm(total=round(seconds), unit="s", leave=False, position=0,
                         desc=f"compiling {game} {what}for first use, about {seconds:.0f} s (once per machine "
                              f"and version; toolkit warm does it ahead)",
                         bar_format="{desc}: {bar} {elapsed}")
