@@ -21,8 +21,9 @@ def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
     assert plain.py_func.__globals__["search"] is None and not plain.py_func.__globals__["SEARCH"]
     assert searching.py_func.__globals__["search"] is kernel.mcts and searching.py_func.__globals__["SEARCH"]
     assert isinstance(kernel.play_many, Searching)
-    assert kernel.play_many.plain.py_func.__globals__["play_game"] is kernel.play_game
-    assert kernel.play_many.searching.py_func.__globals__["play_game"] is kernel.play_game.searching
+    assert kernel.play_many.plain.py_func.__globals__["run"] is kernel.play_game.run
+    assert kernel.play_many.searching.py_func.__globals__["run"] is kernel.play_game.searching.run
+    assert kernel.play_game.run is not kernel.play_game.searching.run
 
 
 class Recorder:

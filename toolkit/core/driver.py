@@ -1,36 +1,29 @@
 """The game drivers every kernel is run by, written once.
 
-:func:`make_play_game` builds a game's one-game kernel ``play_game`` from its
-decision-point protocol (``docs/architecture.md``, "The game protocol"), and
-:func:`make_play_many` the parallel driver over many games.
-
-:func:`make_play_many` turns a game's one-game kernel into its ``play_many``
+:func:`make_play_game` builds a game's one-game kernel ``play_game`` from its decision-point protocol
+(``docs/architecture.md``, "The game protocol"), and :func:`make_play_many` the driver over many games
 (``GameSpec.play_many``, called by ``toolkit.core.runner``)::
 
     play_many(params, policies, seed, first_game, out, violations, check)
 
-plays games ``first_game .. first_game + len(out) - 1`` into the rows of ``out``
-and each game's invariant code into ``violations`` (0: every invariant held;
-only looked for with ``check``).  ``params`` is whatever the game's
-``to_kernel(rules)`` returns (one array, or a tuple of arrays) and ``policies``
-its ``policy_ids``; the driver hands both through untouched.
+plays games ``first_game .. first_game + len(out) - 1`` into the rows of ``out`` and each game's invariant
+code into ``violations`` (0: every invariant held; only looked for with ``check``).  ``params`` is whatever
+the game's ``to_kernel(rules)`` returns (one array, or a tuple of arrays) and ``policies`` its
+``policy_ids``; the driver hands both through untouched.
 
-The games are cut into up to :data:`BLOCKS` blocks, spread over the threads by
-``numba.prange`` (balance on any thread count), and each block allocates its
-work arrays once: allocating them per game cost 10% of the two-thread speed
-(the runtime's allocation counters are shared atomics).  A game depends only on
-``(seed, game index)``, so neither the blocks nor the threads change any
-result.
+The games are cut into blocks of consecutive games, spread over ``numba.get_num_threads()`` Python threads
+(:class:`Blocks`), and each block allocates its work arrays once: allocating them per game cost 10% of the
+two-thread speed (the runtime's allocation counters are shared atomics).  A game depends only on ``(seed,
+game index)``, so neither the blocks nor the threads change any result.
 
 The one-game kernel is called as::
 
     play_game(params, policies, seed, game, row, check, rs, work)
 
-with ``rs`` (``rs_size`` uint64: the random streams' states) and ``work``
-(``work_size`` int64, zeroed once per block) its scratch.  A game's kernel makes it
-from its protocol functions with :func:`make_play_game`; a driver that also writes a
-log (Herrlof's rounds, Halali's captures) is the game's own loop over the same
-functions.
+with ``rs`` (``rs_size`` uint64: the random streams' states) and ``work`` (``work_size`` int64, zeroed once
+per block) its scratch.  A game's kernel makes both with ``toolkit.core.wiring.finish_kernel``; a driver
+that also writes a log (Herrlof's rounds, Halali's captures) is the game's own loop over the same functions
+(:func:`variants`).
 """
 
 from __future__ import annotations
@@ -38,15 +31,17 @@ from __future__ import annotations
 import hashlib
 import sys
 import types
+from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
-from numba import prange
 
 from toolkit.core import rng
-from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import seat_count, seat_run
 
-BLOCKS = 256  # at most this many blocks of games per call
+BLOCKS = 256  # at most this many blocks of games per call of a prange loop (a game's own logs)
+BLOCKS_PER_THREAD = 16  # blocks of games per thread: the threads finish together though games differ in length
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
 play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
@@ -66,30 +61,34 @@ def _work_entries(policies):
     return WORK_SIZE + (TREE_FIXED + TREE_NODE * (most + 2) if most > 0 else 0)
 
 
-def _play_many(params, policies, seed, first_game, out, violations, check):
-    n = out.shape[0]
-    blocks = min(n, BLOCKS)
-    entries = work_entries(policies)
-    for b in prange(blocks):
-        rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(entries, np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            violations[i] = play_game(params, policies, seed, first_game + i, out[i], check, rs, work)
+def _play_block(params, policies, seed, first_game, out, violations, check, entries):
+    rs = np.empty(RS_SIZE, np.uint64)
+    work = np.zeros(entries, np.int64)
+    for i in range(out.shape[0]):  # play_game's two lines: it is not compiled unless something calls it
+        rng.seed_streams(rs, seed, first_game + i)
+        violations[i] = run(params, policies, out[i], check, rs, work[:STATE_SIZE],
+                            work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS],
+                            work[STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS],
+                            work[2 * STATE_SIZE + MAX_OPTIONS:WORK_SIZE], work[WORK_SIZE:])
 
 
 def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
-    """The parallel ``play_many`` driver of the one-game kernel ``play_game`` (module docstring).
+    """The ``play_many`` driver of the one-game kernel ``play_game`` (module docstring): a :class:`Blocks`.
 
-    Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).
-    The driver is a copy of this module's template whose globals name the game's ``play_game`` and
-    sizes, made by :func:`from_template` so that Numba caches it beside the kernel; it comes in the
-    two copies of :func:`variants`, so a line-up without a search never compiles one.  Each block's work
-    has room for the largest tree search of the line-up (``play_game.work_entries(policies)``).
+    Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).  The
+    block loop is a copy of this module's template whose globals name the game's ``run`` and sizes, made
+    by :func:`from_template` so that Numba caches it beside the kernel, in the two copies of
+    :func:`variants`, so a line-up without a search never compiles one.  Each block's work has room for
+    the largest tree search of the line-up (``play_game.work_entries(policies)``).
     """
     assert work_size == play_game.work_size, "play_many's work is play_game's"
-    scope = {"np": np, "prange": prange, "BLOCKS": BLOCKS, "RS_SIZE": rs_size}
-    driver = variants([("play_many", _play_many, njit_parallel)], scope, play_game,
-                      caller or sys._getframe(1))["play_many"]
+    caller = caller or sys._getframe(1)
+    loops = []
+    for game, suffix in ((play_game, ""), (play_game.searching, "_search")):
+        scope = {"np": np, "rng": rng, "RS_SIZE": rs_size, "run": game.run, "STATE_SIZE": game.state_size,
+                 "MAX_OPTIONS": game.max_options, "WORK_SIZE": work_size}
+        loops.append(njit(from_template(_play_block, "play_block" + suffix, scope, caller)))
+    driver = Blocks(loops[0], loops[1], play_game.work_entries)
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return driver
@@ -115,6 +114,39 @@ class Searching:
 
     def __repr__(self):
         return f"<{self.__name__}: plain and searching copies (toolkit.core.driver.Searching)>"
+
+
+class Blocks(Searching):
+    """A game's ``play_many(params, policies, seed, first_game, out, violations, check)``: the rows of ``out``
+    cut into blocks of consecutive games, each block played by the compiled block loop (the plain copy,
+    or the searching one when a seat searches) on one of ``numba.get_num_threads()`` Python threads; the
+    loop releases the GIL (``nogil``).
+
+    It replaced a ``numba.prange`` driver (issue 35): the parallel driver was compiled once more around
+    the whole game (Numba links and optimises the code of everything a function calls into its own
+    module, and the parfor lowering made a second such module), a quarter of every game's cold compile
+    (Attila 12 of 48 s, ``benchmarks/compile.py``).  Each block allocates its work once, and a game depends
+    only on ``(seed, game index)``, so neither the blocks nor the threads change any result."""
+
+    def __init__(self, plain, searching, work_entries):
+        super().__init__(plain, searching)
+        self.work_entries = work_entries
+
+    def __call__(self, params, policies, seed, first_game, out, violations, check):
+        loop = self.searching if bool((np.asarray(policies) < 0).any()) else self.plain
+        entries = self.work_entries(policies)
+        n = out.shape[0]
+        threads = min(numba.get_num_threads(), n)
+        if threads <= 1:
+            loop(params, policies, seed, first_game, out, violations, check, entries)
+            return
+        blocks = min(n, BLOCKS_PER_THREAD * threads)
+        bounds = [b * n // blocks for b in range(blocks + 1)]
+        with ThreadPoolExecutor(threads, thread_name_prefix="toolkit-games") as pool:
+            parts = [pool.submit(loop, params, policies, seed, first_game + lo, out[lo:hi], violations[lo:hi],
+                                 check, entries) for lo, hi in zip(bounds, bounds[1:])]
+            for part in parts:
+                part.result()
 
 
 def variants(templates, scope: dict, play_game, caller=None) -> dict:
@@ -308,6 +340,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         game = compiled["play_game"]
         game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
         game.decide, game.work_entries, game.work_size = compiled["decide"], work_entries, size
+        game.run, game.state_size, game.max_options = compiled["run"], state_size, max_options
         game.calls = calls
         games.append(game)
     games[0].searching = games[1]
