@@ -1,5 +1,11 @@
 """Timing helpers the per-game benchmarks share (games/s and plies/s of the kernel and of the
-pure-Python reference, and the first result after import in a fresh process)."""
+pure-Python reference, and the first result after import in a fresh process).
+
+The kernels measured are never stale: the cache directory they load from is named by a digest of every
+source under ``toolkit/core`` and ``toolkit/games`` (``toolkit.core.cache``), so code changed since the
+last compile is compiled afresh, whichever module the change is in.  ``benchmarks/versus.py`` measures
+other commits beside this tree, each compiled into a new cache directory in the same run.
+"""
 
 from __future__ import annotations
 
@@ -49,6 +55,6 @@ def first_result(game, cache_dir) -> float:
     as the Numba cache (cold the first time, warm after)."""
     code = ("import time; t = time.perf_counter(); import toolkit; "
             f"toolkit.simulate({game!r}, n_games=1000, seed=1, progress=False); print(time.perf_counter() - t)")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, TOOLKIT_CACHE_DIR=cache_dir)  # the root (toolkit.core.cache)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])

@@ -88,7 +88,7 @@ def lookahead_rate(rules, n_games):
 
 
 def first_result(cache_dir):
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, TOOLKIT_CACHE_DIR=cache_dir)  # the root (toolkit.core.cache)
     out = subprocess.run([sys.executable, "-c", FIRST_RESULT], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 

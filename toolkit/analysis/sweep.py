@@ -16,8 +16,8 @@ in task order, so the result is the same whoever ran them:
   (``client=`` a ``distributed.Client``, or ``scheduler=`` its address) and
   each runs on one Numba thread of a worker, a few tasks per worker thread
   in flight at a time (:func:`toolkit.core.cluster.run_tasks`).  A worker compiles nothing it
-  finds in the Numba cache (``NUMBA_CACHE_DIR``), so start workers with the
-  same cache directory and warm them (:func:`warm_workers`).
+  finds in the compiled kernels' cache (``TOOLKIT_CACHE_DIR`` or ``NUMBA_CACHE_DIR``, its root:
+  ``toolkit.core.cache``), so start workers with the same cache root and warm them (:func:`warm_workers`).
 
 A progress bar counts finished variants.  The table has one row per
 variant: the varied parameters as columns, then ``games`` and the design
