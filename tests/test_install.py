@@ -178,9 +178,10 @@ def test_installed_package_runs_from_outside_the_checkout(installed):
 
     compiled = installed["cache"] / Path(CACHE_DIR).name / _CacheLocator.get_suitable_cache_subpath(
         str(site / "toolkit" / "games" / COLD_GAME / "kernel.py"))
-    # the driver's cache files are named by its qualified name, play_many_<digest of its scope>
-    # (core.driver.from_template), in the directory of this version of the sources (core.cache)
-    assert any(compiled.glob("kernel.play_many_*-*.nbi")), sorted(compiled.iterdir())
+    # the driver's block loop's cache files are named by its qualified name, play_block_random_<digest of its
+    # scope> (core.driver.from_template; the CLI's default line-up is random), in the directory of this version
+    # of the sources (core.cache)
+    assert any(compiled.glob("kernel.play_block_random_*-*.nbi")), sorted(compiled.iterdir())
     assert not any(site.rglob("*.nbi")) and not any(site.rglob("*.nbc"))  # nothing cached in site-packages
     # the console script of the wheel lists every game
     assert [line.split()[0] for line in installed["list"].splitlines()[1:]] == list(toolkit.GAMES)

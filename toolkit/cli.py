@@ -243,7 +243,7 @@ def cmd_warm(args) -> int:
     done = warm.warm(games, search=args.search, jobs=args.jobs, progress=not args.no_progress)
     for game, copy, seconds in done:
         print(f"{game:<10} {copy:<7} {seconds:6.1f} s")
-    copies = "plain and searching copies" if args.search else "plain copies"
+    copies = "random, plain and searching copies" if args.search else "random and plain copies"
     print(f"{len(games)} games' {copies} ready in {CACHE_DIR} ({len(done)} compiled or loaded, "
           f"{time.perf_counter() - start:.0f} s)")
     return 0

@@ -1,5 +1,5 @@
-"""The drivers' two copies (``core.driver``): a plain loop without the tree search compiled in, and one
-that can search, picked by the line-up."""
+"""The drivers' copies (``core.driver``): a random loop without the game's policies, a plain loop without
+the tree search compiled in, and one that can search, picked by the line-up."""
 
 from __future__ import annotations
 
@@ -24,6 +24,11 @@ def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
     assert kernel.play_many.plain.py_func.__globals__["run"] is kernel.play_game.run
     assert kernel.play_many.searching.py_func.__globals__["run"] is kernel.play_game.searching.run
     assert kernel.play_game.run is not kernel.play_game.searching.run
+    # the random copy has neither the search nor the game's policies compiled in
+    random = kernel.play_game.random.decide.py_func.__globals__
+    assert random["search"] is None and not random["SEARCH"] and random["choose"] is None and not random["CHOOSE"]
+    assert plain.py_func.__globals__["choose"] is kernel.choose and plain.py_func.__globals__["CHOOSE"]
+    assert kernel.play_many.random.py_func.__globals__["run"] is kernel.play_game.random.run
 
 
 class Recorder:
@@ -33,6 +38,14 @@ class Recorder:
     def __call__(self, *args):
         self.calls.append(args)
         return len(self.calls)
+
+
+@pytest.mark.parametrize("codes, copy", [([0, 0], "random"), ([0, 0, 0, 0], "random"), ([0, 1], "plain"),
+                                         ([0, 0, 3], "plain"), ([-200, 1], "search"), ([-200, 0], "search"),
+                                         ([2, 0, -(5 + (3 << 20))], "search")])
+def test_blocks_pick_the_copy_by_the_line_up(codes, copy):
+    """Every seat random: the random copy; a seat searching: the searching copy; else the plain one."""
+    assert toolkit.GAMES["valhalla"].play_many.copy(np.array(codes, np.int64)) == copy
 
 
 @pytest.mark.parametrize("codes, copy", [([0, 1], "plain"), ([0, 0, 3], "plain"), ([-200, 1], "searching"),

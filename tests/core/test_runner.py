@@ -165,7 +165,8 @@ def _signature_counts():
 
 def test_rule_values_never_recompile():
     """Rules are values (docs/architecture.md decision 3): new rule values add no compiled signature."""
-    toolkit.simulate("valhalla", n_games=20, progress=False)
+    toolkit.simulate("valhalla", n_games=20, progress=False)  # the random copy (core.driver.Blocks)
+    toolkit.simulate("valhalla", n_games=20, progress=False, policies="greedy")  # the plain copy
     toolkit.simulate("valhalla", n_games=20, progress=False, check=True)
     before = _signature_counts()
     assert before[0] >= 1

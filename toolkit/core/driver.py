@@ -47,7 +47,7 @@ play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
 decide = search = None
 ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
-SEARCH = False
+SEARCH = CHOOSE = False
 STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = DEPTH_SHIFT = ROLLOUT_SHIFT = 0
 EXPLORATION = 0.0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
@@ -84,11 +84,11 @@ def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     assert work_size == play_game.work_size, "play_many's work is play_game's"
     caller = caller or sys._getframe(1)
     loops = []
-    for game, suffix in ((play_game, ""), (play_game.searching, "_search")):
+    for game, suffix in ((play_game, ""), (play_game.searching, "_search"), (play_game.random, "_random")):
         scope = {"np": np, "rng": rng, "RS_SIZE": rs_size, "run": game.run, "STATE_SIZE": game.state_size,
                  "MAX_OPTIONS": game.max_options, "WORK_SIZE": work_size}
         loops.append(njit(from_template(_play_block, "play_block" + suffix, scope, caller)))
-    driver = Blocks(loops[0], loops[1], play_game.work_entries)
+    driver = Blocks(*loops, play_game.work_entries)
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return driver
@@ -118,9 +118,9 @@ class Searching:
 
 class Blocks(Searching):
     """A game's ``play_many(params, policies, seed, first_game, out, violations, check)``: the rows of ``out``
-    cut into blocks of consecutive games, each block played by the compiled block loop (the plain copy,
-    or the searching one when a seat searches) on one of ``numba.get_num_threads()`` Python threads; the
-    loop releases the GIL (``nogil``).
+    cut into blocks of consecutive games, each block played by the compiled block loop of the copy the
+    line-up needs (:meth:`copy`: ``random``, ``plain`` or ``searching``) on one of
+    ``numba.get_num_threads()`` Python threads; the loop releases the GIL (``nogil``).
 
     It replaced a ``numba.prange`` driver (issue 35): the parallel driver was compiled once more around
     the whole game (Numba links and optimises the code of everything a function calls into its own
@@ -128,12 +128,23 @@ class Blocks(Searching):
     (Attila 12 of 48 s, ``benchmarks/compile.py``).  Each block allocates its work once, and a game depends
     only on ``(seed, game index)``, so neither the blocks nor the threads change any result."""
 
-    def __init__(self, plain, searching, work_entries):
+    def __init__(self, plain, searching, random, work_entries):
         super().__init__(plain, searching)
-        self.work_entries = work_entries
+        self.random, self.work_entries = random, work_entries
+
+    def copy(self, policies) -> str:
+        """Which copy plays the line-up of these policy codes: ``"search"`` if a seat searches (a negative
+        code), ``"random"`` if every seat is random (code ``RANDOM``), else ``"plain"``."""
+        codes = np.asarray(policies)
+        return "search" if bool((codes < 0).any()) else "random" if bool((codes == RANDOM).all()) else "plain"
+
+    @property
+    def signatures(self):
+        """The compiled signatures of all three copies (each compiled when a line-up first needs it)."""
+        return [*self.random.signatures, *self.plain.signatures, *self.searching.signatures]
 
     def __call__(self, params, policies, seed, first_game, out, violations, check):
-        loop = self.searching if bool((np.asarray(policies) < 0).any()) else self.plain
+        loop = {"search": self.searching, "random": self.random, "plain": self.plain}[self.copy(policies)]
         entries = self.work_entries(policies)
         n = out.shape[0]
         threads = min(numba.get_num_threads(), n)
@@ -214,8 +225,10 @@ def _decide(params, policies, st, rs, seat, opts, scratch, tree):
             iterations, depth = c & ((1 << DEPTH_SHIFT) - 1), (c >> DEPTH_SHIFT) & ((1 << DEPTH_SHIFT) - 1)
             return nth(params, st, search(params, st, rs, seat, iterations, EXPLORATION, depth, c >> ROLLOUT_SHIFT,
                                           tree))
-    n = options(params, st, opts)
-    return opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+    if CHOOSE:  # a constant: the random copy has no policies compiled in (every seat of its line-ups is random)
+        n = options(params, st, opts)
+        return opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+    return nth(params, st, 0)  # never reached: Blocks runs the random copy only when every code is RANDOM
 
 
 def _noalias(flags):
@@ -324,10 +337,13 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
              "MAX_OPTIONS": max_options, "WORK_SIZE": size, "TREE_FIXED": tree_fixed, "TREE_NODE": tree_node}
     work_entries = njit_no_nrt(from_template(_work_entries, "work_entries", scope, caller))
     games = []
-    # two copies of the loop: the plain one, which most runs use, and the one that can search, compiled only
-    # when a line-up has an ``mcts`` seat (the search doubled the plain loop's compile time)
-    for suffix, searching in (("", False), ("_search", True)):
-        scope = dict(scope, search=search if searching else None, SEARCH=searching)
+    # three copies of the loop, each compiled only when a line-up needs it: the plain one, with the game's
+    # policies; the one that can also search (an ``mcts`` seat: the search doubled the loop's compile time);
+    # and the random one, without the policies (about half of a game's cold compile), for the line-ups of
+    # random seats only that a first run, the dashboard and the exact-odds checks play
+    for suffix, searching, choosing in (("", False, True), ("_search", True, True), ("_random", False, False)):
+        scope = dict(scope, search=search if searching else None, SEARCH=searching, CHOOSE=choosing,
+                     choose=choose if choosing else None)
         calls = {"advance": search.advance, "apply": search.apply} if searching or not inline_steps else {}
         scope.update(calls)
         compiled = {}
@@ -343,7 +359,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         game.run, game.state_size, game.max_options = compiled["run"], state_size, max_options
         game.calls = calls
         games.append(game)
-    games[0].searching = games[1]
+    games[0].searching, games[0].random = games[1], games[2]
     return games[0]
 
 

@@ -492,7 +492,7 @@ class _Run:
             block = self.games[start:start + size] if buffer is None else buffer[:size]
             first = self.first_game + start
             # the first call may compile: never silently (core.warm)
-            with warm.first_use(self.spec, warm.copy_of(kernel_args[-1]), self.progress) if start == 0 \
+            with warm.first_use(self.spec, warm.copy_of(self.spec, kernel_args[-1]), self.progress) if start == 0 \
                     else contextlib.nullcontext():
                 self.spec.play_many(*kernel_args, self.seed, first, block, violations[:size], self.check)
             if self.check and violations[:size].any():

@@ -1,7 +1,7 @@
 """Compiling is work like simulating: it says so, and it can be done ahead (``toolkit warm``).
 
-A game's driver comes in two compiled copies (``core.driver.Searching``): ``plain`` (every line-up
-without a tree search) and ``search`` (a line-up with an ``mcts`` seat).  The first run of a copy on a
+A game's driver comes in three compiled copies (``core.driver.Blocks``): ``random`` (every seat random),
+``plain`` (the game's policies, no tree search) and ``search`` (a line-up with an ``mcts`` seat).  The first run of a copy on a
 machine compiles it into the cache directory (``core.cache``), once per version of the sources; every
 later process loads it in about a second.
 
@@ -21,15 +21,15 @@ import threading
 import time
 from pathlib import Path
 
-COPIES = ("plain", "search")
+COPIES = ("random", "plain", "search")
 # seconds to compile each copy cold, measured by benchmarks/compile.py (2 cores, one compile at a
 # time): the estimate until this machine has compiled the copy once itself
 MEASURED = {
-    ("valhalla", "plain"): 16, ("valhalla", "search"): 12,
-    ("herrlof", "plain"): 26, ("herrlof", "search"): 20,
-    ("halali", "plain"): 20, ("halali", "search"): 12,
-    ("attila", "plain"): 45, ("attila", "search"): 25,
-    ("walhalla", "plain"): 40, ("walhalla", "search"): 25,
+    ("valhalla", "random"): 8, ("valhalla", "plain"): 14, ("valhalla", "search"): 12,
+    ("herrlof", "random"): 12, ("herrlof", "plain"): 20, ("herrlof", "search"): 20,
+    ("halali", "random"): 10, ("halali", "plain"): 16, ("halali", "search"): 12,
+    ("attila", "random"): 18, ("attila", "plain"): 35, ("attila", "search"): 25,
+    ("walhalla", "random"): 18, ("walhalla", "plain"): 33, ("walhalla", "search"): 25,
 }
 UNKNOWN = 30  # a game the table does not know yet (a new one)
 
@@ -81,26 +81,24 @@ def _record(game: str, copy: str, seconds: float) -> None:
         pass
 
 
-def copy_of(policy_codes) -> str:
-    """``"search"`` if a seat of the kernel policy codes searches (a negative code), else ``"plain"``."""
-    import numpy as np
-
-    return "search" if bool((np.asarray(policy_codes) < 0).any()) else "plain"
+def copy_of(spec, policy_codes) -> str:
+    """The copy of ``spec``'s driver that plays these kernel policy codes (``core.driver.Blocks.copy``)."""
+    return spec.play_many.copy(policy_codes)
 
 
 def loaded(driver, copy: str) -> bool:
     """Whether this process already holds the copy of the game's ``play_many`` compiled or loaded."""
-    dispatcher = getattr(driver, "searching" if copy == "search" else "plain", driver)
+    dispatcher = getattr(driver, {"search": "searching"}.get(copy, copy), driver)
     return bool(getattr(dispatcher, "signatures", ()))
 
 
 def notice(spec, rules, policies) -> str | None:
     """The sentence a page shows before a run of ``policies`` that must compile first (``None`` if the
     copy it needs is loaded or warm)."""
-    copy = copy_of(spec.prepare(rules, policies)[-1])
+    copy = copy_of(spec, spec.prepare(rules, policies)[-1])
     if loaded(spec.play_many, copy) or is_warm(spec.name, copy):
         return None
-    what = " with a tree search" if copy == "search" else ""
+    what = {"search": " with a tree search", "plain": " with its policies"}.get(copy, "")
     return (f"compiling {spec.title or spec.name}{what} for first use, about {estimate(spec.name, copy):.0f} s "
             f"(once per machine and version) …")
 
@@ -133,7 +131,7 @@ class _CompileBar:
     def __init__(self, game: str, copy: str, seconds: float):
         from tqdm.auto import tqdm
 
-        what = "with a tree search " if copy == "search" else ""
+        what = {"search": "with a tree search ", "plain": "with its policies "}.get(copy, "")
         self.bar = tqdm(total=round(seconds), unit="s", leave=False, position=0,
                         desc=f"compiling {game} {what}for first use, about {seconds:.0f} s (once per machine "
                              f"and version; toolkit warm does it ahead)",
@@ -162,7 +160,8 @@ def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
     start = time.perf_counter()
     spec = toolkit.GAMES[game]
     seats = spec.seats(toolkit.rules(game))
-    policies = ("random",) * seats if copy == "plain" else ("mcts:2",) + ("random",) * (seats - 1)
+    policies = {"random": ("random",) * seats, "plain": ("greedy",) + ("random",) * (seats - 1),
+                "search": ("mcts:2",) + ("random",) * (seats - 1)}[copy]
     toolkit.simulate(game, n_games=2, policies=policies, progress=False)
     seconds = time.perf_counter() - start
     if not is_warm(game, copy):  # simulate records it unless the copy was loaded from the cache unmarked
@@ -171,7 +170,7 @@ def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
 
 
 def warm(games, search: bool = False, jobs: int | None = None, progress: bool = True) -> list:
-    """Compile each game's plain copy (and with ``search`` its searching copy) into the cache, ``jobs``
+    """Compile each game's random and plain copies (and with ``search`` its searching copy) into the cache, ``jobs``
     processes at a time (default: one a core), the longest first; a searching copy starts once its game's
     plain copy is done (it reuses the policies that compiled).  Returns ``[(game, copy, seconds)]`` in the
     order they finished."""
@@ -181,7 +180,7 @@ def warm(games, search: bool = False, jobs: int | None = None, progress: bool = 
     from tqdm.auto import tqdm
 
     games = list(games)
-    todo = [(g, "plain") for g in games if not is_warm(g, "plain")]
+    todo = [(g, copy) for g in games for copy in ("plain", "random") if not is_warm(g, copy)]
     later = [(g, "search") for g in games if search and not is_warm(g, "search")]
     total = len(todo) + len(later)
     done: list = []
@@ -191,7 +190,7 @@ def warm(games, search: bool = False, jobs: int | None = None, progress: bool = 
     seconds = sum(estimate(*job) for job in todo + later) / jobs
     bar = tqdm(total=total, unit="copy", disable=not progress,
                desc=f"compiling {total} kernel copies on {jobs} processes, about {seconds:.0f} s")
-    pending_plain = {g for g, _ in todo}
+    pending_plain = {g for g, copy in todo if copy == "plain"}
     todo += [job for job in later if job[0] not in pending_plain]  # their plain copy is warm already
     later = [job for job in later if job[0] in pending_plain]
     todo.sort(key=lambda job: -estimate(*job))
