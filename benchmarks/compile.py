@@ -3,8 +3,9 @@ compiled functions that cost most.
 
 For each game (default: every registered game), in a fresh cache directory:
 
-1. a fresh process plays 1,000 games with ``random`` in every seat (the plain copy of the driver), then
-   10 games with an ``mcts`` seat (the searching copy): the seconds to each first result, cold;
+1. a fresh process plays 1,000 games with ``random`` in every seat (the random copy of the driver), then
+   100 games with a ``greedy`` seat (the plain copy: the game's policies), then 10 games with an
+   ``mcts:100`` seat (the searching copy): the seconds to each first result, cold;
 2. a second fresh process does the same on the now warm cache.
 
 The cold process listens to Numba's compile events (``numba.core.event``): each compiled function's own
@@ -89,11 +90,13 @@ spec = toolkit.GAMES[game]
 seats = spec.seats(toolkit.rules(game))
 imported = time.perf_counter()
 toolkit.simulate(game, n_games=1000, seed=1, progress=False)
+random = time.perf_counter()
+toolkit.simulate(game, n_games=100, seed=1, progress=False, policies=("greedy",) + ("random",) * (seats - 1))
 plain = time.perf_counter()
 toolkit.simulate(game, n_games=10, seed=1, progress=False, policies=("mcts:100",) + ("random",) * (seats - 1))
 search = time.perf_counter()
-print(json.dumps({"import": imported - t0, "plain": plain - imported, "search": search - plain,
-                  "own": own, "llvm": llvm, "passes": passes}))
+print(json.dumps({"import": imported - t0, "random": random - imported, "plain": plain - random,
+                  "search": search - plain, "own": own, "llvm": llvm, "passes": passes}))
 """
 
 
@@ -137,14 +140,18 @@ def main(argv=None) -> int:
         tree = export(args.rev, Path(work) / "tree")
         with ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda game: measure(game, tree), games))
-    print(f"{args.rev}: first result from a fresh process (1,000 random games, then 10 with an mcts:100 seat), "
-          f"{args.jobs} game(s) at a time, {os.cpu_count()} cores")
-    print(f"{'game':<10} {'cold plain s':>12} {'+ mcts s':>9} {'warm plain s':>13} {'+ mcts s':>9} "
-          f"{'llvm s':>7} {'load':>5}")
+    print(f"{args.rev}: seconds to each first result in a fresh process: 1,000 random games, then 100 with a "
+          f"greedy seat, then 10 with an mcts:100 seat; cold (a new cache) and warm; {args.jobs} game(s) at a "
+          f"time, {os.cpu_count()} cores, load = the 1-minute load average when the game started")
+    print(f"{'game':<10} {'cold random':>11} {'+ greedy':>9} {'+ mcts':>7} {'warm random':>12} {'+ greedy':>9} "
+          f"{'+ mcts':>7} {'llvm s':>7} {'load':>5}")
     for r in results:
         cold, warm = r["cold"], r["warm"]
-        print(f"{r['game']:<10} {cold['plain']:>12.1f} {cold['search']:>9.1f} {warm['plain']:>13.1f} "
-              f"{warm['search']:>9.1f} {sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
+        # a commit before the random copy (issue 35) has no "random" stage: its first result is "plain"
+        row = [cold.get("random", 0.0), cold["plain"], cold["search"], warm.get("random", 0.0), warm["plain"],
+               warm["search"]]
+        print(f"{r['game']:<10} {row[0]:>11.1f} {row[1]:>9.1f} {row[2]:>7.1f} {row[3]:>12.1f} {row[4]:>9.1f} "
+              f"{row[5]:>7.1f} {sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
     for r in results:
         cold = r["cold"]
         print(f"\n{r['game']}: the compiled functions that cost most (own seconds, of them in LLVM)")

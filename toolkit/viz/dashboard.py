@@ -254,6 +254,7 @@ class Dashboard:
 
         Returns the :func:`~toolkit.analysis.tournament.compare` table, or ``None`` (bad rules)."""
         from toolkit.analysis import ratings, tournament
+        from toolkit.core import warm
         from toolkit.viz import plots, report_html
 
         try:
@@ -263,8 +264,9 @@ class Dashboard:
             return None
         games = int(self.tournament_games.value)
         names = list(self.spec.policies)
-        self._show_tournament(f'<span style="{_NOTE_STYLE}">playing every pairing of {", ".join(names)}, '
-                              f"{games:,} games each …</span>")
+        compiling = warm.notice(self.spec, rules, ("greedy",) * self.spec.seats(rules))  # the policies' copy
+        self._show_tournament(f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
+                              f'playing every pairing of {", ".join(names)}, {games:,} games each …</span>')
         table = tournament.compare(self.spec, names, games, seed=self.seed, rules=rules, threads=self.threads,
                                    progress=False)
         seats = self.spec.seats(rules)
@@ -284,6 +286,7 @@ class Dashboard:
 
         Returns the :class:`~toolkit.analysis.tuning.Tuning`, or ``None`` (bad rules or settings)."""
         from toolkit.analysis import tuning
+        from toolkit.core import warm
         from toolkit.viz import plots, report_html
 
         goal = self.tune_value.value if self.tune_goal.value == "reach" else self.tune_goal.value
@@ -296,7 +299,9 @@ class Dashboard:
             self._show(self.tune_output, _error(error))
             return None
         trials, games = int(self.tune_trials.value), int(self.tune_games.value)
-        self._show(self.tune_output, f'<span style="{_NOTE_STYLE}">tuning {", ".join(self.tune_rules.value)} '
+        compiling = warm.notice(self.spec, rules, policies)
+        self._show(self.tune_output, f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
+                                     f'tuning {", ".join(self.tune_rules.value)} '
                                      f"toward {self.tune_metric.value} = {goal}: {trials} trials of {games:,} games "
                                      "…</span>")
         try:

@@ -1,0 +1,116 @@
+"""Compiling is never silent, and can be done ahead (``toolkit.core.warm``, ``toolkit warm``)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from toolkit.cli import main
+from toolkit.core import warm
+from toolkit.core.driver import Blocks
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class _Loop:
+    """A stand-in for a compiled copy: its signatures say whether this process holds it."""
+
+    def __init__(self, compiled=False):
+        self.signatures = ["sig"] if compiled else []
+
+
+def _spec(compiled=()):
+    driver = Blocks(_Loop("plain" in compiled), _Loop("search" in compiled), _Loop("random" in compiled),
+                    work_entries=None)
+    return types.SimpleNamespace(name="tiny", title="Tiny", play_many=driver,
+                                 prepare=lambda rules, policies: (None, np.array(policies, np.int64)))
+
+
+@pytest.fixture
+def cache(monkeypatch, tmp_path):
+    """The markers and timings of a fresh cache directory."""
+    directory = tmp_path / "kernels-test"
+    directory.mkdir()
+    monkeypatch.setattr(warm, "_cache_dir", lambda: directory)
+    return directory
+
+
+def test_a_copy_that_must_compile_is_announced_with_its_estimate(cache):
+    spec = _spec()
+    assert warm.notice(spec, None, [0, 0]) == ("compiling Tiny for first use, about 30 s (once per machine and "
+                                               "version) …")  # UNKNOWN: the table has no 'tiny'
+    assert "with a tree search" in warm.notice(spec, None, [-100, 0])
+    assert "with its policies" in warm.notice(spec, None, [1, 0])
+
+
+def test_a_loaded_or_warm_copy_is_not_announced(cache):
+    assert warm.notice(_spec(compiled=("random",)), None, [0, 0]) is None  # held by this process
+    assert warm.notice(_spec(compiled=("random",)), None, [1, 0]) is not None  # control: the other copy
+    warm._record("tiny", "plain", 12.0)  # a process of this version compiled it
+    assert warm.notice(_spec(), None, [1, 0]) is None
+    assert warm.is_warm("tiny", "plain") and not warm.is_warm("tiny", "search")
+
+
+def test_first_use_shows_a_bar_then_records_the_time(cache, capsys):
+    spec = _spec()
+    with warm.first_use(spec, "random", progress=None):
+        pass
+    assert "compiling tiny for first use, about 30 s" in capsys.readouterr().err
+    assert warm.is_warm("tiny", "random")
+    timings = json.loads((cache.parent / "compile-seconds.json").read_text())
+    assert 0 <= timings["tiny-random"] < 5
+    assert warm.estimate("tiny", "random") == timings["tiny-random"]  # this machine's figure from now on
+    with warm.first_use(spec, "random", progress=None):  # warm now: nothing said
+        pass
+    assert capsys.readouterr().err == ""
+
+
+def test_first_use_says_nothing_when_asked_for_no_progress(cache, capsys):
+    with warm.first_use(_spec(), "plain", progress=False):
+        pass
+    assert capsys.readouterr().err == "" and warm.is_warm("tiny", "plain")
+
+
+def test_the_estimate_falls_back_to_the_measured_table(cache):
+    assert warm.estimate("attila", "plain") == warm.MEASURED[("attila", "plain")]
+    assert warm.estimate("nope", "plain") == warm.UNKNOWN
+
+
+@pytest.mark.parametrize("argv, message", [(["warm", "nope"], "game 'nope' is not registered"),
+                                           (["warm", "--jobs", "0"], "--jobs 0 is not allowed")])
+def test_warm_refuses_bad_input_in_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def _toolkit(root: Path, *argv) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR")}
+    env["TOOLKIT_CACHE_DIR"] = str(root)
+    return subprocess.run([sys.executable, "-m", "toolkit.cli", *argv], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=600, check=True)
+
+
+@pytest.mark.slow
+def test_toolkit_warm_compiles_ahead_so_the_first_run_is_silent(tmp_path):
+    """``toolkit warm`` in one process; the next process's first run loads and says nothing of compiling.
+    The control: a run on a cache nobody warmed says it compiles."""
+    cold = _toolkit(tmp_path / "cold", "simulate", "valhalla", "-n", "200")
+    assert "compiling valhalla for first use" in cold.stderr
+    warmed = _toolkit(tmp_path / "warm", "warm", "valhalla", "--no-progress")
+    assert {tuple(line.split()[:2]) for line in warmed.stdout.splitlines()[:-1]} == {("valhalla", "random"),
+                                                                                    ("valhalla", "plain")}
+    assert "2 games'" not in warmed.stdout and "ready in" in warmed.stdout
+    run = _toolkit(tmp_path / "warm", "simulate", "valhalla", "-n", "200")
+    assert "compiling" not in run.stderr
+    assert run.stdout.splitlines()[1:] == cold.stdout.splitlines()[1:]  # the same games
+    again = _toolkit(tmp_path / "warm", "warm", "valhalla", "--no-progress")
+    assert again.stdout.splitlines() == [again.stdout.splitlines()[-1]]  # nothing left to compile
