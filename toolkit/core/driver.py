@@ -341,11 +341,13 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     # policies; the one that can also search (an ``mcts`` seat: the search doubled the loop's compile time);
     # and the random one, without the policies (about half of a game's cold compile), for the line-ups of
     # random seats only that a first run, the dashboard and the exact-odds checks play
+    base = scope
     for suffix, searching, choosing in (("", False, True), ("_search", True, True), ("_random", False, False)):
-        scope = dict(scope, search=search if searching else None, SEARCH=searching, CHOOSE=choosing,
-                     choose=choose if choosing else None)
+        # each copy's scope from the base: the searching copy's called advance and apply must not leak into
+        # the next copy (the random copy once ran at half speed so)
         calls = {"advance": search.advance, "apply": search.apply} if searching or not inline_steps else {}
-        scope.update(calls)
+        scope = dict(base, search=search if searching else None, SEARCH=searching, CHOOSE=choosing,
+                     choose=choose if choosing else None, **calls)
         compiled = {}
         for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):
             jit = njit_inline if name == "decide" else njit_no_nrt
