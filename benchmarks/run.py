@@ -1,6 +1,6 @@
 """Run every benchmark (``make bench``) and print their tables: each registered game's own
 (``benchmarks/<game>.py``, or the generic ``kernels.py`` for a game without one), the table of every
-kernel against its reference, the tree search's speed, the sweep and the export path."""
+kernel against its reference, the compile times (cold and warm), the tree search's speed, the sweep and the export path."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def load(name: str):
 def main() -> int:
     runs = [(game, game if (HERE / f"{game}.py").exists() else "kernels",
              [] if (HERE / f"{game}.py").exists() else [game]) for game in toolkit.GAMES]
-    runs += [("kernels", "kernels", []), ("mcts", "mcts", []), ("sweep", "sweep", []), ("export", "export", [])]
+    runs += [("kernels", "kernels", []), ("compile", "compile", []), ("mcts", "mcts", []), ("sweep", "sweep", []),
+             ("export", "export", [])]
     for title, name, args in runs:
         print(f"== {title} ==")
         load(name).main(args + sys.argv[1:])
