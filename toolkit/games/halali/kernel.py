@@ -1018,9 +1018,9 @@ RS_SIZE = 3  # the streams: chance, then one per seat
 # scored against the root, 0.48 with random rollouts to the end and 0.69 with greedy ones to the end (80
 # games, and over twice as slow).
 MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
-# the plain copy calls advance and apply too (core.driver.make_play_game): a shorter cold compile, for
-# 2-8% of the speed (measured 13,380 random / 6,464 greedy games/s against 13,606 / 7,063 inlined, one thread)
-INLINE_STEPS = False
+# the plain and random copies inline advance and apply (core.driver.make_play_game), at no cost in cold
+# compile since LLVM inlines them (issue 35): random 24,556 games/s against 23,696 called, one thread
+INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
 finish_kernel(globals())
 

@@ -1634,10 +1634,9 @@ def record(params, st, row):
 
 
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
-# the plain copy calls advance and apply too (core.driver.make_play_game): about 40 s less of a cold compile,
-# 6% faster with greedy seats (1,994 games/s against 1,879 inlined, one thread), 26% slower with random ones
-# (38,124 against 51,607)
-INLINE_STEPS = False
+# the plain and random copies inline advance and apply (core.driver.make_play_game), at no cost in cold
+# compile since LLVM inlines them (issue 35): random 106,866 games/s against 88,260 called, one thread
+INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
 finish_kernel(globals())
 
