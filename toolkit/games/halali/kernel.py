@@ -9,7 +9,7 @@ The kernel runs on the decision-point protocol (``docs/architecture.md``,
 "The game protocol"): :func:`start`, :func:`advance`, :func:`kind`,
 :func:`count` / :func:`nth` / :func:`options`, :func:`apply`, :func:`choose`
 (greedy, lookahead), :func:`check_step` / :func:`check_end` (§7) and
-:func:`record`, from which ``core.driver.make_play_game`` builds
+:func:`record`, from which ``core.wiring.finish_kernel`` builds
 :func:`play_game` (and ``random``, one ``below(n)`` from the seat's stream
 for n >= 2).
 
@@ -26,8 +26,8 @@ State (``STATE``, a ``core.layout.Layout`` over one ``int64`` array ``st``):
   the lead tracker and the seats' lead measures, setup's deck scratch, and
   the current decision point's options (``n_options``, ``options``).
 
-The policies change a square in place to evaluate a hypothetical and restore
-it.
+The policies (``heuristics.py``) change a square in place to evaluate a
+hypothetical and restore it; the §7 checks are ``invariants.py``.
 
 Decision points: only §5 DP-1 (``kind`` is 1), one per turn with a legal
 action; ``advance`` lists its options in the canonical order (reveals by
@@ -486,271 +486,6 @@ def apply_pass(ip, st, seat):
     after_action(ip, st, seat, False, False)
 
 
-# ------------------------------------------------------------------------ policies (policies.py)
-
-
-@njit_inline
-def threat(ip, st, attacker):
-    """The most points ``attacker`` (a colour) could take with one capture (face-up tiles only)."""
-    best = 0
-    pieces = st[S_UP_BITS + attacker] | st[S_UP_BITS + NEUTRAL_CLASS]
-    while pieces != 0:
-        s = lowest_bit_index(pieces)
-        pieces &= pieces - 1
-        kind = st[S_KIND + s]
-        if kind < 0 or st[S_UP + s] == 0 or ip[P_CAPMASK + kind] == 0:
-            continue
-        own = owner(kind)
-        if own != attacker and own != -1:
-            continue
-        reach = ip[P_RANGE + kind]
-        gun = st[S_DIR + s]
-        for d in range(4):
-            if kind == HUNTER and ip[P_HUNTER_RESTRICTED] == 1 and d != gun:
-                continue
-            t = s
-            for dist in range(1, reach + 1):
-                t = NEXT[4 * t + d]
-                if t < 0:
-                    break
-                victim = st[S_KIND + t]
-                if victim < 0:
-                    continue
-                if st[S_UP + t] == 1 and (ip[P_CAPMASK + kind] >> victim) & 1 == 1 and ip[P_POINTS + victim] > best:
-                    best = ip[P_POINTS + victim]
-                break
-    return best
-
-
-@njit_no_nrt
-def move_value(ip, st, seat, code):
-    """policies.greedy_value of a move: 10 * gain - 10 * threat after it, -1 for a main-phase plain move.
-
-    The move is made on the board (squares and bit sets) for the threat and then undone."""
-    origin, d, dist = decode(code)
-    opponent = st[S_COLOUR + 1 - seat]
-    kind, up, gun, tid = st[S_KIND + origin], st[S_UP + origin], st[S_DIR + origin], st[S_ID + origin]
-    b0, b1, b2, b3 = st[S_UP_BITS], st[S_UP_BITS + 1], st[S_UP_BITS + 2], st[S_UP_BITS + 3]
-    t = step(origin, d, dist)
-    st[S_KIND + origin] = -1
-    st[S_UP_BITS + owner_class(kind)] &= ~(np.int64(1) << origin)
-    if t < 0:
-        value = 10 * ip[P_POINTS + kind] - 10 * threat(ip, st, opponent)
-    else:
-        vk, vup, vgun, vid = st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t]
-        if vk >= 0:
-            st[S_UP_BITS + owner_class(vk)] &= ~(np.int64(1) << t)
-        st[S_UP_BITS + owner_class(kind)] |= np.int64(1) << t
-        st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t] = kind, up, gun, tid
-        gain = ip[P_POINTS + vk] if vk >= 0 else 0
-        value = 10 * gain - 10 * threat(ip, st, opponent)
-        if vk < 0 and st[S_PHASE] == 0:
-            value -= 1
-        st[S_KIND + t], st[S_UP + t], st[S_DIR + t], st[S_ID + t] = vk, vup, vgun, vid
-    st[S_KIND + origin] = kind
-    st[S_UP_BITS], st[S_UP_BITS + 1], st[S_UP_BITS + 2], st[S_UP_BITS + 3] = b0, b1, b2, b3
-    return value
-
-
-@njit_no_nrt
-def greedy_index(ip, st, seat, opts, n):
-    """The index in ``opts[:n]`` of greedy's choice (the first of the best values)."""
-    opponent = st[S_COLOUR + 1 - seat]
-    best, best_value = 0, 0
-    reveal_value = 0
-    have_reveal = False
-    for i in range(n):
-        code = opts[i]
-        if code < 49:
-            if not have_reveal:
-                reveal_value = -10 * threat(ip, st, opponent)
-                have_reveal = True
-            value = reveal_value
-        else:
-            value = move_value(ip, st, seat, code)
-        if i == 0 or value > best_value:
-            best, best_value = i, value
-    return best
-
-
-@njit_no_nrt
-def lookahead_index(ip, st, seat, opts, n):
-    """The index in ``opts[:n]`` of lookahead's choice (the first of the best expected values)."""
-    opponent = st[S_COLOUR + 1 - seat]
-    face_down = 0
-    for k in range(7):
-        face_down += st[S_FD_COUNT + k]
-    weight = 4 * max(face_down, 1)
-    best, best_value = 0, 0
-    for i in range(n):
-        code = opts[i]
-        if code < 49:
-            s = code
-            kind, up, gun = st[S_KIND + s], st[S_UP + s], st[S_DIR + s]
-            value = 0
-            for k in range(7):
-                count = st[S_FD_COUNT + k]
-                if count == 0:
-                    continue
-                st[S_KIND + s] = k
-                st[S_UP + s] = 1
-                cls = owner_class(k)
-                saved = st[S_UP_BITS + cls]
-                st[S_UP_BITS + cls] = saved | (np.int64(1) << s)
-                if k == HUNTER:
-                    for g in range(4):
-                        st[S_DIR + s] = g
-                        value -= count * 10 * threat(ip, st, opponent)
-                else:
-                    st[S_DIR + s] = -1
-                    value -= count * 40 * threat(ip, st, opponent)
-                st[S_UP_BITS + cls] = saved
-            st[S_KIND + s], st[S_UP + s], st[S_DIR + s] = kind, up, gun
-        else:
-            value = weight * move_value(ip, st, seat, code)
-        if i == 0 or value > best_value:
-            best, best_value = i, value
-    return best
-
-
-@njit_no_nrt
-def greedy_choice(ip, st, seat, opts, n):
-    """greedy's action code among ``opts[:n]`` (policies.greedy_choice)."""
-    return opts[0] if n == 1 else opts[greedy_index(ip, st, seat, opts, n)]
-
-
-@njit_no_nrt
-def lookahead_choice(ip, st, seat, opts, n):
-    """lookahead's action code among ``opts[:n]`` (policies.lookahead_choice)."""
-    return opts[0] if n == 1 else opts[lookahead_index(ip, st, seat, opts, n)]
-
-
-@njit_no_nrt
-def evaluate(params, st, seat):
-    """The protocol's evaluation: the points ``seat`` leads the opponent by in the match so far (the
-    finished games' sums and, while the match goes on, the game being played)."""
-    mine, theirs = st[S_M_SEAT + seat], st[S_M_SEAT + 1 - seat]
-    if st[S_MATCH_OVER] == 0:
-        mine += st[S_SCORE + seat]
-        theirs += st[S_SCORE + 1 - seat]
-    return mine - theirs
-
-
-@njit_no_nrt
-def determinize(params, st, rs, seat, base, scratch):
-    """The protocol's determinization: ``base`` (``STATE_SIZE``) becomes a board consistent with what
-    ``seat`` knows, drawn from its decision stream.  The face-down tiles (each a kind with its tile id),
-    listed by square and shuffled, are dealt back to the face-down squares in square order; then each
-    face-down hunter, by square, gets a gun direction ``below(4)`` (H-1 draws them uniformly).  The
-    face-down tiles are listed by tile id before the shuffle, not by square: a list in square order
-    would be the hidden layout itself, and the same stream would give another world for another
-    layout.  The §7.4 references follow the tiles; setup's deck scratch is cleared (it held the real
-    shuffle)."""
-    for i in range(STATE_SIZE):
-        base[i] = st[i]
-    k = 1 + seat
-    pool = base[S_DECK:S_DECK + 48]
-    for i in range(48):
-        pool[i] = -1
-    for s in range(49):
-        if st[S_KIND + s] >= 0 and st[S_UP + s] == 0:
-            pool[st[S_ID + s]] = 64 * st[S_KIND + s] + st[S_ID + s]
-    m = 0
-    for i in range(48):  # compacted, in tile id order
-        if pool[i] >= 0:
-            pool[m] = pool[i]
-            m += 1
-    rng.shuffle(pool, 0, m, rs, k)
-    j = 0
-    for s in range(49):
-        if st[S_KIND + s] >= 0 and st[S_UP + s] == 0:
-            kind, tid = pool[j] // 64, pool[j] % 64
-            j += 1
-            base[S_KIND + s] = kind
-            base[S_ID + s] = tid
-            base[S_HOME_OF_ID + tid] = s
-            base[S_DIR + s] = -1
-    for s in range(49):
-        if base[S_KIND + s] == HUNTER and base[S_UP + s] == 0:
-            base[S_DIR + s] = rng.below(rs, k, 4)
-            base[S_GUN_OF_ID + base[S_ID + s]] = base[S_DIR + s]
-    for i in range(48):
-        pool[i] = 0
-
-
-# ------------------------------------------------------------------------ §7 checks
-
-
-@njit_no_nrt
-def move_violation(ip, st, seat, code):
-    """§7.7, §7.8 and §7.5 of the DP-1 option ``code`` of ``seat`` in the position ``st`` before it
-    (0 = fine; of several, the last in that order)."""
-    origin, d, dist = decode(code)
-    if d < 0:  # a reveal
-        return 0
-    violation = 0
-    kind = st[S_KIND + origin]
-    own = owner(kind)
-    if own != st[S_COLOUR + seat] and own != -1:
-        violation = INV_COLOUR
-    for i in range(1, dist):  # §7.8: the path is empty
-        p = step(origin, d, i)
-        if p >= 0 and st[S_KIND + p] >= 0:
-            violation = INV_FACE_DOWN_PASSED
-    t = step(origin, d, dist)
-    if t < 0:  # an exit
-        return violation
-    victim = st[S_KIND + t]
-    if victim >= 0:
-        if st[S_UP + t] == 0:
-            violation = INV_FACE_DOWN_PASSED
-        if (ip[P_CAPMASK + kind] >> victim) & 1 == 0:
-            violation = INV_CAPTURE_LIST
-    return violation
-
-
-@njit_no_nrt
-def check_state(ip, st, face_down_before):
-    """§7.1-7.4, 7.6, 7.9, 7.10 of the position ``st`` (``face_down_before``: the face-down count before
-    the last action); 0 = fine."""
-    up_count = 0
-    down = 0
-    packed = 0  # the tiles on the board by kind, 8 bits each (at most 48 < 256)
-    for s in range(49):
-        k = st[S_KIND + s]
-        if k >= 0:
-            packed += np.int64(1) << (8 * k)
-            if st[S_UP + s] == 0:
-                down += 1
-            if k == HUNTER and st[S_DIR + s] != st[S_GUN_OF_ID + st[S_ID + s]]:
-                return INV_FIXED
-            if k == TREE and st[S_HOME_OF_ID + st[S_ID + s]] != s:
-                return INV_FIXED
-            up_count += 1
-    score0 = 0
-    score1 = 0
-    for k in range(7):
-        on_board = (packed >> (8 * k)) & 255
-        taken = st[S_CAPTURES + k] + st[S_CAPTURES + 7 + k] + st[S_RESCUES + k] + st[S_RESCUES + 7 + k]
-        if on_board + taken != ip[P_COUNT + k]:
-            return INV_TILES
-        score0 += ip[P_POINTS + k] * (st[S_CAPTURES + k] + st[S_RESCUES + k])
-        score1 += ip[P_POINTS + k] * (st[S_CAPTURES + 7 + k] + st[S_RESCUES + 7 + k])
-    if st[S_KIND + CENTRE] >= 0 and st[S_TURNS] == 0:
-        return INV_SQUARES
-    if down != st[S_FACE_DOWN] or down > face_down_before or (st[S_PHASE] == 1 and down != 0):
-        return INV_FACE_DOWN
-    if st[S_PHASE] == 0 and down == 0 and st[S_OVER] == 0:
-        return INV_FACE_DOWN
-    if score0 != st[S_SCORE] or score1 != st[S_SCORE + 1]:
-        return INV_SCORE
-    if st[S_END_LEFT] < 0 or st[S_END_LEFT + 1] < 0:
-        return INV_END_ACTIONS
-    if st[S_PHASE] == 0 and ip[P_PROGRESS_LIMIT] > 0 and st[S_SINCE] > ip[P_PROGRESS_LIMIT]:
-        return INV_PROGRESS
-    return 0
-
-
 # ------------------------------------------------------------------------ the game
 
 
@@ -950,21 +685,6 @@ def choose(params, policy, st, rs, seat, opts, n, scratch):
     return lookahead_index(params, st, seat, opts, n)
 
 
-@njit
-def check_step(params, before, st, option):
-    """§7 after an action (``before``: the state before it): the action's own checks, then the position's."""
-    violation = move_violation(params, before, before[S_TO_MOVE], option)
-    if violation != 0:
-        return violation
-    return check_state(params, st, before[S_FACE_DOWN])
-
-
-@njit
-def check_end(params, st):
-    """§7 on the final position (after any automatic passes that ended the game)."""
-    return check_state(params, st, st[S_FACE_DOWN])
-
-
 @njit_no_nrt
 def record(params, st, row):
     """The §6 record of the finished match into ``row`` (COLUMNS): its games' tallies summed."""
@@ -1010,6 +730,12 @@ def record(params, st, row):
 
 
 
+
+# the policies and the §7 checks, in modules of their own over the names above
+from toolkit.games.halali.heuristics import ( threat, move_value, greedy_index, lookahead_index, greedy_choice,
+    lookahead_choice, evaluate, determinize,
+)  # noqa: E402
+from toolkit.games.halali.invariants import move_violation, check_state, check_step, check_end  # noqa: E402
 
 RS_SIZE = 3  # the streams: chance, then one per seat
 # The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off

@@ -14,87 +14,15 @@ its square; single occupancy of 1..35 (V-1.3) makes a set of squares enough.
   home (0), in Valhalla (36) and borne off (37);
 - ``st[REP]``  the seat whose ship on ``dock_square`` is repairing, or -1.
 
-Measured decisions (standard random-vs-random, one thread, CPU time, the
-serial loop of ``benchmarks/valhalla.py``):
+Design metrics (``decisions``, ``options``, ``lead_changes``, ``decisive_turn``): counted as
+``reference.py``'s docstring says, in the game loop only (never in the lookahead's imagined replies).  The
+lead measure is :func:`lead_measure` (minus the pips still to travel), reported to ``core.lead`` after each
+turn, taken once after the setup and then changed by each move.
 
-- the first version kept ``pos[seat, ship]`` plus a square array and sorted
-  the options: 17,000 games/s.  The bitboard finds all forward moves with one
-  shift and lists them in canonical order by ascending bit: 41,000 games/s;
-- hot helpers are inlined at Numba level (``njit_inline``): calls between
-  njit functions are not inlined by LLVM and pass every array as a struct
-  with reference counting: 47,000 games/s;
-- branch-free where the game is too random for the branch predictor: the
-  landing mask for all targets at once (with the blockade-run protection read
-  from a table), the i-th option bit, the attack swap, the event tallies, the
-  bear-off gate and the overshoot: 75,000-78,000 games/s.  Making the origin/target bookkeeping of ``apply_move``
-  branch-free was tried and measured slower (53,000): those branches are
-  predictable and the extra stores are not free.  Keeping the per-seat
-  tallies in registers instead of the result row was within noise (dropped);
-- perf samples (``perf record -e cpu-clock`` on the JIT code) then showed
-  38% of the time in the throw lookup (a 16-long dependency chain of
-  comparisons) and atomic reference counting of the arrays handed to inlined
-  helpers inside the hot loop.  ``play_game`` now allocates nothing and is
-  compiled without the Numba runtime (``njit_no_nrt``; the caller hands it
-  its work arrays), and a guide table starts the throw search at the answer:
-  117,000 games/s.
-
-Design metrics (``decisions``, ``options``, ``lead_changes``,
-``decisive_turn``): counted as ``reference.py``'s docstring says, in
-:func:`play_game` only (never in the lookahead's imagined replies).  The lead
-measure is :func:`lead_measure` (minus the pips still to travel), reported to
-``core.lead`` after each turn; the tracker and the two measures live in
-``work`` (``W_LEAD``, ``W_LEAD_VALUES``).  A turn takes about 30 ns, so every
-per-turn instruction shows.  Measured (standard random-vs-random, one thread,
-CPU time, best of 25 runs of 30,000 games, old kernel 0.26 s):
-
-- the measures computed afresh after every turn (a loop over the ships, or
-  six popcounts per seat): +20-30%.  They are now taken once after the setup
-  and then changed by each move (the mover's and an attacked ship's squares;
-  a rock hit's landing square comes back from :func:`apply_move`): the four
-  columns cost +11-12% (0.29 s);
-- variants that measured the same, within noise: the sums kept in the state
-  by :func:`apply_move`, in registers, the tracker in arrays of its own, or
-  ``lead_update`` called only when the leader differs.  Each half alone
-  (only the move increments, or only ``lead_update``) costs 2-5%.
-
-Tried again on 2026-12-01 (issue 13, where the export path needed the kernel
-faster), each against this kernel in alternating processes, 5 x 200,000
-games, one thread: without the lead tracking at all 101,000-109,000 games/s
-against 92,000-102,000 (so it still costs 8-10%); none of these came out of
-the run-to-run noise (about 4%), so none was kept: the tracker and the
-difference of the two measures in local variables (registers) instead of
-``work``; the throw's comparison on integers (``m >= ceil(cdf * 2**53)``,
-exactly the float test) instead of floats; the chance stream's state in a
-local variable instead of ``rs[0]``.
-
-Kept (same day): the random policy's option ``i`` found with BMI2's ``pdep``
-(``core.bits.nth_set_bit``, one instruction where the CPU runs it fast)
-instead of seven dependent clear-lowest-bit steps, which lay on the path from
-one move to the next: 101,000-106,000 games/s against 94,000-100,000 for the
-same kernel before, 4 x 3 x 200,000 games in alternating processes, one thread.
-Then a guide entry says whether its whole bin lies inside one outcome
-(``GUIDE_CERTAIN``; every bin at the default stick probability), and such a
-throw skips the float conversion and comparison, whose wait perf showed as a
-quarter of the samples: 107,000-116,000 games/s against 99,000-106,000
-(3 x 3 x 200,000 games, alternating).
-
-On the protocol (issue 15): the fused loop above became the protocol functions
-below, driven by ``core.driver``'s generic loop, with the game's counters and
-phase kept in ``st`` beside the board.  That cost 20%: 104,000-113,000 games/s
-against 137,000-142,000 for the fused loop of commit 78c820b
-(``benchmarks/kernels.py valhalla``, 3 alternating runs of each).  Counted
-with callgrind (100,000 random-vs-random games, seed 7, one thread, code
-compiled for the Haswell CPU valgrind presents: the same count in every run,
-where timings on a shared machine vary by up to 30%), instructions per game:
-fused loop 113,600; protocol 143,700; with the seat read as
-``st[S_SEAT] & 1`` (:func:`_seat`) 123,000; then the extra-throw rule tested
-before the throw's class is worked out (off in the standard rules) 121,000;
-and :func:`_end_turn` told whether the game is over instead of reading the
-winner and aborted fields 119,300, 5% above the fused loop: 132,000-137,000
-games/s in the same runs (0.96 of the fused loop).  Keeping §7.8's thrown
-values as a mask instead of the ``bad_throw`` flag moved the count by less
-than two compilations of the same source can differ (up to 0.7%), so the flag
-stayed.
+The policies (``greedy``, ``lookahead``, ``evaluate``, ``determinize``) are ``heuristics.py``, the §7
+checks ``invariants.py``.  Why the kernel is shaped so (a bitboard, branch-free move generation, a guide
+table for the throw, the lead kept incrementally, the protocol's cost): the measurements are in
+``benchmarks/notes/valhalla.md``.
 """
 
 from __future__ import annotations
@@ -499,171 +427,6 @@ def lead_measure(ip, st, seat):
     return travelled - OFF_SQ * ip[P_SHIPS]
 
 
-# ------------------------------------------------------------------------ policies
-
-
-@njit
-def evaluate(ip, st, seat):
-    """The protocol's evaluation, and the lookahead's position value for ``seat`` (see
-    policies.evaluate)."""
-    total = 0
-    for s in range(2):
-        sign = 1 if s == seat else -1
-        x = st[s]
-        side = 0
-        while x:
-            side += lowest_bit_index(x)
-            x &= x - 1
-        side += VALHALLA * st[VAL_N + s] + OFF_PROGRESS * st[OFF + s]
-        if st[REP] == s:
-            side -= REPAIR_PENALTY
-        total += sign * side
-    return total
-
-
-@njit
-def greedy_choice(ip, st, seat, mo, n, after):
-    reach = 0  # the largest throw value (§3): how far behind a ship its attackers can stand
-    while ip[P_VALUE_MASK] >> (reach + 2):
-        reach += 1
-    best = 0
-    best_score = 0
-    for i in range(n):
-        origin, target, flags = mo[0, i], mo[1, i], mo[2, i]
-        score = 40 - origin
-        if target == OFF_SQ:
-            score += 1000
-        if flags & ATTACK:
-            score += 500 + target
-        if target == ip[P_ROCK]:
-            score -= 1000
-        elif target == VALHALLA or (target < VALHALLA and (ip[P_SAFE_MASK] >> target) & 1):
-            score += 200
-        elif target < VALHALLA:
-            _copy_state(after, st)
-            apply_move(ip, after, seat, origin, target, flags)
-            if exposed(ip, after, seat, target, reach):
-                score -= EXPOSED
-        if origin == ip[P_DOCK] and st[REP] == seat:
-            score += 300
-        if i == 0 or score > best_score:
-            best = i
-            best_score = score
-    return best
-
-
-@njit_inline
-def exposed(ip, st, seat, target, reach):
-    """``greedy``: ``seat``'s ship on ``target`` (1..35) can be attacked on the opponent's next throw: it
-    is not protected (V-6.4) and an opponent ship stands 1..``reach`` squares behind it (at home counts as
-    square 0; a repairing ship does not count).  Legality beyond that is not looked at."""
-    if (protected_mask(ip, st, seat) >> target) & 1:
-        return False
-    opponent = 1 - seat
-    behind = st[opponent] & ((np.int64(1) << target) - 1) & ~((np.int64(1) << max(target - reach, 0)) - 1)
-    if st[REP] == opponent:
-        behind &= ~(np.int64(1) << ip[P_DOCK])
-    return behind != 0 or (target <= reach and st[HOME_N + opponent] > 0)
-
-
-@njit_inline
-def _copy_state(dest, src):
-    for q in range(BOARD):  # an explicit loop: a slice copy would allocate (no NRT here)
-        dest[q] = src[q]
-
-
-@njit
-def _won(ip, st, seat):
-    return st[OFF + seat] == ip[P_SHIPS]
-
-
-@njit
-def expected_after_reply(ip, st, seat, gprob, gvalue, gnat, mo, scratch):
-    opponent = 1 - seat
-    total = 0.0
-    for g in range(gprob.shape[0]):
-        n = legal_moves(ip, st, opponent, gvalue[g], gnat[g] == 1, mo)
-        if n == 0:
-            value = evaluate(ip, st, seat)
-        else:
-            value = 0
-            for i in range(n):
-                _copy_state(scratch, st)
-                apply_move(ip, scratch, opponent, mo[0, i], mo[1, i], mo[2, i])
-                v = -WIN_VALUE if _won(ip, scratch, opponent) else evaluate(ip, scratch, seat)
-                if i == 0 or v < value:
-                    value = v
-        total += gprob[g] * value
-    return total
-
-
-@njit
-def lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, scratch):
-    best = 0
-    best_value = 0.0
-    for i in range(n):
-        _copy_state(after, st)
-        apply_move(ip, after, seat, mo[0, i], mo[1, i], mo[2, i])
-        if _won(ip, after, seat):
-            value = float(WIN_VALUE)
-        else:
-            value = expected_after_reply(ip, after, seat, gprob, gvalue, gnat, mo2, scratch)
-        if i == 0 or value > best_value:
-            best = i
-            best_value = value
-    return best
-
-
-@njit
-def lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, scratch):
-    now = evaluate(ip, st, seat)
-    total = 0.0
-    for g in range(gprob.shape[0]):
-        n = legal_moves(ip, st, seat, gvalue[g], gnat[g] == 1, mo2)
-        value = now
-        for i in range(n):
-            _copy_state(scratch, st)
-            apply_move(ip, scratch, seat, mo2[0, i], mo2[1, i], mo2[2, i])
-            v = WIN_VALUE if _won(ip, scratch, seat) else evaluate(ip, scratch, seat)
-            if i == 0 or v > value:
-                value = v
-        total += gprob[g] * value
-    return total >= now
-
-
-@njit
-def determinize(params, st, rs, seat, base, scratch):
-    """The protocol's determinization: nothing is hidden in Valhalla (the throws to come are chance,
-    not state), so ``base`` becomes a copy of ``st`` and nothing is drawn."""
-    for i in range(STATE_SIZE):
-        base[i] = st[i]
-
-
-# ------------------------------------------------------------------------ invariants (§7)
-
-
-@njit
-def check_state(ip, st, off_before, home_before, home_monotone):
-    """§7.1-6 after a move resolution; returns a violation code (0 = fine).
-
-    ``off_before`` and ``home_before`` are ``(seat 0, seat 1)`` counts before the move."""
-    for s in range(2):
-        ships = popcount(st[s] & TRACK_MASK) + st[HOME_N + s] + st[VAL_N + s] + st[OFF + s]
-        if ships != ip[P_SHIPS] or st[s] & ~TRACK_MASK or min(st[HOME_N + s], st[VAL_N + s], st[OFF + s]) < 0:
-            return INV_SHIPS
-    if st[0] & st[1]:
-        return INV_OCCUPANCY
-    if ((st[0] | st[1]) >> ip[P_ROCK]) & 1:
-        return INV_ROCK
-    if st[REP] >= 0 and (st[st[REP]] >> ip[P_DOCK]) & 1 == 0:
-        return INV_REPAIRING
-    if st[OFF] < off_before[0] or st[OFF + 1] < off_before[1]:
-        return INV_OFF_DECREASED
-    if home_monotone and (st[HOME_N] > home_before[0] or st[HOME_N + 1] > home_before[1]):
-        return INV_HOME_INCREASED
-    return INV_OK
-
-
 # ------------------------------------------------------------------------ the protocol (one game)
 #
 # The decision-point protocol of docs/architecture.md: start, advance (throws and automatic steps up to
@@ -923,31 +686,6 @@ def choose(params, policy, st, rs, seat, opts, n, scratch):
     return lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, other)
 
 
-@njit
-def check_step(params, before, st, option):
-    """§7.1-7.7 after a move (``before``: the state before it); §7.8's value range for every throw so far."""
-    ip = params[0]
-    if st[S_BAD_THROW]:
-        return INV_THROWS
-    if before[S_PHASE] != PH_MOVE:
-        return INV_OK
-    seat = before[S_SEAT]
-    if move_of(ip, before, seat, option)[1] == OFF_SQ and gate_bit(ip, before, seat) == 0:
-        return INV_GATE
-    return check_state(ip, st, before[OFF:OFF + 2], before[HOME_N:HOME_N + 2], ip[P_HOME_MONOTONE] == 1)
-
-
-@njit
-def check_end(params, st):
-    """§7.8: every throw was moved or forfeited, and no value lay outside the throw mode's range."""
-    if st[S_BAD_THROW]:
-        return INV_THROWS
-    for s in range(2):
-        if st[T_THROWS + s] != st[S_MOVES_MADE + s] + st[T_FORFEITS + s]:
-            return INV_THROWS
-    return INV_OK
-
-
 @njit_no_nrt
 def record(params, st, row):
     """The §6 record of a finished game into ``row`` (COLUMNS)."""
@@ -984,23 +722,15 @@ def nth(params, st, i):
     return i if st[S_PHASE] == PH_EXTRA else nth_set_bit(st[S_MOVES], i)
 
 
+# the policies and the §7 checks, in modules of their own over the names above
+from toolkit.games.valhalla.heuristics import (determinize, evaluate, greedy_choice,  # noqa: E402
+                                               lookahead_choice, lookahead_extra)
+from toolkit.games.valhalla.invariants import check_end, check_state, check_step  # noqa: E402
+
 RS_SIZE = 3  # the streams: chance, then one per seat
-# The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
-# after 48 plies and then at the start of the searching seat's next turn, and scored by evaluate against
-# zero with a graded reward (0.5 + 0.5 tanh(lead / 30)).  Against lookahead (benchmarks/strength.py),
-# mcts:1000 pooled over both seatings won 0.580 [0.531, 0.627] of 400 games so (seed 600; 0.610 of 200 on
-# seed 500, where it was chosen), against 0.540 [0.491, 0.588] (seed 600) and 0.517 [0.469, 0.566]
-# (seed 500) with the earlier default: cut off after 32 plies, all or nothing against the root.  Screened
-# on seed 500 (200 games each, so +-0.07): graded against zero at the turn's start, cut off after 8 plies
-# 0.360, 32 0.585 (scale 30) and 0.580 (scale 15), 48 0.610 (30) and 0.515 (50), 64 0.535; not at the turn's
-# start, 32 0.565; lookahead rollouts cut off after 8 plies 0.430.  Earlier (seeds 100 and 300, all or
-# nothing against the root): 0.39 with random rollouts to the end, 0.51 with greedy ones to the end.  On the
-# fresh seed, still short of issue 16's 0.60; and so, with UCB1 at the root and the tree grown from the
-# first visit, on seed 900: 0.573 [0.524, 0.620].  Now the root is swept over shared worlds (every option
-# in turn with the same throws: common random numbers) and a node grows children only after 1,000 visits
-# (flat Monte Carlo at mcts:1000), the choice the best mean, as in Attila: 0.645 [0.597, 0.690] (seed 600)
-# and 0.618 [0.569, 0.664] (seed 900, fresh), 400 games each, the target met; the sweep with the tree grown
-# at once, 0.565 (seed 600).
+# The mcts policy's default search (core.mcts.game_defaults): greedy rollouts cut off after 48 plies, then at
+# the searching seat's next turn, a graded reward against zero, the root swept over shared throws; how each
+# setting was chosen, with the games it won: benchmarks/notes/valhalla.md
 MCTS_ROLLOUT, MCTS_CUTOFF, MCTS_AGAINST_ROOT = "greedy", 48, False
 MCTS_CUTOFF_AT_TURN, MCTS_REWARD_SCALE = True, 30.0
 MCTS_ROOT_SWEEP, MCTS_EXPAND_AFTER = True, 1000
