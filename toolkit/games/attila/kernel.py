@@ -8,7 +8,7 @@ tribe ``t``, so the placement test of A-2 is a few bit operations.
 
 The decision-point protocol (``docs/architecture.md``, "The game protocol")
 ---------------------------------------------------------------------------
-``play_game`` is ``core.driver.make_play_game`` of :func:`start`,
+``play_game`` is made by ``core.wiring.finish_kernel`` of :func:`start`,
 :func:`advance`, :func:`count`, :func:`nth`, :func:`options`, :func:`apply`,
 :func:`choose`, :func:`check_step`, :func:`check_end` and :func:`record`; it
 allocates nothing (the caller hands it the streams and ``work``: the state, the
@@ -53,6 +53,7 @@ in the spec's §5 order:
 - DP-6 bonus (``DP_BONUS``): ``INFLUENCE`` (0), or 1 + the province of the
   second figure.
 
+The policies are ``heuristics.py`` and the §7 checks ``invariants.py`` (below).
 The ``random`` policy is the driver's (one ``below(n)`` from the deciding
 seat's stream, none for one option), exactly the draws of §5.  :func:`choose`
 plays ``greedy`` and ``lookahead``; the driver hands it ``policies[seat]``,
@@ -431,167 +432,6 @@ def pick_vector(st, rs, seat, limits, out, skip_zero):
         i //= limits[t] + 1
 
 
-# ------------------------------------------------------------------------ greedy (policies.py)
-
-
-@njit_inline
-def gain_for(ip, st, me):
-    """reference.scoring_gains for one player: the VP ``me`` would get from a scoring now."""
-    g = 0
-    for t in range(N_TRIBES):
-        g += tribe_gain(ip, st, me, t)
-    return g
-
-
-@njit_no_nrt
-def tribe_gain(ip, st, me, t):
-    """A-5 for tribe ``t``: what ``me`` gets from it in a scoring now."""
-    n = ip[P_PLAYERS]
-    n_fig = ip[P_FIGURES] - st[S_SUPPLY + t]
-    n_prov = popcount(st[S_PRESENCE + t])
-    top = 0
-    n_top = 0
-    for p in range(n):
-        v = st[S_INF + N_TRIBES * p + t]
-        if v > top:
-            top, n_top = v, 1
-        elif v == top and v > 0:
-            n_top += 1
-    if top == 0:
-        return 0
-    mine = st[S_INF + N_TRIBES * me + t]
-    if n_top >= 2:
-        return share(ip, n_fig + n_prov, n_top) if mine == top else 0
-    if mine == top:
-        return n_fig
-    second = 0
-    n_second = 0
-    for p in range(n):
-        v = st[S_INF + N_TRIBES * p + t]
-        if v == top:
-            continue
-        if v > second:
-            second, n_second = v, 1
-        elif v == second and v > 0:
-            n_second += 1
-    if second == 0 or mine != second:
-        return 0
-    if n == 2 and ip[P_GAP] >= 0 and top - second > ip[P_GAP]:
-        return 0
-    return share(ip, n_prov, n_second)
-
-
-@njit_inline
-def gain_with_influence(ip, st, me, t, amount, u, amount_u):
-    """The gain after adding ``amount`` to tribe t and ``amount_u`` to tribe u (capped), then undo."""
-    kt = S_INF + N_TRIBES * me + t
-    ku = S_INF + N_TRIBES * me + u
-    old_t, old_u = st[kt], st[ku]
-    st[kt] = min(ip[P_TRACK_MAX], st[kt] + amount)
-    if amount_u > 0:
-        st[ku] = min(ip[P_TRACK_MAX], st[ku] + amount_u)
-    g = gain_for(ip, st, me)
-    st[kt] = old_t
-    st[ku] = old_u
-    return g
-
-
-@njit_inline
-def put_figure(st, t, x, delta):
-    """Add (+1) or take back (-1) a hypothetical figure of t in x."""
-    k = S_FIG + N_TRIBES * x + t
-    st[k] += delta
-    st[S_TOTAL + x] += delta
-    st[S_SUPPLY + t] -= delta
-    if st[k] > 0:
-        st[S_PRESENCE + t] |= np.int64(1) << x
-    else:
-        st[S_PRESENCE + t] &= ~(np.int64(1) << x)
-
-
-@njit_inline
-def plus_two_gain(ip, st, me, j):
-    if j < 6:
-        return gain_with_influence(ip, st, me, j, 2, j, 0)
-    j -= 6
-    for a in range(N_TRIBES):
-        if j < 5 - a:
-            return gain_with_influence(ip, st, me, a, 1, a + 1 + j, 1)
-        j -= 5 - a
-    return 0
-
-
-@njit_no_nrt
-def greedy_tile(ip, st, seat, usable, without):
-    """DP-1: the index of the chosen option among the usable tiles, then proceed (never a
-    tile in ``without``)."""
-    n = popcount(usable) + 1
-    avail = usable & ~without
-    if avail & TILE_PLUS_TWO:
-        base = gain_for(ip, st, seat)
-        for j in range(21):
-            if plus_two_gain(ip, st, seat, j) > base:
-                return popcount(usable & (TILE_PLUS_TWO - 1))
-    if avail & TILE_DOUBLE and century(st) >= 2:
-        return 0
-    if avail & TILE_EXCHANGE:
-        playable = False
-        for t in range(N_TRIBES):
-            if st[S_HAND + N_TRIBES * seat + t] > 0 and legal_mask(ip, st, t) != 0:
-                playable = True
-        if not playable:
-            return popcount(usable & (TILE_EXCHANGE - 1))
-    return n - 1
-
-
-@njit_no_nrt
-def greedy_plus_two(ip, st, rs, seat):
-    best, best_gain, ties = 0, 0, 1
-    for j in range(21):
-        g = plus_two_gain(ip, st, seat, j)
-        take, ties = rng.best_of(rs, 1 + seat, g, best_gain, ties, j == 0)
-        if take:
-            best, best_gain = j, g
-    return best
-
-
-@njit_no_nrt
-def greedy_play(ip, st, rs, seat, opts, n):
-    rate = ip[P_RATE + century(st)]
-    best, best_value, ties = 0, 0, 1
-    for i in range(n):
-        t, x = opts[2 * i], opts[2 * i + 1]
-        starts_war = st[S_TOTAL + x] + 1 == ip[P_THRESHOLD]
-        put_figure(st, t, x, 1)
-        value = 10 * gain_with_influence(ip, st, seat, t, rate, t, 0)
-        put_figure(st, t, x, -1)
-        if starts_war:
-            value -= 5
-        take, ties = rng.best_of(rs, 1 + seat, value, best_value, ties, i == 0)
-        if take:
-            best, best_value = i, value
-    return best
-
-
-@njit_no_nrt
-def greedy_bonus(ip, st, rs, seat, t, bits):
-    """DP-6: 0 for influence, else 1 + the rank of the chosen province among ``bits``."""
-    rate = ip[P_RATE + century(st)]
-    best, best_value, ties = 0, gain_with_influence(ip, st, seat, t, rate, t, 0), 1
-    i = 0
-    while bits != 0:
-        x = lowest_bit_index(bits)
-        bits &= bits - 1
-        i += 1
-        put_figure(st, t, x, 1)
-        value = gain_for(ip, st, seat)
-        put_figure(st, t, x, -1)
-        take, ties = rng.best_of(rs, 1 + seat, value, best_value, ties, False)
-        if take:
-            best, best_value = i, value
-    return best
-
-
 # ------------------------------------------------------------------------ the turn
 
 
@@ -966,233 +806,6 @@ def end_of_turn(ip, st, rs, seat, scored):
         st[S_END_REASON] = 3
 
 
-# ------------------------------------------------------------------------ lookahead (policies.py)
-
-
-@njit_inline
-def position_value(ip, st, me):
-    """policies.position_value: VP (+ a scoring now, if the game goes on) minus the best opponent's."""
-    mine, best = 0, -(1 << 40)
-    for p in range(ip[P_PLAYERS]):
-        w = st[S_VP + p]
-        if st[S_OVER] == 0:
-            w += gain_for(ip, st, p)
-        if p == me:
-            mine = w
-        elif w > best:
-            best = w
-    return mine - best
-
-
-@njit_no_nrt
-def evaluate(params, st, seat):
-    """The protocol's evaluation: :func:`position_value` (``seat``'s VP, with a scoring now if the game
-    goes on, minus the best other seat's)."""
-    return position_value(params, st, seat)
-
-
-@njit_no_nrt
-def determinize(params, st, rs, me, base, scratch):
-    """The protocol's determinization (policies.determinize): ``base`` (``STATE_SIZE``) becomes a world
-    consistent with what ``me`` knows, drawn from ``me``'s decision stream: the cards ``me`` has not
-    seen (neither in its hand nor discarded), in canonical order and shuffled, dealt to the other
-    seats (each as many as it holds, in seat order) and the rest as the draw pile (the slots past it
-    cleared)."""
-    ip = params
-    pool = scratch[W_POOL:W_POOL + MAX_DECK]
-    m = 0
-    for t in range(N_TRIBES):
-        for _ in range(ip[P_CARDS] - st[S_HAND + N_TRIBES * me + t] - st[S_DISCARD + t]):
-            pool[m] = t
-            m += 1
-    rng.shuffle(pool, 0, m, rs, 1 + me)
-    for j in range(STATE_SIZE):
-        base[j] = st[j]
-    base[S_DECK_N] = deal_unseen(st, base, pool, m, me, ip[P_PLAYERS], S_HAND, N_TRIBES, S_DECK, MAX_DECK)
-    base[S_DECK_HEAD] = 0
-
-
-@njit_no_nrt
-def rollout_value(params, world, rs, me, cands, i, scratch):
-    """The lookahead's value of the pair ``cands[2 * i], cands[2 * i + 1]`` in the determinized
-    ``world``: played, then the turn finished and each other seat's next turn with greedy seats, as
-    :func:`position_value`.  The rollout's streams (``rs``'s second set) start from ``me``'s decision
-    stream as it stands after the determinization, the same for every pair."""
-    ip = params
-    players = ip[P_PLAYERS]
-    roll = scratch[W_ROLL:W_ROLL + 3 * MAX_SEATS]
-    rs2 = rs[N_STREAMS:]
-    chance = rs[1 + me]
-    rs2[0] = chance
-    for p in range(players):
-        rs2[1 + p] = rng.mix64_nb(chance + np.uint64(1 + p))
-    apply_play(ip, world, rs2, me, 1, cands[2 * i], cands[2 * i + 1])
-    finish_turn(ip, world, rs2, me, scratch, roll)
-    seat = me
-    for _ in range(players - 1):
-        if world[S_OVER] == 1:
-            break
-        seat = (seat + 1) % players
-        turn(ip, world, rs2, seat, scratch, roll)
-    return position_value(ip, world, me)
-
-
-pimc = make_lookahead(determinize, rollout_value, STATE_SIZE, random_ties=True)
-
-
-@njit_no_nrt
-def lookahead_play(ip, st, rs, me, work, policies, n):
-    """policies.lookahead_play: the best of the ``n`` pairs in ``opts``, written to ``opts[0:2]``
-    (``toolkit.core.lookahead``: :func:`determinize`, :func:`rollout_value`, ties at random)."""
-    opts = work[W_OPTS:W_OPTS + MAX_PROVINCES * N_TRIBES * 2]
-    cands = work[W_CANDS:W_CANDS + MAX_PROVINCES * N_TRIBES * 2]
-    roll = work[W_ROLL:W_ROLL + 3 * MAX_SEATS]
-    for i in range(2 * n):
-        cands[i] = opts[i]
-    for p in range(MAX_SEATS):  # greedy everywhere; the seat keeps its unused-tile mask
-        roll[p], roll[MAX_SEATS + p], roll[2 * MAX_SEATS + p] = 1, 0, 0
-    roll[2 * MAX_SEATS + me] = policies[2 * MAX_SEATS + me]
-    best = pimc(ip, st, rs, me, cands, n, policies[MAX_SEATS + me], work[W_BASE:W_BASE + STATE_SIZE],
-                work[W_WORLD:W_WORLD + STATE_SIZE], work[W_TOTALS:W_TOTALS + MAX_PROVINCES * N_TRIBES], work)
-    opts[0] = cands[2 * best]
-    opts[1] = cands[2 * best + 1]
-
-
-# ------------------------------------------------------------------------ §7 checks (check=True)
-
-
-@njit_no_nrt
-def check_turn(ip, st, prev, active):
-    """§7 at the end of a turn (``prev``: the state at the end of the previous one).  Returns
-    the first code found, 0 if none."""
-    n = ip[P_PLAYERS]
-    # §7.1 figures; and the bookkeeping: totals, presence bits, the full-province mask
-    for t in range(N_TRIBES):
-        on_board = 0
-        presence = 0
-        for x in range(ip[P_PROVINCES]):
-            f = st[S_FIG + N_TRIBES * x + t]
-            on_board += f
-            if f > 0:
-                presence |= np.int64(1) << x
-        if on_board + st[S_SUPPLY + t] != ip[P_FIGURES] or st[S_SUPPLY + t] < 0:
-            return INV_FIGURES
-        if presence != st[S_PRESENCE + t]:
-            return INV_BOOKKEEPING
-    full = 0
-    for x in range(ip[P_PROVINCES]):
-        total = 0
-        for t in range(N_TRIBES):
-            total += st[S_FIG + N_TRIBES * x + t]
-            if st[S_FIG + N_TRIBES * x + t] < 0:
-                return INV_FIGURES
-        if total != st[S_TOTAL + x]:
-            return INV_BOOKKEEPING
-        if total >= ip[P_THRESHOLD]:
-            full |= np.int64(1) << x
-    if (full ^ st[S_TOTAL_MASK]) & ~st[S_PACIFIED] != 0:  # after a war the mask keeps the bit
-        return INV_BOOKKEEPING
-    # §7.2 cards (no war is unresolved at the end of a turn)
-    cards = st[S_DECK_N]
-    for t in range(N_TRIBES):
-        if st[S_DISCARD + t] < 0:
-            return INV_CARDS
-        cards += st[S_DISCARD + t]
-        for p in range(n):
-            if st[S_HAND + N_TRIBES * p + t] < 0:
-                return INV_CARDS
-            cards += st[S_HAND + N_TRIBES * p + t]
-    if cards != N_TRIBES * ip[P_CARDS] or st[S_DECK_HEAD] + st[S_DECK_N] > N_TRIBES * ip[P_CARDS]:
-        return INV_CARDS
-    # §7.3 full provinces are at war (or dropped at the end); pacified provinces never gain
-    for x in range(ip[P_PROVINCES]):
-        bit = np.int64(1) << x
-        if st[S_PACIFIED] & bit == 0:
-            # (with finish_round, a war dropped for want of a peace tile leaves its province full)
-            if st[S_OVER] == 0 and st[S_TOTAL + x] >= ip[P_THRESHOLD] and (
-                    ip[P_FINISH_ROUND] == 0 or peace_left(st) > 0):
-                return INV_PROVINCE_CAP
-        elif prev[S_PACIFIED] & bit != 0:
-            for t in range(N_TRIBES):
-                if st[S_FIG + N_TRIBES * x + t] > prev[S_FIG + N_TRIBES * x + t]:
-                    return INV_PROVINCE_CAP
-    # §7.4 pacified provinces = wars = peace tiles used
-    tiles_left = 0
-    tiles_all = 0
-    for c in range(4):
-        tiles_left += st[S_PEACE + c]
-        tiles_all += ip[P_PEACE + c]
-        if st[S_PEACE + c] < 0:
-            return INV_PEACE
-    if popcount(st[S_PACIFIED]) != st[S_WARS] or st[S_WARS] != tiles_all - tiles_left:
-        return INV_PEACE
-    # §7.5 tracks within 0..max and never decreasing; VP never decreasing
-    for p in range(n):
-        if st[S_VP + p] < prev[S_VP + p]:
-            return INV_TRACKS
-        for t in range(N_TRIBES):
-            v = st[S_INF + N_TRIBES * p + t]
-            if v < prev[S_INF + N_TRIBES * p + t] or v < 0 or v > ip[P_TRACK_MAX]:
-                return INV_TRACKS
-    # §7.6 hands
-    for p in range(n):
-        if hand_total(st, p) > ip[P_HAND]:
-            return INV_HANDS
-    exhausted = st[S_DECK_N] == 0
-    for t in range(N_TRIBES):
-        if st[S_DISCARD + t] > 0:
-            exhausted = False
-    skipped = ip[P_SKIP_REFILL] == 1 and st[S_TRIGGERED] == 1
-    if hand_total(st, active) != ip[P_HAND] and not exhausted and not skipped:
-        return INV_HANDS
-    # §7.7 each tile at most once: unused <=> no turn recorded, and a recorded turn never changes
-    for p in range(n):
-        for k in range(3):
-            used = st[S_TILES_USED + 3 * p + k]
-            if (st[S_TILES + p] >> k) & 1 == (1 if used > 0 else 0):
-                return INV_TILES
-            if prev[S_TILES_USED + 3 * p + k] > 0 and used != prev[S_TILES_USED + 3 * p + k]:
-                return INV_TILES
-    # §7.10
-    if st[S_SCORINGS] > 4:
-        return INV_SCORINGS
-    return 0
-
-
-@njit_inline
-def lead_measure(st, n, values):
-    """The lead measure (module docstring, "Design metrics"): each seat's VP so far, into ``values``."""
-    for p in range(n):
-        values[p] = st[S_VP + p]
-
-
-
-@njit_no_nrt
-def check_monotone(ip, st, prev):
-    """The parts of :func:`check_turn` that compare with an earlier state, for any two states of a game
-    (``prev`` the earlier): §7.3 pacified provinces never gain, §7.5 tracks and VP never fall, §7.7 a
-    tile's recorded turn never changes.  Returns the first code found, 0 if none."""
-    n = ip[P_PLAYERS]
-    both = st[S_PACIFIED] & prev[S_PACIFIED]
-    while both != 0:
-        x = lowest_bit_index(both)
-        both &= both - 1
-        for t in range(N_TRIBES):
-            if st[S_FIG + N_TRIBES * x + t] > prev[S_FIG + N_TRIBES * x + t]:
-                return INV_PROVINCE_CAP
-    for p in range(n):
-        if st[S_VP + p] < prev[S_VP + p]:
-            return INV_TRACKS
-        for t in range(N_TRIBES):
-            if st[S_INF + N_TRIBES * p + t] < prev[S_INF + N_TRIBES * p + t]:
-                return INV_TRACKS
-    for p in range(n):
-        for k in range(3):
-            if prev[S_TILES_USED + 3 * p + k] > 0 and st[S_TILES_USED + 3 * p + k] != prev[S_TILES_USED + 3 * p + k]:
-                return INV_TILES
-    return 0
-
-
 # ------------------------------------------------------------------------ the protocol (one game)
 #
 # The decision-point protocol of docs/architecture.md: start, advance, kind, count, nth, options, apply,
@@ -1512,32 +1125,6 @@ def choose(params, policy, st, rs, seat, opts, n, scratch):
     return _vector_code(limits, laid)
 
 
-@njit
-def check_step(params, before, st, option):
-    """§7 over one step (``before``: the state at the decision point, ``st`` after ``option`` and the
-    automatic steps up to the next one): §7.9 a DP-4 placement, §7.8 the step's scorings, and §7.3,
-    7.5 and 7.7's comparisons with ``before``; when a turn ended in the step, all of :func:`check_turn`."""
-    ip = params
-    if before[S_PHASE] == DP_PLAY:
-        t = option >> PAIR_SHIFT
-        x = option & ((1 << PAIR_SHIFT) - 1)
-        if before[S_HAND + N_TRIBES * before[S_SEAT] + t] == 0 or (legal_mask(ip, before, t) >> x) & 1 == 0:
-            return INV_PLACEMENT
-    if st[S_BAD_SCORING] != 0:
-        return INV_SCORING
-    if st[S_TURNS] != before[S_TURNS]:
-        return check_turn(ip, st, before, st[S_LAST_ACTIVE])
-    return check_monotone(ip, st, before)
-
-
-@njit
-def check_end(params, st):
-    """§7 on the final state (every step was checked by :func:`check_step`)."""
-    if st[S_BAD_SCORING] != 0:
-        return INV_SCORING
-    return check_turn(params, st, st, st[S_LAST_ACTIVE])
-
-
 @njit_no_nrt
 def record(params, st, row):
     """A-7 and the §6 record of a finished game into ``row`` (COLUMNS)."""
@@ -1598,6 +1185,15 @@ def record(params, st, row):
 
 
 
+
+# the policies and the §7 checks, in modules of their own over the names above
+from toolkit.games.attila.heuristics import (  # noqa: E402
+    gain_for, tribe_gain, gain_with_influence, put_figure, plus_two_gain, greedy_tile, greedy_plus_two, greedy_play,
+    greedy_bonus, position_value, evaluate, determinize, rollout_value, lookahead_play,
+)
+from toolkit.games.attila.invariants import (  # noqa: E402
+    check_turn, lead_measure, check_monotone, check_step, check_end,
+)
 
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
 # The mcts policy's default search (core.mcts.game_defaults): each determinized world is searched once
