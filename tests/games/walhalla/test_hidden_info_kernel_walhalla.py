@@ -43,6 +43,7 @@ import numpy as np
 import pytest
 
 from toolkit.core import rng
+from toolkit.games.walhalla import heuristics as H
 from toolkit.games.walhalla import kernel as K
 
 from walhalla_configs import CONFIGS  # the shared rule configurations, beside this file
@@ -177,16 +178,16 @@ def helper_values(ip, st, seat) -> dict:
     """The greedy helpers on every field, fjord and peninsula, for ``seat``."""
     scratch = np.zeros(K.SCRATCH_SIZE, np.int64)
     out = {}
-    out["option_value"] = tuple(int(K.option_value(ip, st, seat, k, j, scratch)) for k, j in fields(st))
-    out["land_gain"] = tuple(int(K.land_gain(ip, st, seat, k, j, scratch)) for k, j in fields(st))
-    out["stake"] = tuple(int(K.stake(ip, st, seat, k, j, scratch)) for k, j in fields(st)
+    out["option_value"] = tuple(int(H.option_value(ip, st, seat, k, j, scratch)) for k, j in fields(st))
+    out["land_gain"] = tuple(int(H.land_gain(ip, st, seat, k, j, scratch)) for k, j in fields(st))
+    out["stake"] = tuple(int(H.stake(ip, st, seat, k, j, scratch)) for k, j in fields(st)
                          if st[K.S_OCC + K.MAX_FIELDS * k + j] == seat)
     horns = int(ip[K.P_HORN] * hand(st, seat)[K.HORN])
-    out["worth"] = tuple(int(K.worth(ip, st, seat, k, a, scratch)) for k in range(-1, 3) for a in (0, 1, horns))
-    legal = int(K.greedy_nets(ip, st, seat, scratch))
+    out["worth"] = tuple(int(H.worth(ip, st, seat, k, a, scratch)) for k in range(-1, 3) for a in (0, 1, horns))
+    legal = int(H.greedy_nets(ip, st, seat, scratch))
     out["greedy_nets"] = (legal, tuple(int(scratch[K.W_NET + 3 * f + j]) for f in legal_fjords(legal)
                                        for j in range(3)))
-    out["seat_net"] = tuple(int(K.seat_net(ip, st, seat, f, j, scratch)) for f in legal_fjords(legal)
+    out["seat_net"] = tuple(int(H.seat_net(ip, st, seat, f, j, scratch)) for f in legal_fjords(legal)
                             for j in range(3))
     return out
 

@@ -1,7 +1,7 @@
 """Walhalla §7 invariants in the kernel (``check=True``) on every test game, with negative controls.
 
 The kernel tests §7.1-7.5 after setup, after every turn and after every raid
-(:func:`kernel.check_between_turns`), §7.2 at every landing, §7.6-7.8 inside
+(:func:`invariants.check_between_turns`), §7.2 at every landing, §7.6-7.8 inside
 the preparation and §7.9 after setup.  The controls corrupt a real
 end-of-game state one way at a time and expect the matching code, from the
 check itself and through the protocol (``check_step``, ``advance``,
@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import toolkit
+from toolkit.games.walhalla import invariants
 from toolkit.games.walhalla import kernel as K
 from toolkit.games.walhalla.rules import Rules
 
@@ -48,8 +49,8 @@ def _final_state(rules=None, seed=5):
 
 def test_an_intact_state_passes():
     ip, st = _final_state()
-    assert K.check_between_turns(ip, st) == 0
-    assert K.check_lengths(st, 0) == 0
+    assert invariants.check_between_turns(ip, st) == 0
+    assert invariants.check_lengths(st, 0) == 0
 
 
 def _occupied(st):
@@ -86,7 +87,7 @@ CONTROLS = {"viking lost": K.INV_VIKINGS, "viking doubled": K.INV_VIKINGS,
 def test_a_corrupted_state_is_caught(name):
     ip, st = _final_state()
     _corrupt(name, st)
-    assert K.check_between_turns(ip, st) == CONTROLS[name]
+    assert invariants.check_between_turns(ip, st) == CONTROLS[name]
 
 
 @pytest.mark.parametrize("lengths,draw18,code", [((5, 6, 7), 1, 0), ((6, 6, 6), 0, 0), ((5, 5, 5), 1, K.INV_LENGTHS),
@@ -94,7 +95,7 @@ def test_a_corrupted_state_is_caught(name):
 def test_lengths_are_checked(lengths, draw18, code):
     _, st = _final_state()
     st[K.S_LEN:K.S_LEN + 3] = lengths
-    assert K.check_lengths(st, draw18) == code
+    assert invariants.check_lengths(st, draw18) == code
 
 
 def test_landing_on_an_occupied_field_is_caught():
