@@ -16,8 +16,8 @@ guesses at what I cannot see, how well does this option do?".  The loop is the s
 
 :func:`make_lookahead` builds a game's lookahead from its two functions, the way
 ``core.driver.make_play_game`` builds its game loop: a copy of the template whose globals name them,
-cached by Numba beside the game's kernel.  Herrlof, Attila and Walhalla play ``lookahead`` through it
-(their ``pimc`` in ``kernel.py``).  Valhalla's lookahead is an exact expectimax over the stick throws
+cached by Numba beside the module that makes it.  Herrlof, Attila and Walhalla play ``lookahead`` through it
+(their ``pimc`` in ``heuristics.py``, filed beside it).  Valhalla's lookahead is an exact expectimax over the stick throws
 (no determinization: nothing is hidden) and Halali's an exact average over the kinds a face-down tile
 can hold, weighted by their counts (every determinization at once rather than a sample of them), so
 theirs stay their own; the golden digests pin all five.

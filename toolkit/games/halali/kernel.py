@@ -732,9 +732,9 @@ def record(params, st, row):
 
 
 # the policies and the §7 checks, in modules of their own over the names above
-from toolkit.games.halali.heuristics import ( threat, move_value, greedy_index, lookahead_index, greedy_choice,
-    lookahead_choice, evaluate, determinize,
-)  # noqa: E402
+from toolkit.games.halali.heuristics import (  # noqa: E402
+    threat, move_value, greedy_index, lookahead_index, greedy_choice, lookahead_choice, evaluate, determinize,
+)
 from toolkit.games.halali.invariants import move_violation, check_state, check_step, check_end  # noqa: E402
 
 RS_SIZE = 3  # the streams: chance, then one per seat

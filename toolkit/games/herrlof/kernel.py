@@ -970,9 +970,10 @@ def record(params, st, row):
 
 
 # the policies and the §7 checks, in modules of their own over the names above
-from toolkit.games.herrlof.heuristics import ( hand_strength, greedy_bid, power, shed_key, lead_low_key,
-    lose_key, first_best, greedy_choice, determinize, evaluate, rollout_value, lookahead_choice,
-)  # noqa: E402
+from toolkit.games.herrlof.heuristics import (  # noqa: E402
+    hand_strength, greedy_bid, power, shed_key, lead_low_key, lose_key, first_best, greedy_choice, determinize,
+    evaluate, rollout_value, lookahead_choice,
+)
 from toolkit.games.herrlof.invariants import check_cards, check_state, check_round, check_step, check_end  # noqa: E402
 
 RS_SIZE = 3  # the chance stream and the two seats' decision streams
