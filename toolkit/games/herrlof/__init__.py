@@ -7,7 +7,7 @@ import pandas as pd
 
 from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
 from toolkit.core.mcts import policy_codes
-from toolkit.games.herrlof import kernel
+from toolkit.games.herrlof import kernel, roundlog
 from toolkit.games.herrlof.rules import Rules
 
 
@@ -30,13 +30,13 @@ def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("ra
     policies = SPEC.check_policies(policies, rules)
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
-    out, log = kernel.play_logged(kernel.to_kernel(rules), policy_codes(kernel, policies), seed, first_game,
-                                  n_games, rules.max_rounds)
+    out, log = roundlog.play_logged(kernel.to_kernel(rules), policy_codes(kernel, policies), seed, first_game,
+                                    n_games, rules.max_rounds)
     rounds = out[:, kernel.C_ROUNDS]
     game = np.repeat(np.arange(first_game, first_game + n_games), 2 * rules.max_rounds)
-    flat = log.reshape(-1, kernel.N_LOG)
+    flat = log.reshape(-1, roundlog.N_LOG)
     keep = np.arange(2 * rules.max_rounds)[None, :] < 2 * rounds[:, None]
-    frame = pd.DataFrame(flat[keep.ravel()], columns=list(kernel.LOG_FIELDS))
+    frame = pd.DataFrame(flat[keep.ravel()], columns=list(roundlog.LOG_FIELDS))
     frame.insert(0, "game", game[keep.ravel()])
     frame.insert(3, "policy", np.asarray(policies, dtype=object)[frame["seat"].to_numpy()])
     return frame

@@ -1,4 +1,4 @@
-"""Herrlof, the Numba fast path.
+"""Herrlof, the Numba fast path: the game's state machine.
 
 Same rules, same random draws and same option order as ``reference.py``
 (whose docstring lists the draw order and the spec choices); the tests check
@@ -7,6 +7,28 @@ changing a rule never recompiles.  The round is the same state machine as in
 the reference: :func:`to_decision` runs the automatic steps up to the next
 decision point, :func:`apply_decision` applies one option.
 
+Where things are
+----------------
+Here: the layouts of the rule vector (``P_*``), the state (``STATE``), the
+policies' scratch (``SCRATCH``) and the result (``COLUMNS``); the cards and
+hands, R-5's points, the state machine (:func:`to_decision`,
+:func:`apply_decision`, the deal :func:`deal_round`) and the protocol's
+functions; :func:`choose`, by policy code; last the wiring
+(``finish_kernel``).  Beside it, each reading this module's layouts and
+imported at its end (but ``roundlog.py``, which reads the wired
+``play_game`` and is imported by the package):
+
+- ``tricks.py``: a trick (R-3) and the effects after it (R-4);
+- ``heuristics.py``: ``greedy`` and ``lookahead`` (``policies.py``'s, in
+  Numba), ``evaluate``, ``determinize``;
+- ``invariants.py``: the §7 checks;
+- ``roundlog.py``: the games again with their per-round log
+  (``herrlof.round_log``);
+- ``benchmarks/notes/herrlof.md``: the measurements behind this module's
+  settings.
+
+The game protocol
+-----------------
 The game runs on the decision-point protocol of ``docs/architecture.md``
 ("The game protocol"): :func:`start`, :func:`advance`, :func:`kind`,
 :func:`count`, :func:`nth`, :func:`options`, :func:`apply`, :func:`choose`,
@@ -20,8 +42,8 @@ states the checks saw before the protocol, but for the one right after a
 deal: the first bid moves no card, so the check after it sees the deal's
 cards); :func:`advance` scores a
 finished round (R-5) and deals the next one.  The round log of
-:func:`play_logged` is written by :func:`play_logged_game`, the same loop
-over the same functions with the log written between the steps.
+``roundlog.play_logged`` is written by its ``play_logged_game``, the same
+loop over the same functions with the log written between the steps.
 
 Decision points (§5; ``kind`` is the DP number, ``st[S_DKIND]``) and their
 option codes, in the spec's canonical order:
@@ -71,18 +93,16 @@ the hand's last (:func:`apply`), after the scoring for the last one
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
-from toolkit.core.driver import variants
-from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.core.wiring import finish_kernel
 from toolkit.games.herrlof.policies import BID_WINDOW, DECLINABLE, parse_policy
-from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS, SEAT_FIELDS
+from toolkit.games.herrlof.reference import SEAT_FIELDS
 
 # -- rule vector layout (to_kernel) --------------------------------------------------
 P_SUITS, P_RANK, P_NV, P_NN, P_HAND, P_FIRST_DEALER, P_REDRAW, P_TRUMP_ANY, P_SPECIALS_PLAYABLE = range(9)
@@ -181,10 +201,6 @@ C_SEAT_PLIES = seat_run(COLUMNS, "plies", 2)
 assert C_SEAT_PLIES == C_SEAT + 2 * len(SEAT_FIELDS)
 N_COLUMNS = len(COLUMNS)
 RESULT_CODES = ("win", "draw")
-LOG_FIELDS = ROUND_LOG_FIELDS
-N_LOG = len(LOG_FIELDS)
-L_ROUND, L_SEAT, L_DEALER, L_BID, L_TRICKS, L_POINTS, L_STRENGTH, L_TRUMPS, L_SPECIALS = range(9)
-L_ONES, L_THREES, L_SIXES, L_NINES, L_TRUMP, L_STEALS, L_TRADES, L_SWAPS = range(9, 17)
 
 # invariant violation codes (check=True): the number of the §7 invariant; 10 = a bid or trick count out of bounds
 INV_CARDS, INV_HAND_SIZES, INV_TRICKS, INV_ROUND_POINTS, INV_SCORES, INV_ROUNDS, INV_TRUMP = 1, 2, 3, 4, 5, 6, 7
@@ -337,205 +353,6 @@ def mask_to_options(mask, opts):
 def is_trump(ip, st, f):
     t = st[S_TRUMP]
     return t >= 0 and f < ip[P_SUITED] and f // ip[P_RANK] == t
-
-
-# ------------------------------------------------------------------------ R-3 tricks
-
-
-@njit_inline
-def legal_mask(ip, st, seat):
-    """R-3.1 / R-3.2: the faces ``seat`` may play, as bits."""
-    m = hand_mask(ip, st, seat)
-    if st[S_TRICK_N] == 0:
-        return m
-    led = suit_of(ip, st[S_LEAD])
-    if led < 0:
-        return m
-    suited = st[S_HBITS + seat]
-    sm = ip[P_SUIT_MASK + led]
-    if suited & sm == 0:
-        return m
-    legal = suited & sm
-    if ip[P_SPECIALS_PLAYABLE] == 1:
-        legal |= m & (np.int64(3) << ip[P_SUITED])
-    if ip[P_TRUMP_ANY] == 1 and st[S_TRUMP] >= 0:
-        legal |= suited & ip[P_SUIT_MASK + st[S_TRUMP]]
-    return legal
-
-
-@njit_inline
-def trick_winner(ip, st, lead, follow):
-    """R-3.3: 0 leader wins, 1 follower wins, DESTROYED."""
-    v = ip[P_SUITED]
-    n = v + 1
-    if lead == v or follow == v:
-        return DESTROYED
-    if lead == n and follow == n:
-        return ip[P_DH_SECOND]
-    if lead == n:
-        return 1
-    if follow == n:
-        return 0
-    r = ip[P_RANK]
-    if lead // r == follow // r:
-        return 0 if lead > follow else 1
-    if st[S_TRUMP] >= 0 and follow // r == st[S_TRUMP]:
-        return 1
-    return 0
-
-
-@njit_inline
-def play_card(ip, st, seat, f):
-    opp = 1 - seat
-    if st[S_TRICK_N] > 0:  # a follower who does not follow when it would have to is void (R-3.2)
-        led = suit_of(ip, st[S_LEAD])
-        exempt = (f >= ip[P_SUITED] and ip[P_SPECIALS_PLAYABLE] == 1) or (ip[P_TRUMP_ANY] == 1 and is_trump(ip, st, f))
-        if led >= 0 and suit_of(ip, f) != led and not exempt:
-            st[S_VOID + opp] |= np.int64(1) << led
-        st[S_FOLLOW] = f
-    else:
-        st[S_LEAD] = f
-    hand_remove(ip, st, seat, f)
-    st[S_TRICK_N] += 1
-    st[S_SEEN + f] += 1
-    st[S_SEEN + MAX_FACES + f] += 1
-    if st[S_KNOWN + opp * MAX_FACES + f] > 0:
-        st[S_KNOWN + opp * MAX_FACES + f] -= 1
-
-
-@njit_inline
-def resolve_trick(ip, st):
-    lead, follow = st[S_LEAD], st[S_FOLLOW]
-    leader = st[S_LEADER]
-    w = trick_winner(ip, st, lead, follow)
-    st[S_TRICK_LEADER] = leader
-    st[S_TURNS] += 1
-    st[S_TRICKS_PLAYED] += 1
-    v = ip[P_SUITED]
-    if w == DESTROYED:
-        st[S_TRICK_WINNER] = DESTROYED
-        st[S_WIN_FACE] = -1
-        st[S_DESTROYED] += 1
-        st[S_DISC_N] += 2
-        st[S_DISC + lead] += 1
-        st[S_DISC + follow] += 1
-        if lead == v and follow == v and ip[P_DV_CHANGE] == 1 and st[S_STOCK_TAIL] > st[S_STOCK_HEAD]:
-            change_trump(ip, st)
-    else:
-        winner = leader if w == 0 else 1 - leader
-        st[S_TRICK_WINNER] = winner
-        st[S_WIN_FACE] = lead if w == 0 else follow
-        k = st[S_WON_N + winner]
-        st[S_WON + (winner * MAX_TRICKS + k) * 2] = lead
-        st[S_WON + (winner * MAX_TRICKS + k) * 2 + 1] = follow
-        st[S_WON_N + winner] = k + 1
-    st[S_THREE_N] = 0
-    if ip[P_E3] != OFF:
-        if rank_of(ip, lead) == 3 and (ip[P_THREE_WON] == 0 or st[S_TRICK_WINNER] == leader):
-            st[S_THREE_Q + st[S_THREE_N]] = leader
-            st[S_THREE_N] += 1
-        if rank_of(ip, follow) == 3 and (ip[P_THREE_WON] == 0 or st[S_TRICK_WINNER] == 1 - leader):
-            st[S_THREE_Q + st[S_THREE_N]] = 1 - leader
-            st[S_THREE_N] += 1
-    st[S_PHASE] = PH_THREE
-
-
-@njit_inline
-def change_trump(ip, st):
-    """R-3.3.1: the indicator goes to the discard, the top stock card replaces it."""
-    st[S_DISC + st[S_IND]] += 1
-    st[S_DISC_N] += 1
-    f = st[S_STOCK + st[S_STOCK_HEAD]]
-    st[S_STOCK_HEAD] += 1
-    st[S_IND] = f
-    st[S_TRUMP] = suit_of(ip, f)
-    st[S_SEEN + f] += 1
-    st[S_SEEN + MAX_FACES + f] += 1
-    st[S_TRUMP_CHANGES] += 1
-
-
-# ------------------------------------------------------------------------ R-4 effects
-
-
-@njit_inline
-def draw_for_trade(ip, st, seat):
-    f = st[S_STOCK + st[S_STOCK_HEAD]]
-    st[S_STOCK_HEAD] += 1
-    hand_add(ip, st, seat, f)
-    st[S_TRADES + seat] += 1
-    opp = 1 - seat
-    for g in range(ip[P_SUITED] + 2):
-        st[S_KNOWN + opp * MAX_FACES + g] = 0
-    st[S_VOID + opp] = 0
-    st[S_PHASE] = PH_THREE_DISCARD
-    st[S_THREES_OWNER] = seat
-
-
-@njit_inline
-def steal(st, winner):
-    opp = 1 - winner
-    k = st[S_WON_N + opp] - 1
-    j = st[S_WON_N + winner]
-    st[S_WON + (winner * MAX_TRICKS + j) * 2] = st[S_WON + (opp * MAX_TRICKS + k) * 2]
-    st[S_WON + (winner * MAX_TRICKS + j) * 2 + 1] = st[S_WON + (opp * MAX_TRICKS + k) * 2 + 1]
-    st[S_WON_N + opp] = k
-    st[S_WON_N + winner] = j + 1
-    st[S_STEALS + winner] += 1
-
-
-@njit_inline
-def take_for_swap(ip, st, winner, rs, ck):
-    opp = 1 - winner
-    i = rng.below(rs, ck, st[S_HN + opp])
-    f = hand_card_at(ip, st, opp, i)
-    hand_remove(ip, st, opp, f)
-    hand_add(ip, st, winner, f)
-    st[S_SWAPS + winner] += 1
-    st[S_TAKEN] = f
-    if st[S_KNOWN + winner * MAX_FACES + f] > 0:
-        st[S_KNOWN + winner * MAX_FACES + f] -= 1
-    st[S_KNOWN + opp * MAX_FACES + f] += 1
-    if f < ip[P_SUITED]:
-        st[S_VOID + opp] &= ~(np.int64(1) << suit_of(ip, f))
-    st[S_PHASE] = PH_GIVE
-
-
-@njit_inline
-def give(ip, st, winner, f):
-    opp = 1 - winner
-    hand_remove(ip, st, winner, f)
-    hand_add(ip, st, opp, f)
-    st[S_KNOWN + winner * MAX_FACES + f] += 1
-    if f < ip[P_SUITED]:
-        st[S_VOID + winner] &= ~(np.int64(1) << suit_of(ip, f))
-    if st[S_KNOWN + opp * MAX_FACES + f] > 0:
-        st[S_KNOWN + opp * MAX_FACES + f] -= 1
-
-
-@njit_inline
-def next_leader(ip, st):
-    """R-4.4."""
-    leader = st[S_TRICK_LEADER]
-    lead, follow = st[S_LEAD], st[S_FOLLOW]
-    v = ip[P_SUITED]
-    n = v + 1
-    has_n = lead == n or follow == n
-    if st[S_TRICK_WINNER] == DESTROYED:
-        if ip[P_V_OVERRIDES] == 0 and has_n:
-            return leader if lead == n else 1 - leader
-        rule = ip[P_DESTROYED_LEADER]
-        if rule == 0:
-            return leader
-        if rule == 1:
-            return leader if lead == v else 1 - leader
-        return 1 - leader
-    w = st[S_TRICK_WINNER]
-    if has_n:
-        return 1 - w
-    wf = st[S_WIN_FACE]
-    if ip[P_E9] == 1 and wf < v and rank_of(ip, wf) == 9:
-        return 1 - w
-    return w
 
 
 # ------------------------------------------------------------------------ R-5 scoring
@@ -778,29 +595,6 @@ def deal_round(ip, st, deck, dealer, rs):
     st[S_DESTROYED_AT_START] = st[S_DESTROYED]
 
 
-@njit_inline
-def log_deal(ip, st, log, row0, dealer):
-    """The per-round log's deal columns (reference.round_log_row)."""
-    trump = st[S_TRUMP]
-    for seat in range(2):
-        lr = row0 + seat
-        bits = st[S_HBITS + seat]
-        log[lr, L_ROUND] = st[S_ROUND]
-        log[lr, L_SEAT] = seat
-        log[lr, L_DEALER] = 1 if seat == dealer else 0
-        log[lr, L_STRENGTH] = hand_strength(ip, bits, trump)
-        log[lr, L_TRUMPS] = popcount(bits & ip[P_SUIT_MASK + trump]) if trump >= 0 else 0
-        log[lr, L_SPECIALS] = st[S_VC + seat] + st[S_NC + seat]
-        log[lr, L_ONES] = popcount(bits & ip[P_RANK_MASK + 1])
-        log[lr, L_THREES] = popcount(bits & ip[P_RANK_MASK + 3])
-        log[lr, L_SIXES] = popcount(bits & ip[P_RANK_MASK + 6])
-        log[lr, L_NINES] = popcount(bits & ip[P_RANK_MASK + 9])
-        log[lr, L_TRUMP] = trump
-        log[lr, L_STEALS] = -st[S_STEALS + seat]
-        log[lr, L_TRADES] = -st[S_TRADES + seat]
-        log[lr, L_SWAPS] = -st[S_SWAPS + seat]
-
-
 # ------------------------------------------------------------------------ the protocol (one game)
 #
 # The decision-point protocol of docs/architecture.md over the state machine above.  ``apply`` applies
@@ -967,9 +761,11 @@ def record(params, st, row):
         row[C_SEAT_PLIES + seat] = st[S_SEAT_PLIES + seat]
 
 
-
-
-# the policies and the §7 checks, in modules of their own over the names above
+# the rules of a trick, the policies and the §7 checks, in modules of their own over the names above
+from toolkit.games.herrlof.tricks import (  # noqa: E402
+    legal_mask, trick_winner, play_card, resolve_trick, change_trump, draw_for_trade, steal, take_for_swap, give,
+    next_leader,
+)
 from toolkit.games.herrlof.heuristics import (  # noqa: E402
     hand_strength, greedy_bid, power, shed_key, lead_low_key, lose_key, first_best, greedy_choice, determinize,
     evaluate, rollout_value, lookahead_choice,
@@ -977,86 +773,11 @@ from toolkit.games.herrlof.heuristics import (  # noqa: E402
 from toolkit.games.herrlof.invariants import check_cards, check_state, check_round, check_step, check_end  # noqa: E402
 
 RS_SIZE = 3  # the chance stream and the two seats' decision streams
-# The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts to the
-# end.  Against lookahead, mcts:1000 pooled over both seatings won 0.608 [0.519, 0.691] of 120 games
-# (seeds 100, 101) so, against 0.54 with random rollouts (80 games) and 0.283 with greedy ones cut off
-# after 16 plies and scored against the root (120 games: mid-round, the evaluation misjudges exact bids).
+# the mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts to the end,
+# the strongest measured against lookahead (benchmarks/notes/herrlof.md)
 MCTS_ROLLOUT = "greedy"
-# the plain copy inlines advance and apply (core.driver.make_play_game): called, it measured 20% slower
-# with random seats (34,785 games/s against 43,330 inlined, one thread) and 15% with greedy ones
+# the plain copy inlines advance and apply (core.driver.make_play_game): 20% faster with random seats
+# (benchmarks/notes/herrlof.md)
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
 finish_kernel(globals())
-
-
-# ------------------------------------------------------------------------ the round log
-
-# the loops below are templates: core.driver.variants gives them the plain or the searching loop's
-decide = work_entries = None
-
-
-@njit_inline
-def log_scores(ip, st, log):
-    """The per-round log's scoring columns (reference.round_log_row), at the round's end before scoring."""
-    row0 = 2 * (st[S_ROUND] - 1)
-    if row0 + 1 < log.shape[0]:
-        for seat in range(2):
-            lr = row0 + seat
-            won = st[S_WON_N + seat]
-            bid = st[S_BID + seat]
-            log[lr, L_BID] = bid
-            log[lr, L_TRICKS] = won
-            log[lr, L_POINTS] = round_points(ip, won, bid)
-            log[lr, L_STEALS] += st[S_STEALS + seat]
-            log[lr, L_TRADES] += st[S_TRADES + seat]
-            log[lr, L_SWAPS] += st[S_SWAPS + seat]
-
-
-def _play_logged_game(ip, policies, seed, game, row, rs, work, log):
-    """One game as :data:`play_game` plays it (no checks), its round log written between the protocol's
-    steps: the deal columns after each deal, the scoring columns before each round is scored."""
-    rng.seed_streams(rs, seed, game)
-    st = work[:STATE_SIZE]
-    opts = work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS]
-    scratch = work[STATE_SIZE + MAX_OPTIONS:STATE_SIZE + MAX_OPTIONS + SCRATCH_SIZE]
-    start(ip, st, rs)
-    if 1 < log.shape[0]:
-        log_deal(ip, st, log, 0, st[S_DEALER])
-    while True:
-        if st[S_PHASE] == PH_ROUND_END:
-            log_scores(ip, st, log)
-        rounds = st[S_ROUND]
-        seat = advance(ip, st, rs)
-        if seat < 0:
-            break
-        if st[S_ROUND] != rounds:
-            row0 = 2 * (st[S_ROUND] - 1)
-            if row0 + 1 < log.shape[0]:
-                log_deal(ip, st, log, row0, st[S_DEALER])
-        apply(ip, st, rs, decide(ip, policies, st, rs, seat, opts, scratch, work[WORK_SIZE:]))
-    record(ip, st, row)
-
-
-def play_logged(ip, policies, seed, first_game, n_games, max_rounds):
-    """Games with their per-round log: (rows, log of shape (n_games, 2 * max_rounds, N_LOG))."""
-    out = np.zeros((n_games, N_COLUMNS), np.int32)
-    log = np.zeros((n_games, 2 * max_rounds, N_LOG), np.int64)
-    play_logged_loop(ip, policies, seed, first_game, out, log)
-    return out, log
-
-
-def _play_logged(ip, policies, seed, first_game, out, log):
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(work_entries(policies), np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            play_logged_game(ip, policies, seed, first_game + i, out[i], rs, work, log[i])
-
-
-# the round log's loops, in a plain copy and one that can search (core.driver.variants)
-_logged = variants([("play_logged_game", _play_logged_game, njit_no_nrt),
-                    ("play_logged_loop", _play_logged, njit_parallel)], globals(), play_game)
-play_logged_game, play_logged_loop = _logged["play_logged_game"], _logged["play_logged_loop"]
-
