@@ -1,10 +1,28 @@
-"""Attila, the Numba fast path (the ``random``, ``greedy`` and ``lookahead`` policies).
+"""Attila, the Numba fast path: the game's state machine.
 
 Same rules, same random draws and same option order as ``reference.py``; the
 tests check both produce identical games.  Rules and the map arrive as values
 (:func:`to_kernel`): provinces are bits of an ``int64`` (at most 62), each
 province's neighbours a bit set, and ``presence[t]`` the provinces holding
 tribe ``t``, so the placement test of A-2 is a few bit operations.
+
+Where things are
+----------------
+Here: the layouts of the rule vector (``P_*``), the state (``STATE``), the
+policies' scratch (``SCRATCH``) and the result (``COLUMNS``);
+:func:`to_kernel` and :func:`policy_ids`; the protocol's functions, whose
+:func:`apply` runs the automatic steps (:func:`_run`); :func:`choose`, by
+policy code; :func:`record`; last the wiring (``finish_kernel``).  Beside
+it, each reading this module's layouts and imported at its end:
+
+- ``mechanics.py``: the rules the steps apply: the deck, placement (A-2),
+  the tiles (A-6), war (A-4), scoring (A-5), a turn's end (A-3, A-7);
+- ``heuristics.py``: ``greedy`` and ``lookahead`` (``policies.py``'s, in
+  Numba), ``evaluate``, ``determinize``, and the rollouts' turns played in
+  one go (:func:`turn`, :func:`finish_turn`);
+- ``invariants.py``: the §7 checks, and the lead measure;
+- ``benchmarks/notes/attila.md``: the measurements behind this module's
+  settings.
 
 The decision-point protocol (``docs/architecture.md``, "The game protocol")
 ---------------------------------------------------------------------------
@@ -53,7 +71,6 @@ in the spec's §5 order:
 - DP-6 bonus (``DP_BONUS``): ``INFLUENCE`` (0), or 1 + the province of the
   second figure.
 
-The policies are ``heuristics.py`` and the §7 checks ``invariants.py`` (below).
 The ``random`` policy is the driver's (one ``below(n)`` from the deciding
 seat's stream, none for one option), exactly the draws of §5.  :func:`choose`
 plays ``greedy`` and ``lookahead``; the driver hands it ``policies[seat]``,
@@ -267,543 +284,6 @@ def policy_code(base: int, samples: int, mask: int) -> int:
 
 
 POLICY_BASE, POLICY_MASK_SHIFT, POLICY_SAMPLES_SHIFT = 3, 2, 5
-
-
-# ------------------------------------------------------------------------ cards
-
-
-@njit_inline
-def shuffle_into_deck(ip, st, rs, counts_base):
-    """Build the deck in canonical order from counts at ``st[counts_base + t]`` and shuffle it."""
-    n = 0
-    for t in range(N_TRIBES):
-        for _ in range(st[counts_base + t]):
-            st[S_DECK + n] = t
-            n += 1
-    rng.shuffle(st, S_DECK, n, rs, 0)
-    st[S_DECK_HEAD] = 0
-    st[S_DECK_N] = n
-
-
-@njit_inline
-def draw(ip, st, rs, seat):
-    if st[S_DECK_N] == 0:
-        total = 0
-        for t in range(N_TRIBES):
-            total += st[S_DISCARD + t]
-        if total == 0:
-            return False
-        shuffle_into_deck(ip, st, rs, S_DISCARD)
-        for t in range(N_TRIBES):
-            st[S_DISCARD + t] = 0
-    t = st[S_DECK + st[S_DECK_HEAD]]
-    st[S_DECK_HEAD] += 1
-    st[S_DECK_N] -= 1
-    st[S_HAND + N_TRIBES * seat + t] += 1
-    return True
-
-
-@njit_inline
-def hand_total(st, seat):
-    total = 0
-    for t in range(N_TRIBES):
-        total += st[S_HAND + N_TRIBES * seat + t]
-    return total
-
-
-# ------------------------------------------------------------------------ A-2 placement
-
-
-@njit_inline
-def legal_mask(ip, st, t):
-    """The provinces where a figure of ``t`` may go (A-2), as bits."""
-    if st[S_SUPPLY + t] <= 0:
-        return np.int64(0)
-    presence = st[S_PRESENCE + t]
-    reach = ip[P_START_MASK] | presence
-    bits = presence
-    while bits != 0:
-        y = lowest_bit_index(bits)
-        bits &= bits - 1
-        reach |= ip[P_ADJ + y]
-    return reach & ~st[S_PACIFIED] & ~st[S_TOTAL_MASK]
-
-
-@njit_inline
-def century(st):
-    for c in range(4):
-        if st[S_PEACE + c] > 0:
-            return c
-    return 3
-
-
-@njit_inline
-def gain_influence(ip, st, seat, t, amount):
-    k = S_INF + N_TRIBES * seat + t
-    st[k] = min(ip[P_TRACK_MAX], st[k] + amount)
-    if ip[P_END_ON_MAX] == 1 and st[k] >= ip[P_TRACK_MAX]:
-        st[S_END_TRIGGERED] = 1
-
-
-@njit_inline
-def place(ip, st, seat, t, x):
-    st[S_FIG + N_TRIBES * x + t] += 1
-    st[S_TOTAL + x] += 1
-    st[S_PRESENCE + t] |= np.int64(1) << x
-    st[S_SUPPLY + t] -= 1
-    st[S_PLACED + seat] += 1
-    if st[S_TOTAL + x] >= ip[P_THRESHOLD]:
-        st[S_TOTAL_MASK] |= np.int64(1) << x
-    if st[S_TOTAL + x] == ip[P_THRESHOLD]:
-        st[S_PENDING + st[S_PENDING_N]] = x
-        st[S_PENDING_N] += 1
-
-
-# ------------------------------------------------------------------------ A-5 scoring
-
-
-@njit_inline
-def share(ip, total, k):
-    if ip[P_ROUND_UP] == 1:
-        return (total + k - 1) // k
-    return total // k
-
-
-@njit_no_nrt
-def scoring(ip, st):
-    """A-5: every player gains what :func:`gain_for` says (it reads only tracks and the board).  §7.8
-    on the way: a tribe awarding more than its bound (:func:`scoring_bound`) sets ``bad_scoring``."""
-    for t in range(N_TRIBES):
-        total = 0
-        for p in range(ip[P_PLAYERS]):
-            g = tribe_gain(ip, st, p, t)
-            st[S_VP + p] += g
-            total += g
-        if total > scoring_bound(ip, st, t):
-            st[S_BAD_SCORING] = 1
-    st[S_SCORINGS] += 1
-
-
-@njit_inline
-def scoring_bound(ip, st, t):
-    """§7.8: tribe ``t`` awards at most N_fig + N_prov (+ k - 1 rounding up, k = players for the largest
-    possible tied group)."""
-    bound = ip[P_FIGURES] - st[S_SUPPLY + t] + popcount(st[S_PRESENCE + t])
-    if ip[P_ROUND_UP] == 1:
-        bound += ip[P_PLAYERS] - 1
-    return bound
-
-
-# ------------------------------------------------------------------------ decisions (random)
-
-
-@njit_inline
-def decision_point(st, n):
-    """A §5 decision point offering ``n`` options: one more ply (``decisions``), ``n`` more options."""
-    st[S_PLIES] += 1
-    st[S_OPTIONS] += n
-
-
-@njit_inline
-def n_vectors(limits, skip_zero):
-    """The number of count vectors ``0 <= k_t <= limits[t]`` (less the all-zero one if ``skip_zero``)."""
-    total = 1
-    for t in range(N_TRIBES):
-        total *= limits[t] + 1
-    return total - 1 if skip_zero else total
-
-
-@njit_inline
-def pick(rs, seat, n):
-    """The ``random`` policy: an index in 0..n-1 (no draw for a single option)."""
-    if n == 1:
-        return 0
-    return rng.below(rs, 1 + seat, n)
-
-
-@njit_inline
-def pick_vector(st, rs, seat, limits, out, skip_zero):
-    """A uniform count vector ``0 <= out[t] <= limits[t]`` by its lexicographic index (§5)."""
-    n = n_vectors(limits, skip_zero)
-    decision_point(st, n)
-    i = pick(rs, seat, n) + (1 if skip_zero else 0)
-    for t in range(N_TRIBES - 1, -1, -1):
-        out[t] = i % (limits[t] + 1)
-        i //= limits[t] + 1
-
-
-# ------------------------------------------------------------------------ the turn
-
-
-@njit_inline
-def usable_tiles(st, seat):
-    """DP-1's tiles as bits: Double turn and +2 if unused, Exchange if unused and the hand is not empty."""
-    tiles = st[S_TILES + seat]
-    usable = tiles & (TILE_DOUBLE | TILE_PLUS_TWO)
-    if tiles & TILE_EXCHANGE and hand_total(st, seat) > 0:
-        usable |= TILE_EXCHANGE
-    return usable
-
-
-@njit_inline
-def use_tile(st, seat, tile):
-    """DP-1's choice of ``tile`` (a bit): it is used, in this turn."""
-    st[S_TILES + seat] &= ~tile
-    st[S_TILES_USED + 3 * seat + lowest_bit_index(tile)] = st[S_TURNS] + 1
-
-
-@njit_inline
-def apply_split(ip, st, seat, j):
-    """DP-2's option ``j``: +2 on tribe j (j < 6), else the (j - 6)-th pair t < u, +1 on each."""
-    if j < 6:
-        gain_influence(ip, st, seat, j, 2)
-    else:
-        j -= 6
-        for a in range(N_TRIBES):
-            if j < 5 - a:
-                gain_influence(ip, st, seat, a, 1)
-                gain_influence(ip, st, seat, a + 1 + j, 1)
-                break
-            j -= 5 - a
-
-
-@njit_inline
-def greedy_exchange(ip, st, limits, laid):
-    """DP-3 for ``greedy``: the cards that cannot be placed, else the first option (one card of the
-    last tribe in hand), into ``laid``."""
-    anything = 0
-    for t in range(N_TRIBES):
-        laid[t] = limits[t] if legal_mask(ip, st, t) == 0 else 0
-        anything += laid[t]
-    if anything == 0:
-        last = 0
-        for t in range(N_TRIBES):
-            if limits[t] > 0:
-                last = t
-        laid[last] = 1
-
-
-@njit_no_nrt
-def tile_window(ip, st, rs, seat, work, pid, without):
-    """DP-1..3 of a turn for ``random`` (pid 0) or ``greedy`` (the lookahead's rollouts and tests);
-    returns the plays of the turn (2 after Double turn)."""
-    plays = 1
-    used = 0
-    limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
-    laid = work[W_LAID:W_LAID + N_TRIBES]
-    while used < ip[P_MAX_TILES]:
-        usable = usable_tiles(st, seat)
-        if usable == 0:
-            break
-        n = popcount(usable) + 1  # the usable tiles, then proceed
-        decision_point(st, n)
-        i = pick(rs, seat, n) if pid == 0 else greedy_tile(ip, st, seat, usable, without)
-        if i == n - 1:
-            break
-        bits = usable
-        for _ in range(i):
-            bits &= bits - 1
-        tile = bits & -bits
-        used += 1
-        use_tile(st, seat, tile)
-        if tile == TILE_DOUBLE:
-            plays = 2
-        elif tile == TILE_PLUS_TWO:
-            decision_point(st, 21)
-            apply_split(ip, st, seat, pick(rs, seat, 21) if pid == 0 else greedy_plus_two(ip, st, rs, seat))
-        else:
-            for t in range(N_TRIBES):
-                limits[t] = st[S_HAND + N_TRIBES * seat + t]
-            if pid == 0:
-                pick_vector(st, rs, seat, limits, laid, True)
-            else:
-                decision_point(st, n_vectors(limits, True))
-                greedy_exchange(ip, st, limits, laid)
-            count = 0
-            for t in range(N_TRIBES):
-                st[S_HAND + N_TRIBES * seat + t] -= laid[t]
-                st[S_DISCARD + t] += laid[t]
-                count += laid[t]
-            for _ in range(count):
-                draw(ip, st, rs, seat)
-    return plays
-
-
-@njit_inline
-def list_plays(ip, st, seat, opts):
-    """DP-4's options as (tribe, province) pairs in ``opts``; returns their number."""
-    n = 0
-    for t in range(N_TRIBES):
-        if st[S_HAND + N_TRIBES * seat + t] == 0:
-            continue
-        bits = legal_mask(ip, st, t)
-        while bits != 0:
-            opts[2 * n] = t
-            opts[2 * n + 1] = lowest_bit_index(bits)
-            bits &= bits - 1
-            n += 1
-    return n
-
-
-@njit_inline
-def distinct_tribes(st, seat):
-    """DP-5's number of options: the distinct tribes in the seat's hand."""
-    distinct = 0
-    for t in range(N_TRIBES):
-        if st[S_HAND + N_TRIBES * seat + t] > 0:
-            distinct += 1
-    return distinct
-
-
-@njit_inline
-def nth_tribe_in_hand(st, seat, i):
-    """DP-5's option ``i``: the ``i``-th tribe in the seat's hand, ascending."""
-    for t in range(N_TRIBES):
-        if st[S_HAND + N_TRIBES * seat + t] > 0:
-            if i == 0:
-                return t
-            i -= 1
-    return -1
-
-
-@njit_no_nrt
-def greedy_discard(st, rs, seat):
-    """DP-5 for ``greedy``: the rank of the tribe in hand it has least influence in (ties broken uniformly)."""
-    i, rank, least, ties = 0, 0, -1, 1
-    for t in range(N_TRIBES):
-        if st[S_HAND + N_TRIBES * seat + t] > 0:
-            v = st[S_INF + N_TRIBES * seat + t]
-            take, ties = rng.best_of(rs, 1 + seat, -v, -least, ties, least < 0)  # the least influence
-            if take:
-                i, least = rank, v
-            rank += 1
-    return i
-
-
-@njit_no_nrt
-def forced_discard(ip, st, rs, seat, pid):
-    """DP-5 (no legal pair): discard one card of a tribe in hand, if any."""
-    distinct = distinct_tribes(st, seat)
-    if distinct == 0:
-        return
-    decision_point(st, distinct)
-    i = pick(rs, seat, distinct) if pid == 0 else greedy_discard(st, rs, seat)
-    t = nth_tribe_in_hand(st, seat, i)
-    st[S_HAND + N_TRIBES * seat + t] -= 1
-    st[S_DISCARD + t] += 1
-
-
-@njit_inline
-def play_card(ip, st, seat, t, x):
-    """A-3.2 after the DP-4 choice (t, x): the card to the discard pile and its figure into x."""
-    st[S_HAND + N_TRIBES * seat + t] -= 1
-    st[S_DISCARD + t] += 1
-    place(ip, st, seat, t, x)
-
-
-@njit_no_nrt
-def apply_play(ip, st, rs, seat, pid, t, x):
-    """A-3.2 after the DP-4 choice: the card, the figure, then influence or a second figure."""
-    play_card(ip, st, seat, t, x)
-    rate = ip[P_RATE + century(st)]
-    if ip[P_SECOND] == 0:
-        gain_influence(ip, st, seat, t, rate)
-        return
-    bits = legal_mask(ip, st, t)
-    decision_point(st, popcount(bits) + 1)
-    i = pick(rs, seat, popcount(bits) + 1) if pid == 0 else greedy_bonus(ip, st, rs, seat, t, bits)
-    if i == 0:
-        gain_influence(ip, st, seat, t, rate)
-        return
-    for _ in range(i - 1):
-        bits &= bits - 1
-    place(ip, st, seat, t, lowest_bit_index(bits))
-
-
-@njit_no_nrt
-def play(ip, st, rs, seat, work, pid):
-    """A-3.2 for ``random`` (pid 0) and ``greedy`` (pid 1)."""
-    opts = work[W_OPTS:W_OPTS + 2 * MAX_PAIRS]
-    n = list_plays(ip, st, seat, opts)
-    if n == 0:
-        forced_discard(ip, st, rs, seat, pid)
-        return
-    decision_point(st, n)
-    i = pick(rs, seat, n) if pid == 0 else greedy_play(ip, st, rs, seat, opts, n)
-    apply_play(ip, st, rs, seat, pid, opts[2 * i], opts[2 * i + 1])
-
-
-@njit_inline
-def support_limits(ip, st, seat, x, limits):
-    """DP-7: the seat's layable cards per tribe into ``limits``; returns their number."""
-    any_card = 0
-    for t in range(N_TRIBES):
-        layable = ip[P_SUPPORT_ANY] == 1 or st[S_FIG + N_TRIBES * x + t] > 0
-        limits[t] = st[S_HAND + N_TRIBES * seat + t] if layable else 0
-        any_card += limits[t]
-    return any_card
-
-
-@njit_inline
-def greedy_support(ip, st, seat, x, limits, laid):
-    """DP-7 for ``greedy``: every layable card of the involved tribes it leads, into ``laid``."""
-    n = ip[P_PLAYERS]
-    for t in range(N_TRIBES):
-        mine = st[S_INF + N_TRIBES * seat + t]
-        top = 0
-        for p in range(n):
-            top = max(top, st[S_INF + N_TRIBES * p + t])
-        leads = st[S_FIG + N_TRIBES * x + t] > 0 and mine > 0 and mine == top
-        laid[t] = limits[t] if leads else 0
-
-
-@njit_no_nrt
-def war(ip, st, rs, active, x, work, policies):
-    """A-4 (the lookahead's rollouts and tests); returns 1 if a century scoring took place."""
-    n = ip[P_PLAYERS]
-    laid = work[W_LAID:W_LAID + N_TRIBES]
-    limits = work[W_LIMITS:W_LIMITS + N_TRIBES]
-    strength_laid = work[W_OPTS:W_OPTS + N_TRIBES]  # cards laid per tribe, all players
-    for t in range(N_TRIBES):
-        strength_laid[t] = 0
-    for i in range(n):
-        seat = (active + i) % n
-        if support_limits(ip, st, seat, x, limits) == 0:
-            continue
-        if policies[seat] == 0:
-            pick_vector(st, rs, seat, limits, laid, False)
-        else:
-            decision_point(st, n_vectors(limits, False))
-            greedy_support(ip, st, seat, x, limits, laid)
-        for t in range(N_TRIBES):
-            st[S_HAND + N_TRIBES * seat + t] -= laid[t]
-            strength_laid[t] += laid[t]
-            st[S_SUPPORT + seat] += laid[t]
-    return resolve_war(ip, st, x, strength_laid)
-
-
-@njit_no_nrt
-def resolve_war(ip, st, x, strength_laid):
-    """A-4 after the support (``strength_laid``: the cards laid per tribe): the weakest removed, the
-    peace tile, the cards discarded; returns 1 if the century's stack ran out (and it was scored)."""
-    weakest = -1
-    involved = 0
-    for t in range(N_TRIBES):
-        f = st[S_FIG + N_TRIBES * x + t]
-        if f > 0:
-            involved += 1
-            s = f + strength_laid[t]
-            if weakest < 0 or s < weakest:
-                weakest = s
-    losers = 0
-    for t in range(N_TRIBES):
-        f = st[S_FIG + N_TRIBES * x + t]
-        if f > 0 and f + strength_laid[t] == weakest:
-            losers += 1
-    remove = True
-    if involved == 1 and ip[P_SINGLE_REMOVES] == 0:
-        remove = False
-    if losers >= 2 and ip[P_TIE_REMOVES] == 0:
-        remove = False
-    if remove:
-        for t in range(N_TRIBES):
-            f = st[S_FIG + N_TRIBES * x + t]
-            if f > 0 and f + strength_laid[t] == weakest:
-                st[S_SUPPLY + t] += f
-                st[S_REMOVED] += f
-                st[S_TOTAL + x] -= f
-                st[S_FIG + N_TRIBES * x + t] = 0
-                st[S_PRESENCE + t] &= ~(np.int64(1) << x)
-    c = century(st)
-    st[S_PEACE + c] -= 1
-    st[S_PACIFIED] |= np.int64(1) << x
-    for t in range(N_TRIBES):
-        st[S_DISCARD + t] += strength_laid[t]
-    st[S_WARS] += 1
-    if st[S_PEACE + c] == 0:
-        st[S_CENTURY_END + c] = st[S_TURNS] + 1
-        if peace_left(st) == 0 and ip[P_FINISH_ROUND] == 1:
-            return 0  # the last century is scored at the end of the round (end_of_turn)
-        scoring(ip, st)
-        if peace_left(st) == 0:
-            st[S_OVER] = 1
-            st[S_END_REASON] = 0
-        return 1
-    return 0
-
-
-@njit_inline
-def peace_left(st):
-    left = 0
-    for k in range(4):
-        left += st[S_PEACE + k]
-    return left
-
-
-@njit_inline
-def any_placement_possible(ip, st):
-    for t in range(N_TRIBES):
-        if legal_mask(ip, st, t) != 0:
-            return True
-    return False
-
-
-@njit_no_nrt
-def turn(ip, st, rs, seat, work, policies):
-    """A-3 for a ``random`` or ``greedy`` seat, in one go (the lookahead's rollouts; the real game runs
-    on the protocol below)."""
-    st[S_PENDING_N] = 0
-    st[S_PLAYS_LEFT] = tile_window(ip, st, rs, seat, work, policies[seat], policies[2 * MAX_SEATS + seat])
-    finish_turn(ip, st, rs, seat, work, policies)
-
-
-@njit_no_nrt
-def finish_turn(ip, st, rs, seat, work, policies):
-    """The rest of A-3 from the plays on (rollouts start here, mid-turn)."""
-    pid = policies[seat]
-    while st[S_PLAYS_LEFT] > 0:
-        st[S_PLAYS_LEFT] -= 1
-        play(ip, st, rs, seat, work, pid)
-    triggered = st[S_PENDING_N] > 0
-    st[S_TRIGGERED] = triggered
-    scored = 0
-    for i in range(st[S_PENDING_N]):
-        if st[S_OVER] == 1 or peace_left(st) == 0:  # no tile left: the war is dropped
-            break
-        scored |= war(ip, st, rs, seat, st[S_PENDING + i], work, policies)
-    end_of_turn(ip, st, rs, seat, scored)
-
-
-@njit_inline
-def end_of_turn(ip, st, rs, seat, scored):
-    """A-3 after the wars (``scored``: one of them ended a century): a track-end scoring, the refill
-    (unless ``triggered`` and the rules skip it), the turn count, the stall and the cap.  With
-    ``finish_round``, the end (the track's, or the last peace tile's with its scoring) waits for the
-    last turn of the round, the turn of the seat before the start player."""
-    if ip[P_FINISH_ROUND] == 1:
-        out = peace_left(st) == 0
-        if (out or st[S_END_TRIGGERED] == 1) and st[S_OVER] == 0 and (seat + 1) % ip[P_PLAYERS] == st[S_START]:
-            if out or scored == 0:
-                scoring(ip, st)
-            st[S_OVER] = 1
-            st[S_END_REASON] = 0 if out else 1
-    elif st[S_END_TRIGGERED] == 1 and st[S_OVER] == 0:
-        if scored == 0:
-            scoring(ip, st)
-        st[S_OVER] = 1
-        st[S_END_REASON] = 1
-    if not (ip[P_SKIP_REFILL] == 1 and st[S_TRIGGERED] == 1):
-        while hand_total(st, seat) < ip[P_HAND]:
-            if not draw(ip, st, rs, seat):
-                break
-    st[S_TURNS] += 1
-    if st[S_OVER] == 0 and not any_placement_possible(ip, st):
-        scoring(ip, st)
-        st[S_OVER] = 1
-        st[S_END_REASON] = 2
-    if st[S_OVER] == 0 and st[S_TURNS] >= ip[P_MAX_TURNS]:
-        st[S_OVER] = 1
-        st[S_END_REASON] = 3
 
 
 # ------------------------------------------------------------------------ the protocol (one game)
@@ -1184,36 +664,30 @@ def record(params, st, row):
             row[C_INFLUENCE + N_TRIBES * p + t] = st[S_INF + N_TRIBES * p + t]
 
 
-
-
-# the policies and the §7 checks, in modules of their own over the names above
+# the rules the steps apply, the policies and the §7 checks, in modules of their own over the names above
+from toolkit.games.attila.mechanics import (  # noqa: E402
+    shuffle_into_deck, draw, hand_total, legal_mask, century, gain_influence, place, share, scoring, scoring_bound,
+    tribe_gain, n_vectors, usable_tiles, use_tile, apply_split, distinct_tribes, nth_tribe_in_hand, play_card,
+    support_limits, resolve_war, peace_left, any_placement_possible, end_of_turn,
+)
 from toolkit.games.attila.heuristics import (  # noqa: E402
-    gain_for, tribe_gain, gain_with_influence, put_figure, plus_two_gain, greedy_tile, greedy_plus_two, greedy_play,
-    greedy_bonus, position_value, evaluate, determinize, rollout_value, lookahead_play,
+    gain_for, gain_with_influence, put_figure, plus_two_gain, greedy_tile, greedy_plus_two, greedy_exchange,
+    greedy_play, greedy_discard, greedy_bonus, greedy_support, decision_point, pick, pick_vector, tile_window,
+    list_plays, forced_discard, apply_play, play, war, turn, finish_turn, position_value, evaluate, determinize,
+    rollout_value, lookahead_play,
 )
 from toolkit.games.attila.invariants import (  # noqa: E402
     check_turn, lead_measure, check_monotone, check_step, check_end,
 )
 
 RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second set for the rollouts
-# The mcts policy's default search (core.mcts.game_defaults): each determinized world is searched once
-# through every option of the root in turn (the same world and streams for all: common random numbers), a
-# node grows children only after 1,000 visits (so mcts:1000 is flat Monte Carlo over the root's options), the
-# game's greedy plays the rollouts, cut off after 16 plies and then at the start of the searching seat's
-# next turn, and the reward is graded, 0.5 + 0.5 tanh(value / 10) of evaluate (VP with a scoring now,
-# against the best other seat); the choice is the best mean.  Four seats, mcts:1000 in each seat among
-# lookahead players (benchmarks/strength.py, 120 games, seed 800): 0.440 [0.355, 0.530], issue 16's 0.325
-# met.  The same with the tree grown from the first visit (UCB1 below the root): 0.183 [0.124, 0.262]; every
-# root option in turn but all or nothing, cut off after 16 plies: 0.128; the earlier default (UCB1 at the
-# root, a fresh world each iteration, all or nothing after 16 plies): 0.146 [0.094, 0.220]; random rollouts
-# to the end: 0.092.  Why: about 17 options a decision, so the tree's next level is explored nearly at random
-# within 1,000 iterations and a root option's value is that of random play after it; flat, every option is
-# judged on about 58 worlds by greedy play, where lookahead judges DP-4's on 8.
+# The mcts policy's default search (core.mcts.game_defaults): flat Monte Carlo over the root's options (each
+# world searched through every root option, children only after 1,000 visits), greedy rollouts cut off after
+# 16 plies and at the seat's next turn, a graded reward: the strongest measured (benchmarks/notes/attila.md)
 MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
 MCTS_ROOT_SWEEP, MCTS_EXPAND_AFTER, MCTS_CUTOFF_AT_TURN, MCTS_REWARD_SCALE = True, 1000, True, 10.0
-# the plain and random copies inline advance and apply (core.driver.make_play_game), at no cost in cold
-# compile since LLVM inlines them (issue 35): random 95,682 games/s against 85,247 called, one thread
+# the plain and random copies inline advance and apply: 12% faster with random seats, no cost in cold
+# compile (benchmarks/notes/attila.md)
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
 finish_kernel(globals())
-
