@@ -27,7 +27,8 @@ State (``STATE``, a ``core.layout.Layout`` over one ``int64`` array ``st``):
   the current decision point's options (``n_options``, ``options``).
 
 The policies (``heuristics.py``) change a square in place to evaluate a
-hypothetical and restore it; the §7 checks are ``invariants.py``.
+hypothetical and restore it; the §7 checks are ``invariants.py``.  The
+measurements behind the kernel's settings are in ``benchmarks/notes/halali.md``.
 
 Decision points: only §5 DP-1 (``kind`` is 1), one per turn with a legal
 action; ``advance`` lists its options in the canonical order (reveals by
@@ -738,14 +739,11 @@ from toolkit.games.halali.heuristics import (  # noqa: E402
 from toolkit.games.halali.invariants import move_violation, check_state, check_step, check_end  # noqa: E402
 
 RS_SIZE = 3  # the streams: chance, then one per seat
-# The mcts policy's default search (core.mcts.game_defaults): the game's greedy plays the rollouts, cut off
-# after 16 plies where the seat evaluate puts ahead (in match points) wins.  Against lookahead, mcts:1000
-# pooled over both seatings won 0.758 [0.674, 0.826] of 120 games so (seeds 100, 101), against 0.625
-# scored against the root, 0.48 with random rollouts to the end and 0.69 with greedy ones to the end (80
-# games, and over twice as slow).
+# The mcts policy's default search (core.mcts.game_defaults): greedy rollouts cut off after 16 plies, won by
+# the seat evaluate puts ahead; the strongest measured against lookahead (benchmarks/notes/halali.md)
 MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
-# the plain and random copies inline advance and apply (core.driver.make_play_game), at no cost in cold
-# compile since LLVM inlines them (issue 35): random 24,556 games/s against 23,696 called, one thread
+# the plain and random copies inline advance and apply (core.driver.make_play_game): faster at no cost in
+# cold compile (benchmarks/notes/halali.md)
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
 finish_kernel(globals())
