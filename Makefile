@@ -1,5 +1,6 @@
 # Each target creates .venv and installs the project into it when missing.
 PY      := .venv/bin/python
+EXTRAS  := dev,dask,app,openspiel
 STAMP   := .venv/.installed
 # the root of the compiled kernels' cache (one directory per version of the sources inside)
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
@@ -9,11 +10,18 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: run test warm lab app bench golden clean browser-deps
 
+# uv (from PyPI, into the venv) installs the same packages as pip in about a fifth of the time;
+# pip does it if uv cannot
 $(STAMP): pyproject.toml
 	python3 -m venv .venv
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,dask,app,openspiel]"
+	$(PY) -m pip install --quiet --upgrade pip uv
+	$(PY) -m uv pip install --quiet --python $(PY) -e ".[$(EXTRAS)]" || $(PY) -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $(STAMP)
+
+# Python keeps the compiled bytecode of the package and the tests (__pycache__, git-ignored) even where the
+# environment says not to: each pytest process and each CLI subprocess of the tests would otherwise
+# compile every module again (pytest's assertion rewriting of the tests alone: 10 s a process)
+unexport PYTHONDONTWRITEBYTECODE
 
 # every game's kernels, the plain and the searching copies, compiled into the cache ahead of their first
 # use (games in parallel processes; a second or two when they are there already).  The cache directory is
@@ -36,11 +44,12 @@ browser-deps:
 # Two passes: every test but the dashboard's browser tests on two pytest-xdist workers (one a core,
 # a module at a time in the order tests/conftest.py sorts them: the long ones first),
 # then those (marker solo) alone, so the redraw times they measure are not those of a test on the
-# other core.  A pass that PYTEST_ARGS leaves without tests (pytest's exit code 5) is not a failure.
+# other core; without PYTEST_ARGS that pass collects tests/browser only (a solo test anywhere else
+# stops the first pass: tests/conftest.py).  A pass that PYTEST_ARGS leaves without tests (pytest's exit code 5) is not a failure.
 test: warm browser-deps
 	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -n 2 --dist loadscope --no-loadscope-reorder -m "not solo" --durations=20 $(PYTEST_ARGS) \
 	  || [ $$? = 5 ]
-	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -m solo --durations=10 $(PYTEST_ARGS) || [ $$? = 5 ]
+	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -m solo --durations=10 $(if $(PYTEST_ARGS),$(PYTEST_ARGS),tests/browser) || [ $$? = 5 ]
 
 # git tracks only the notebooks' jupytext sources (notebooks/*.py); each .ipynb is git-ignored and
 # made here from its .py when missing or older (--update keeps its outputs; a newer .ipynb is left

@@ -41,6 +41,10 @@ def pytest_collection_modifyitems(config, items):
                 item.get_closest_marker("slow") is None)
 
     items.sort(key=key)  # stable
+    elsewhere = [item.nodeid for item in items if item.get_closest_marker("solo")
+                 and not item.nodeid.startswith("tests/browser/") and not item.nodeid.startswith("browser/")]
+    if elsewhere:  # make test's solo pass collects tests/browser only
+        raise pytest.UsageError(f"a solo test outside tests/browser would not run in make test: {elsewhere}")
 
 
 def pytest_collection_finish(session):

@@ -28,6 +28,9 @@ N = 200
 SEED = 3
 GAMES_HERE = ("valhalla", "attila")
 TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4, ladder_policies=("random", "greedy"))
+# Valhalla's page keeps its runs and rungs (the mcts one too), its ladder at 10 games a pairing (40 by default)
+SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].page_runs, ladder=10)
+TINY_VALHALLA = PageRuns(tournament=20, skill=20, ladder=4, ladder_policies=("random", "greedy"))
 CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -37,6 +40,7 @@ def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(GAMES, "attila", dataclasses.replace(GAMES["attila"], page_runs=TINY_ATTILA))
+        mp.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
         table = report(list(GAMES_HERE), n_games=N, seed=SEED, out_dir=out / "out", html_dir=out / "html",
                        progress=False)
     return table, out / "out", out / "html"
@@ -187,7 +191,8 @@ def test_report_without_html_dir_is_unchanged(written, tmp_path):
     assert (tmp_path / "valhalla.csv").read_text() == (out / "valhalla.csv").read_text()
 
 
-def test_cli_report_html(tmp_path, capsys):
+def test_cli_report_html(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], page_runs=TINY_VALHALLA))
     html_dir = tmp_path / "html"
     code = main(["report", "valhalla", "-n", str(N), "--out", str(tmp_path), "--html", str(html_dir),
                  "--no-progress"])
@@ -200,7 +205,10 @@ def test_cli_report_html(tmp_path, capsys):
 
 def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
     """The page's ladder is ``toolkit.analysis.ladder`` with the game's page sizes, on the report's seed."""
-    sizes = html_sizes("valhalla", N)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
+        sizes = html_sizes("valhalla", N)
+    assert sizes["ladder"] == 10 and "mcts:100" in sizes["ladder_policies"]
     expected = toolkit.analysis.ladder("valhalla", policies=sizes["ladder_policies"], n_games=sizes["ladder"],
                                        seed=SEED, progress=False)
     got = pd.read_csv(written[2] / "valhalla_ladder.csv").set_index("policy")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -84,6 +85,31 @@ def test_the_estimate_falls_back_to_the_measured_table(cache):
     assert warm.estimate("nope", "plain") == warm.UNKNOWN
 
 
+def test_a_first_use_counts_the_copies_before_it_that_are_not_warm(cache):
+    """The plain copy compiles the game's steps the random copy would, the searching copy the policies too:
+    its first use costs theirs when they are not warm, and its time is not kept as its own then."""
+    assert warm.estimate_first("tiny", "search") == 3 * warm.UNKNOWN
+    assert "about 90 s" in warm.notice(_spec(), None, [-100, 0])
+    warm._record("tiny", "random", 4.0)
+    assert warm.estimate_first("tiny", "search") == warm.UNKNOWN + warm.UNKNOWN
+    assert warm.estimate_first("tiny", "random") == 4.0  # its own, warm or not
+    with warm.first_use(_spec(), "search", progress=False):  # the plain copy is not warm
+        pass
+    timings = json.loads((cache.parent / "compile-seconds.json").read_text())
+    assert warm.is_warm("tiny", "search") and "tiny-search" not in timings
+    with warm.first_use(_spec(), "plain", progress=False):  # random is warm: its own time
+        pass
+    assert "tiny-plain" in json.loads((cache.parent / "compile-seconds.json").read_text())
+
+
+def test_warm_compiles_a_games_copies_one_after_the_other_longest_game_first(cache):
+    left = {"valhalla": ["plain", "search"], "attila": ["random", "plain", "search"], "halali": []}
+    assert warm.next_game(left, set()) == "attila"  # the most seconds left
+    assert warm.next_game(left, {"attila"}) == "valhalla"  # attila's next copy waits for the one compiling
+    assert warm.next_game(left, {"attila", "valhalla"}) is None  # halali has nothing left
+    assert warm.next_game({"tiny": ["plain"], "valhalla": ["search"]}, set()) == "tiny"  # UNKNOWN: 30 s
+
+
 @pytest.mark.parametrize("argv, message", [(["warm", "nope"], "game 'nope' is not registered"),
                                            (["warm", "--jobs", "0"], "--jobs 0 is not allowed")])
 def test_warm_refuses_bad_input_in_one_line(argv, message, capsys):
@@ -102,7 +128,18 @@ def _toolkit(root: Path, *argv) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 def test_toolkit_warm_compiles_ahead_so_the_first_run_is_silent(tmp_path):
     """``toolkit warm`` in one process; the next process's first run loads and says nothing of compiling.
-    The control: with the markers of a finished compile removed, the same run says it compiles."""
+    The control: with the markers of a finished compile removed, the same run says it compiles.
+
+    The cache starts with the compiled files of this checkout's (``make test`` warms it), without its
+    markers: what is compiled or loaded is Numba's business (``test_cache.py``); this is about the markers,
+    and it takes seconds instead of a cold compile of Valhalla's two copies.  Run by hand without a warm
+    checkout, it compiles them."""
+    from toolkit.core.jit import CACHE_DIR
+
+    ours = Path(CACHE_DIR)
+    theirs = tmp_path / ours.name
+    for folder in [*ours.glob("core_*"), *ours.glob("valhalla_*")]:
+        shutil.copytree(folder, theirs / folder.name)
     warmed = _toolkit(tmp_path, "warm", "valhalla", "--no-progress")
     assert {tuple(line.split()[:2]) for line in warmed.stdout.splitlines()[:-1]} == {("valhalla", "random"),
                                                                                     ("valhalla", "plain")}

@@ -22,14 +22,15 @@ import time
 from pathlib import Path
 
 COPIES = ("random", "plain", "search")
-# seconds to compile each copy cold, measured by benchmarks/compile.py (2 cores, one compile at a
-# time): the estimate until this machine has compiled the copy once itself
+# seconds to compile each copy cold, each after the copies before it in COPIES (what it adds to them),
+# measured by benchmarks/compile.py (2 cores, one compile at a time): the estimate until this machine has
+# compiled the copy once itself
 MEASURED = {
-    ("valhalla", "random"): 8, ("valhalla", "plain"): 14, ("valhalla", "search"): 12,
-    ("herrlof", "random"): 12, ("herrlof", "plain"): 20, ("herrlof", "search"): 20,
-    ("halali", "random"): 10, ("halali", "plain"): 16, ("halali", "search"): 12,
-    ("attila", "random"): 18, ("attila", "plain"): 35, ("attila", "search"): 25,
-    ("walhalla", "random"): 18, ("walhalla", "plain"): 33, ("walhalla", "search"): 25,
+    ("valhalla", "random"): 7, ("valhalla", "plain"): 5, ("valhalla", "search"): 7,
+    ("herrlof", "random"): 9, ("herrlof", "plain"): 11, ("herrlof", "search"): 9,
+    ("halali", "random"): 9, ("halali", "plain"): 5, ("halali", "search"): 8,
+    ("attila", "random"): 14, ("attila", "plain"): 21, ("attila", "search"): 13,
+    ("walhalla", "random"): 16, ("walhalla", "plain"): 19, ("walhalla", "search"): 11,
 }
 UNKNOWN = 30  # a game the table does not know yet (a new one)
 
@@ -55,19 +56,37 @@ def is_warm(game: str, copy: str) -> bool:
 
 
 def estimate(game: str, copy: str) -> float:
-    """Seconds a cold compile of the copy should take: this machine's last, else :data:`MEASURED`."""
+    """Seconds a cold compile of the copy adds to the copies before it in :data:`COPIES`: this machine's
+    last, else :data:`MEASURED`."""
     try:
         return float(json.loads(_timings().read_text())[f"{game}-{copy}"])
     except (OSError, ValueError, KeyError, TypeError):
         return float(MEASURED.get((game, copy), UNKNOWN))
 
 
-def _record(game: str, copy: str, seconds: float) -> None:
-    """Mark the copy compiled, and keep the seconds it took for the next version's estimate."""
+def estimate_first(game: str, copy: str) -> float:
+    """Seconds the first use of ``copy`` should take: its own compile, and that of each copy before it in
+    :data:`COPIES` that is not warm yet (the plain copy compiles the game's steps that the random copy
+    would, the searching copy the policies of the plain one)."""
+    before = COPIES[:COPIES.index(copy)]
+    return estimate(game, copy) + sum(estimate(game, c) for c in before if not is_warm(game, c))
+
+
+def _after_the_copies_before(game: str, copy: str) -> bool:
+    """Whether every copy before ``copy`` in :data:`COPIES` is warm: then the time ``copy`` takes is its
+    own (what :func:`estimate` gives), not theirs too."""
+    return all(is_warm(game, c) for c in COPIES[:COPIES.index(copy)])
+
+
+def _record(game: str, copy: str, seconds: float, timed: bool = True) -> None:
+    """Mark the copy compiled and, if ``timed`` (it compiled after the copies before it), keep the seconds
+    it took for the next version's estimate."""
     try:
         marker = _marker(game, copy)
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(f"{seconds:.1f}\n")
+        if not timed:
+            return
         path = _timings()
         try:
             timings = json.loads(path.read_text())
@@ -99,7 +118,7 @@ def notice(spec, rules, policies) -> str | None:
     if loaded(spec.play_many, copy) or is_warm(spec.name, copy):
         return None
     what = {"search": " with a tree search", "plain": " with its policies"}.get(copy, "")
-    return (f"compiling {spec.title or spec.name}{what} for first use, about {estimate(spec.name, copy):.0f} s "
+    return (f"compiling {spec.title or spec.name}{what} for first use, about {estimate_first(spec.name, copy):.0f} s "
             f"(once per machine and version) …")
 
 
@@ -115,14 +134,15 @@ def first_use(spec, copy: str, progress: bool | None = None):
         return
     bar = None
     if progress is not False:
-        bar = _CompileBar(spec.name, copy, estimate(spec.name, copy))
+        bar = _CompileBar(spec.name, copy, estimate_first(spec.name, copy))
+    timed = _after_the_copies_before(spec.name, copy)
     start = time.perf_counter()
     try:
         yield
     finally:
         if bar is not None:
             bar.close()
-    _record(spec.name, copy, time.perf_counter() - start)
+    _record(spec.name, copy, time.perf_counter() - start, timed)
 
 
 class _CompileBar:
@@ -157,6 +177,7 @@ def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
     """Compile (or load) one copy of a game's driver by playing a few games; ``(game, copy, seconds)``."""
     import toolkit
 
+    timed = _after_the_copies_before(game, copy)
     start = time.perf_counter()
     spec = toolkit.GAMES[game]
     seats = spec.seats(toolkit.rules(game))
@@ -165,47 +186,61 @@ def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
     toolkit.simulate(game, n_games=2, policies=policies, progress=False)
     seconds = time.perf_counter() - start
     if not is_warm(game, copy):  # simulate records it unless the copy was loaded from the cache unmarked
-        _record(game, copy, seconds)
+        _record(game, copy, seconds, timed)
     return game, copy, seconds
 
 
+def next_game(left: dict, busy: set):
+    """The game whose next copy a free process compiles: of those with copies ``left`` and none compiling
+    (``busy``), the one with the most seconds of compiling left (:func:`estimate`); ``None`` if none."""
+    idle = [g for g in left if left[g] and g not in busy]
+    return max(idle, key=lambda g: sum(estimate(g, copy) for copy in left[g]), default=None)
+
+
 def warm(games, search: bool = False, jobs: int | None = None, progress: bool = True) -> list:
-    """Compile each game's random and plain copies (and with ``search`` its searching copy) into the cache, ``jobs``
-    processes at a time (default: one a core), the longest first; a searching copy starts once its game's
-    plain copy is done (it reuses the policies that compiled).  Returns ``[(game, copy, seconds)]`` in the
-    order they finished."""
+    """Compile each game's random and plain copies (and with ``search`` its searching copy) into the cache,
+    ``jobs`` processes at a time (default: one a core).  A game's copies compile one after the other, in
+    the order of :data:`COPIES`, since each reuses what the one before compiled (two at once would both
+    compile the game's steps); a free process takes the next copy of the game with the most compiling
+    left.  Returns ``[(game, copy, seconds)]`` in the order they finished."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from tqdm.auto import tqdm
 
-    games = list(games)
-    todo = [(g, copy) for g in games for copy in ("plain", "random") if not is_warm(g, copy)]
-    later = [(g, "search") for g in games if search and not is_warm(g, "search")]
-    total = len(todo) + len(later)
+    wanted = COPIES if search else COPIES[:2]
+    left = {g: [copy for copy in wanted if not is_warm(g, copy)] for g in games}
+    left = {g: copies for g, copies in left.items() if copies}
+    total = sum(map(len, left.values()))
     done: list = []
     if not total:
         return done
-    jobs = max(1, min(jobs or os.cpu_count() or 1, total))
-    seconds = sum(estimate(*job) for job in todo + later) / jobs
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(left)))
+    remaining = {g: sum(estimate(g, copy) for copy in copies) for g, copies in left.items()}
+    seconds = max(sum(remaining.values()) / jobs, max(remaining.values()))
     bar = tqdm(total=total, unit="copy", disable=not progress,
                desc=f"compiling {total} kernel copies on {jobs} processes, about {seconds:.0f} s")
-    pending_plain = {g for g, copy in todo if copy == "plain"}
-    todo += [job for job in later if job[0] not in pending_plain]  # their plain copy is warm already
-    later = [job for job in later if job[0] in pending_plain]
-    todo.sort(key=lambda job: -estimate(*job))
+
+    def submit(pool):
+        game = next_game(left, busy)
+        if game is None:
+            return None
+        busy.add(game)
+        return pool.submit(compile_copy, game, left[game].pop(0))
+
+    busy: set = set()
     # spawn, not fork: the parent has Numba's threads and compiler state
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        running = {pool.submit(compile_copy, *job) for job in todo}
+        running = {submit(pool) for _ in range(jobs)} - {None}
         while running:
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 game, copy, took = future.result()
+                busy.discard(game)
                 done.append((game, copy, took))
                 bar.set_postfix_str(f"{game} {copy} {took:.0f} s")
                 bar.update()
-                for job in [job for job in later if job[0] == game and copy == "plain"]:
-                    later.remove(job)
-                    running.add(pool.submit(compile_copy, *job))
+            while len(running) < jobs and (job := submit(pool)) is not None:
+                running.add(job)
     bar.close()
     return done
