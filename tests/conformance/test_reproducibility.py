@@ -5,8 +5,9 @@ For each game and each line-up (every seat ``random``; every seat ``greedy``; ``
 with a cheap setting against ``random``; every seat the tree search ``mcts:6``, whose tree is the
 block's work, used again game after game), one run on two threads is the reference; the same games
 must come back, row for row and bit for bit, from one thread with small chunks, from a shorter run
-(a prefix) and from a run that starts in the middle.  The runs are a few hundred games, more than
-the driver's 256 blocks, so blocks hold several games (``toolkit.core.driver``).
+(a prefix) and from a run that starts in the middle.  The runs are a few hundred games (the searching
+line-up 150), several times the driver's 32 blocks on two threads (``BLOCKS_PER_THREAD``), so blocks
+hold several games (``toolkit.core.driver``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.core.driver import BLOCKS_PER_THREAD
 
 GAMES = list(toolkit.GAMES)
 SEED = 23
-SIZES = {"random": 700, "greedy": 400, "lookahead": 260, "mcts": 300}
+SIZES = {"random": 700, "greedy": 400, "lookahead": 260, "mcts": 150}
 
 
 def lineups(game):
@@ -57,6 +59,7 @@ def test_two_threads_are_there():
     """The thread tests below need two Numba threads; on a one-core runner they must fail, not pass
     by running one thread twice."""
     assert numba.config.NUMBA_NUM_THREADS >= 2, "these tests need NUMBA_NUM_THREADS >= 2"
+    assert min(SIZES.values()) >= 4 * 2 * BLOCKS_PER_THREAD  # blocks of several games on two threads
 
 
 @pytest.mark.parametrize("game,kind", CASES)

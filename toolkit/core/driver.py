@@ -61,15 +61,44 @@ def _work_entries(policies):
     return WORK_SIZE + (TREE_FIXED + TREE_NODE * (most + 2) if most > 0 else 0)
 
 
-def _play_block(params, policies, seed, first_game, out, violations, check, entries):
-    rs = np.empty(RS_SIZE, np.uint64)
-    work = np.zeros(entries, np.int64)
-    for i in range(out.shape[0]):  # play_game's two lines: it is not compiled unless something calls it
+def _play_block(params, policies, seed, first_game, out, violations, check, rs, st, opts, before, scratch, tree):
+    for i in range(out.shape[0]):  # _protocol_game's and _protocol_run's lines, _decide's in them
         rng.seed_streams(rs, seed, first_game + i)
-        violations[i] = run(params, policies, out[i], check, rs, work[:STATE_SIZE],
-                            work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS],
-                            work[STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS],
-                            work[2 * STATE_SIZE + MAX_OPTIONS:WORK_SIZE], work[WORK_SIZE:])
+        start(params, st, rs)
+        violation = 0
+        while True:
+            seat = advance(params, st, rs)
+            if seat < 0:
+                break
+            policy = policies[seat]
+            if policy == RANDOM:  # every spec's §5: uniform, one below(n) from the seat's decision stream
+                n = count(params, st)
+                option = nth(params, st, rng.below(rs, 1 + seat, n) if n > 1 else 0)
+            elif SEARCH and policy < 0:  # a constant SEARCH: Numba prunes the branch in the other copies
+                n = count(params, st)
+                if n == 1:
+                    option = nth(params, st, 0)
+                else:
+                    c = -policy
+                    iterations = c & ((1 << DEPTH_SHIFT) - 1)
+                    depth = (c >> DEPTH_SHIFT) & ((1 << DEPTH_SHIFT) - 1)
+                    option = nth(params, st, search(params, st, rs, seat, iterations, EXPLORATION, depth,
+                                                    c >> ROLLOUT_SHIFT, tree))
+            elif CHOOSE:  # a constant: the random copy has no policies compiled in
+                n = options(params, st, opts)
+                option = opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
+            else:
+                option = nth(params, st, 0)  # never reached: Blocks runs the random copy only when every code is RANDOM
+            if check:
+                for q in range(STATE_SIZE):
+                    before[q] = st[q]
+            apply(params, st, rs, option)
+            if check and violation == 0:
+                violation = check_step(params, before, st, option)
+        if check and violation == 0:
+            violation = check_end(params, st)
+        record(params, st, out[i])
+        violations[i] = violation
 
 
 def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
@@ -85,10 +114,10 @@ def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     caller = caller or sys._getframe(1)
     loops = []
     for game, suffix in ((play_game, ""), (play_game.searching, "_search"), (play_game.random, "_random")):
-        scope = {"np": np, "rng": rng, "RS_SIZE": rs_size, "run": game.run, "STATE_SIZE": game.state_size,
-                 "MAX_OPTIONS": game.max_options, "WORK_SIZE": work_size}
-        loops.append(njit(from_template(_play_block, "play_block" + suffix, scope, caller)))
-    driver = Blocks(*loops, play_game.work_entries)
+        loop = njit(from_template(_play_block, "play_block" + suffix, game.scope, caller))
+        loop._compiler._customize_flags = _noalias
+        loops.append(loop)
+    driver = Blocks(*loops, play_game.work_entries, rs_size, play_game.state_size, play_game.max_options, work_size)
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return driver
@@ -128,9 +157,20 @@ class Blocks(Searching):
     (Attila 12 of 48 s, ``benchmarks/compile.py``).  Each block allocates its work once, and a game depends
     only on ``(seed, game index)``, so neither the blocks nor the threads change any result."""
 
-    def __init__(self, plain, searching, random, work_entries):
+    def __init__(self, plain, searching, random, work_entries, rs_size=0, state_size=0, max_options=0,
+                 work_size=0):
         super().__init__(plain, searching)
         self.random, self.work_entries = random, work_entries
+        self.rs_size, self.state_size, self.max_options, self.work_size = rs_size, state_size, max_options, work_size
+
+    def _play(self, loop, entries, params, policies, seed, first_game, out, violations, check):
+        """One block: its own streams and work (the state, the options, a copy of the state, the
+        policies' scratch, the search's tree), cut here so the loop is the only compiled level."""
+        rs = np.empty(self.rs_size, np.uint64)
+        work = np.zeros(entries, np.int64)
+        s, m, w = self.state_size, self.max_options, self.work_size
+        loop(params, policies, seed, first_game, out, violations, check, rs, work[:s], work[s:s + m],
+             work[s + m:2 * s + m], work[2 * s + m:w], work[w:])
 
     def copy(self, policies) -> str:
         """Which copy plays the line-up of these policy codes: ``"search"`` if a seat searches (a negative
@@ -149,13 +189,13 @@ class Blocks(Searching):
         n = out.shape[0]
         threads = min(numba.get_num_threads(), n)
         if threads <= 1:
-            loop(params, policies, seed, first_game, out, violations, check, entries)
+            self._play(loop, entries, params, policies, seed, first_game, out, violations, check)
             return
         blocks = min(n, BLOCKS_PER_THREAD * threads)
         bounds = [b * n // blocks for b in range(blocks + 1)]
         with ThreadPoolExecutor(threads, thread_name_prefix="toolkit-games") as pool:
-            parts = [pool.submit(loop, params, policies, seed, first_game + lo, out[lo:hi], violations[lo:hi],
-                                 check, entries) for lo, hi in zip(bounds, bounds[1:])]
+            parts = [pool.submit(self._play, loop, entries, params, policies, seed, first_game + lo, out[lo:hi],
+                                 violations[lo:hi], check) for lo, hi in zip(bounds, bounds[1:])]
             for part in parts:
                 part.result()
 
@@ -359,7 +399,7 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
         game.decide, game.work_entries, game.work_size = compiled["decide"], work_entries, size
         game.run, game.state_size, game.max_options = compiled["run"], state_size, max_options
-        game.calls = calls
+        game.calls, game.scope = calls, scope
         games.append(game)
     games[0].searching, games[0].random = games[1], games[2]
     return games[0]
