@@ -13,7 +13,10 @@ the game's ``to_kernel(rules)`` returns (one array, or a tuple of arrays) and ``
 
 The games are cut into blocks of consecutive games, spread over ``numba.get_num_threads()`` Python threads
 (:class:`Blocks`), and each block allocates its work arrays once: allocating them per game cost 10% of the
-two-thread speed (the runtime's allocation counters are shared atomics).  A game depends only on ``(seed,
+two-thread speed (the runtime's allocation counters are shared atomics).  The block loop (``play_block``)
+holds the lines of ``run`` and ``decide`` itself rather than calling them: Numba links the code of every
+function a function calls into its own module and optimises and emits all of it again, so each level of
+calls compiled the whole game once more (issue 35: a third of Attila's and Walhalla's cold compile).  A game depends only on ``(seed,
 game index)``, so neither the blocks nor the threads change any result.
 
 The one-game kernel is called as::
@@ -105,10 +108,12 @@ def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     """The ``play_many`` driver of the one-game kernel ``play_game`` (module docstring): a :class:`Blocks`.
 
     Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).  The
-    block loop is a copy of this module's template whose globals name the game's ``run`` and sizes, made
-    by :func:`from_template` so that Numba caches it beside the kernel, in the two copies of
-    :func:`variants`, so a line-up without a search never compiles one.  Each block's work has room for
-    the largest tree search of the line-up (``play_game.work_entries(policies)``).
+    block loop is a copy of this module's template over the scope of each copy of ``play_game`` (the
+    game's functions and sizes), made by :func:`from_template` so that Numba caches it beside the kernel;
+    it is ``_protocol_game``, ``_protocol_run`` and ``_decide`` in one function (module docstring), with
+    LLVM's ``noalias`` on its arrays as ``run`` has.  :class:`Blocks` cuts each block's streams and work
+    in Python, the work with room for the largest tree search of the line-up
+    (``play_game.work_entries(policies)``).
     """
     assert work_size == play_game.work_size, "play_many's work is play_game's"
     caller = caller or sys._getframe(1)

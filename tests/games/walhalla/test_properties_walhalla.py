@@ -40,7 +40,7 @@ N_REFERENCE_LOOKAHEAD = 1  # ... and with a lookahead seat (about 0.3 s a game i
 SEAT_POLICIES = ("random", "greedy") * 3 + ("lookahead:1",)  # a lookahead seat in ~40% of the examples
 VP_SOURCES = ref.VP_SOURCES
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, derandomize=True, database=None,
                              suppress_health_check=[HealthCheck.too_slow])
 
 
