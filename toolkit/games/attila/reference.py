@@ -118,9 +118,10 @@ def scoring_gains(rules, influence, figures, n_players) -> list:
     def share(total, k):
         return -(-total // k) if up else total // k
 
+    columns = list(zip(*figures))  # a tribe's figures in each province (greedy calls this for every option)
     for t in range(N_TRIBES):
-        n_fig = sum(row[t] for row in figures)
-        n_prov = sum(1 for row in figures if row[t] > 0)
+        n_fig = sum(columns[t])
+        n_prov = len(columns[t]) - columns[t].count(0)  # provinces holding the tribe (counts are never negative)
         eligible = [p for p in range(n_players) if influence[p][t] > 0]
         if not eligible:
             continue
