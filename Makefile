@@ -10,12 +10,14 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: run test warm lab app bench golden clean browser-deps
 
-# uv (from PyPI, into the venv) installs the same packages as pip in about a fifth of the time;
-# pip does it if uv cannot
+# uv (from PyPI, into the venv) installs the same packages as pip in about a fifth of the time, pip among
+# them; the venv starts without pip (ensurepip alone takes 3-7 s) and the system's pip puts uv in it.
+# Where that cannot be done, the venv's own pip (ensurepip) installs uv, or everything if uv cannot.
 $(STAMP): pyproject.toml
-	python3 -m venv .venv
-	$(PY) -m pip install --quiet --upgrade pip uv
-	$(PY) -m uv pip install --quiet --python $(PY) -e ".[$(EXTRAS)]" || $(PY) -m pip install --quiet -e ".[$(EXTRAS)]"
+	python3 -m venv --without-pip .venv
+	python3 -m pip --python $(PY) install --quiet uv 2>/dev/null || { $(PY) -m ensurepip >/dev/null && $(PY) -m pip install --quiet uv; }
+	$(PY) -m uv pip install --quiet --python $(PY) pip -e ".[$(EXTRAS)]" \
+	  || { $(PY) -m ensurepip >/dev/null; $(PY) -m pip install --quiet -e ".[$(EXTRAS)]"; }
 	touch $(STAMP)
 
 # Python keeps the compiled bytecode of the package and the tests (__pycache__, git-ignored) even where the
