@@ -51,6 +51,35 @@ def test_skill_gap_is_the_win_rate_against_random(valhalla_ladder):
         assert valhalla_ladder.loc[name, "skill_gap"] == pytest.approx(m["win_rate"].loc[name, "random"] - 0.5)
 
 
+@pytest.mark.parametrize("game,rules", [("valhalla", None), ("attila", {"num_players": 3})])
+def test_self_play_is_the_tournaments_own_run_when_the_sizes_match(monkeypatch, game, rules):
+    """With ``selfplay_games`` left at ``n_games`` no line-up is played twice (the self-play of a strong
+    rung is the ladder's dearest run), and the metrics are those of a separate self-play run; with
+    another size (the control) each self-play is played again, at its own size."""
+    from toolkit.analysis import strength
+
+    played = []
+
+    def counting(spec, rules_, n, **kw):
+        played.append((tuple(kw["policies"]), n))
+        return toolkit.simulate(spec, rules_, n, **kw)
+
+    monkeypatch.setattr(tournament, "simulate", counting)
+    monkeypatch.setattr(strength, "simulate", counting)
+    table = analysis.ladder(game, rules, policies=("random", "greedy"), n_games=30, seed=5, progress=False)
+    assert len(played) == len(set(played))
+    seats = 2 if rules is None else 3
+    for name in ("random", "greedy"):
+        run = toolkit.simulate(game, rules, 30, seed=5, policies=(name,) * seats, keep="summary", progress=False)
+        for column, value in metrics.metrics_row(run).items():
+            if column in table.columns:
+                assert table.loc[name, column] == pytest.approx(value), column
+    played.clear()
+    analysis.ladder(game, rules, policies=("random", "greedy"), n_games=30, selfplay_games=40, seed=5,
+                    progress=False)
+    assert {(("random",) * seats, 40), (("greedy",) * seats, 40), (("random",) * seats, 30)} <= set(played)
+
+
 def test_three_or_more_seats_are_rated_by_openskill():
     table = toolkit.ladder("attila", {"num_players": 3}, policies=("random", "greedy"), n_games=20, seed=2,
                            progress=False)

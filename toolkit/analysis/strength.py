@@ -68,7 +68,8 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
     n_games : int
         Games per ordered pair (two seats) or per seating (three or more) of the rating tournament.
     selfplay_games : int, optional
-        Games of each policy in every seat (default ``n_games``).
+        Games of each policy in every seat (default ``n_games``: then the tournament's own self-play
+        run of each policy, not played again).
     seed : int
         One seed for every run (common random numbers).
 
@@ -90,7 +91,9 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
             raise ValueError(f"{label}={value!r} is not allowed: an integer >= 1")
     selfplay_games = n_games if selfplay_games is None else selfplay_games
     seats = spec.seats(rules)
-    table = tournament.compare(spec, names, n_games, seed=seed, rules=rules, threads=threads, progress=progress)
+    played = {}  # line-up -> Summary: each rung's self-play is one of the tournament's runs
+    table = tournament.compare(spec, names, n_games, seed=seed, rules=rules, threads=threads, progress=progress,
+                               runs=played)
     rated = ratings.ratings(table)
     kind = rated.attrs["rating"]
     value, low, high = ("elo", "ci_low", "ci_high") if kind == "elo" else ("mu", "ci_low", "ci_high")
@@ -99,8 +102,10 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
     for rung, name in enumerate(names):
         row = {"policy": name, "rung": rung, "rating": float(rated.loc[name, value]),
                "rating_low": float(rated.loc[name, low]), "rating_high": float(rated.loc[name, high])}
-        summary = simulate(spec, rules, selfplay_games, seed=seed, policies=(name,) * seats, threads=threads,
-                           keep="summary", progress=progress)
+        summary = played.get((name,) * seats) if selfplay_games == n_games else None
+        if summary is None:
+            summary = simulate(spec, rules, selfplay_games, seed=seed, policies=(name,) * seats, threads=threads,
+                               keep="summary", progress=progress)
         found = metrics.metrics_row(summary)
         for column, _ in PLAY_METRICS:
             for suffix in ("", "_low", "_high"):

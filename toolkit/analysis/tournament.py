@@ -78,7 +78,7 @@ def outcome_counts(data) -> tuple[int, int]:
 
 
 def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None, preset=None,
-            threads: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+            threads: int | None = None, progress: bool | None = None, runs: dict | None = None) -> pd.DataFrame:
     """Play every ordered pair of ``policies`` against each other on the same seed.
 
     Parameters
@@ -95,6 +95,10 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
         As in :func:`~toolkit.core.runner.simulate` (default: the standard preset).
     threads, progress
         Passed to :func:`~toolkit.core.runner.simulate`.
+    runs : dict, optional
+        Filled with every run played: line-up (a tuple of policy names, one a seat) ->
+        :class:`~toolkit.core.runner.Summary` (``keep="summary"``), so that a caller can reuse one
+        (:func:`toolkit.analysis.ladder` takes each policy's self-play from here).
 
     Returns
     -------
@@ -139,13 +143,15 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
         raise ValueError(f"game={spec.name!r} is not allowed: compare needs at least 2 seats, "
                          f"these rules have {seats}")
     names = _policy_names(spec, policies)
+    runs = {} if runs is None else runs
     if seats > 2:
-        return _compare_field(spec, rules, names, n_games, seats, seed=seed, threads=threads, progress=progress)
+        return _compare_field(spec, rules, names, n_games, seats, seed=seed, threads=threads, progress=progress,
+                              runs=runs)
     rows = []
     for a in names:
         for b in names:
-            summary = simulate(spec, rules, n_games, seed=seed, policies=(a, b), threads=threads,
-                               keep="summary", progress=progress)
+            summary = runs[a, b] = simulate(spec, rules, n_games, seed=seed, policies=(a, b), threads=threads,
+                                            keep="summary", progress=progress)
             rates = summary.win_rates().set_index("seat")
             length = summary.length("turns")
             row = {"seat0_policy": a, "seat1_policy": b, "games": summary.n_games}
@@ -167,9 +173,9 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
     return table
 
 
-def _compare_field(spec, rules, names, n_games, seats, *, seed, threads, progress) -> pd.DataFrame:
-    """The tested policy in each seat in turn, the field policy in every other (``seats`` > 2)."""
-    runs = {}  # lineup -> Summary: when tested == field every seating is the same run
+def _compare_field(spec, rules, names, n_games, seats, *, seed, threads, progress, runs) -> pd.DataFrame:
+    """The tested policy in each seat in turn, the field policy in every other (``seats`` > 2); ``runs``:
+    line-up -> Summary (when tested == field every seating is the same run)."""
     rows = []
     for tested in names:
         for field in names:
