@@ -118,25 +118,25 @@ def scoring_gains(rules, influence, figures, n_players) -> list:
     def share(total, k):
         return -(-total // k) if up else total // k
 
-    columns = list(zip(*figures))  # a tribe's figures in each province (greedy calls this for every option)
-    for t in range(N_TRIBES):
-        n_fig = sum(columns[t])
-        n_prov = len(columns[t]) - columns[t].count(0)  # provinces holding the tribe (counts are never negative)
-        eligible = [p for p in range(n_players) if influence[p][t] > 0]
-        if not eligible:
+    # a tribe's figures in each province, and each player's influence on it (greedy calls this for every option)
+    for t, column in enumerate(zip(*figures)):
+        held = [row[t] for row in influence]
+        top = max(held)
+        if top <= 0:  # nobody is eligible
             continue
-        top = max(influence[p][t] for p in eligible)
-        first = [p for p in eligible if influence[p][t] == top]
+        n_fig = sum(column)
+        n_prov = len(column) - column.count(0)  # provinces holding the tribe (counts are never negative)
+        first = [p for p in range(n_players) if held[p] == top]
         if len(first) >= 2:
             for p in first:
                 gains[p] += share(n_fig + n_prov, len(first))
             continue
         gains[first[0]] += n_fig
-        rest = [p for p in eligible if p != first[0]]
-        if not rest:
+        below = [v for v in held if 0 < v < top]  # the other eligible players
+        if not below:
             continue
-        second_value = max(influence[p][t] for p in rest)
-        second = [p for p in rest if influence[p][t] == second_value]
+        second_value = max(below)
+        second = [p for p in range(n_players) if held[p] == second_value]
         gap = rules.two_player_second_place_gap
         if n_players == 2 and gap is not None and top - second_value > gap:
             continue

@@ -25,6 +25,8 @@ legal actions; none sees a face-down tile.
 
 from __future__ import annotations
 
+import functools
+
 from toolkit.core import policy as core_policy
 from toolkit.core.policy import RandomPolicy
 from toolkit.games.halali import reference as ref
@@ -33,37 +35,48 @@ from toolkit.games.halali.rules import COLOUR_OF_KIND, HUNTER, KINDS
 POLICIES = ("random", "greedy", "lookahead")
 
 
-def _capture_lists(rules):
-    return [[KINDS.index(v) for v in rules.capture_matrix[k]] for k in KINDS]
+# RAYS[s][d]: the squares from s outwards in direction d, the nearest first, as far as the board goes
+RAYS = tuple(tuple(tuple(t for t in (ref.step(s, d, n) for n in range(1, 7)) if t >= 0) for d in range(4))
+             for s in range(49))
+
+
+@functools.lru_cache(maxsize=32)
+def _capture_tables(rules) -> tuple:
+    """Per kind (index into ``KINDS``): the kinds it captures (a set), its points and its range; and
+    whether a hunter captures only the way its gun points."""
+    return (tuple(frozenset(KINDS.index(v) for v in rules.capture_matrix[k]) for k in KINDS),
+            tuple(rules.points[k] for k in KINDS), tuple(rules.ranges[k] for k in KINDS),
+            rules.hunter_direction_restricted_capture)
 
 
 def threat(rules, grid, attacker_colour: int) -> int:
     """The most points the player of ``attacker_colour`` could take with one capture.
 
     ``grid`` is a View grid: ``(kind, id, dir)`` face up, ``FACE_DOWN`` or None."""
-    captures = _capture_lists(rules)
-    points = [rules.points[k] for k in KINDS]
+    return _threat(_capture_tables(rules), grid, attacker_colour)
+
+
+def _threat(tables, grid, attacker_colour: int) -> int:
+    """:func:`threat` with the rules' ``_capture_tables`` (looked up once by a caller that asks many times)."""
+    captures, points, ranges, restricted = tables
     best = 0
-    for s in range(49):
-        t = grid[s]
+    for s, t in enumerate(grid):
         if t is None or t == ref.FACE_DOWN:
             continue
         kind, _, gun = t
+        prey = captures[kind]
         owner = COLOUR_OF_KIND[kind]
-        if not captures[kind] or not (owner == attacker_colour or owner == -1):
+        if not prey or not (owner == attacker_colour or owner == -1):
             continue
-        reach = rules.ranges[KINDS[kind]]
-        for d in range(4):
-            if kind == HUNTER and rules.hunter_direction_restricted_capture and d != gun:
+        reach = ranges[kind]
+        for d, ray in enumerate(RAYS[s]):
+            if kind == HUNTER and restricted and d != gun:
                 continue
-            for n in range(1, reach + 1):
-                target = ref.step(s, d, n)
-                if target < 0:
-                    break
+            for target in ray[:reach]:  # the first tile along the ray, within reach
                 victim = grid[target]
                 if victim is None:
                     continue
-                if victim != ref.FACE_DOWN and victim[0] in captures[kind] and points[victim[0]] > best:
+                if victim != ref.FACE_DOWN and victim[0] in prey and points[victim[0]] > best:
                     best = points[victim[0]]
                 break
     return best
@@ -128,6 +141,7 @@ def lookahead_value(view, action, weight: int) -> int:
         return weight * greedy_value(view, action)
     s = action[1]
     grid = list(view.grid)
+    tables = _capture_tables(rules)
     total = 0
     for kind, count in enumerate(view.face_down_counts):
         if count == 0:
@@ -135,10 +149,10 @@ def lookahead_value(view, action, weight: int) -> int:
         if kind == HUNTER:
             for gun in range(4):
                 grid[s] = (kind, -1, gun)
-                total -= count * 10 * threat(rules, grid, opponent)
+                total -= count * 10 * _threat(tables, grid, opponent)
         else:
             grid[s] = (kind, -1, -1)
-            total -= count * 4 * 10 * threat(rules, grid, opponent)
+            total -= count * 4 * 10 * _threat(tables, grid, opponent)
     return total
 
 
