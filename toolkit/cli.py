@@ -42,7 +42,7 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
     toolkit tune valhalla --preset alternative --target first_player_win_rate=0.5 \\
         --vary stick_rune_up_probability=0.2..0.8 --trials 40 -n 20000 -o best.json
-    toolkit tune herrlof --policies lookahead --target skill_gap=max --vary special_effects --trials 30 -n 2000
+    toolkit tune herrlof --policies lookahead --target skill_gap=max --vary effect_1 --vary effect_6 --trials 30 -n 2000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR] [--html DIR]
     toolkit app [GAME] [--port 8866] [--no-browser] [-n N]   # the dashboard (toolkit.viz.dashboard), Voila
 
@@ -101,11 +101,13 @@ def _rate(rate, low, high) -> str:
     return f"{rate:.4f} [{low:.4f}, {high:.4f}]"
 
 
-def _check_output(path: str) -> Path:
-    """Refuse a bad output name before a long run, with the error ``results.save`` would give."""
+def _check_output(path: str | None, suffixes=(".csv", ".parquet"), name: str = "output") -> Path | None:
+    """The output file ``path`` (None without one), refused before any game is played if it cannot be
+    written: the suffix names the format (``toolkit.core.results.check_path``), missing folders are
+    created when it is written.  Every command checks its files here, the same way."""
     from toolkit.core.results import check_path
 
-    return check_path(path)
+    return None if path is None else check_path(path, suffixes, name)
 
 
 def _player_count(spec, args) -> dict:
@@ -282,7 +284,7 @@ def cmd_simulate(args) -> int:
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
-    output = _check_output(args.output) if args.output else None
+    output = _check_output(args.output)
     # the rows stream to the file chunk by chunk; the summary also counts shared wins (Attila)
     summary = simulate(spec, rules, args.n_games, seed=args.seed, policies=args.policies,
                        threads=args.threads, keep="summary", output=output, progress=_progress(args),
@@ -329,7 +331,7 @@ def cmd_compare(args) -> int:
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
-    output = _check_output(args.output) if args.output else None
+    output = _check_output(args.output)
     table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
                                threads=args.threads, progress=_progress(args))
     if "tested_policy" in table.columns:
@@ -420,10 +422,8 @@ def cmd_ladder(args) -> int:
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
-    output = _check_output(args.output) if args.output else None
-    plot = Path(args.plot) if args.plot else None
-    if plot is not None and (plot.suffix.lower() not in (".png", ".svg", ".pdf") or not plot.parent.is_dir()):
-        raise ValueError(f"--plot {args.plot} is not allowed: a .png, .svg or .pdf file in an existing folder")
+    output = _check_output(args.output)
+    plot = _check_output(args.plot, (".png", ".svg", ".pdf"), "plot")
     table = strength.ladder(spec, rules, policies=args.policies, n_games=args.n_games,
                             selfplay_games=args.selfplay_games, seed=args.seed, threads=args.threads,
                             progress=_progress(args))
@@ -456,6 +456,7 @@ def cmd_ladder(args) -> int:
         axes = ladder_plot(table)
         axes[0].figure.suptitle(f"{spec.title}: the design metrics by strength")
         axes[0].figure.tight_layout()
+        plot.parent.mkdir(parents=True, exist_ok=True)
         axes[0].figure.savefig(plot, dpi=100)
         plt.close(axes[0].figure)
         print(f"wrote {plot}")
@@ -477,6 +478,7 @@ def cmd_metrics(args) -> int:
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     policies = spec.check_policies(args.policies, rules)
+    output = _check_output(args.output)
     summary = simulate(spec, rules, args.n_games, seed=args.seed, policies=policies, threads=args.threads,
                        keep="summary", progress=_progress(args))
     table = metrics.design_metrics(summary)
@@ -497,15 +499,16 @@ def cmd_metrics(args) -> int:
     shown = pd.DataFrame({"value [95% CI]": [_metric_cell(r.value, r.ci_low, r.ci_high) for r in table.itertuples()],
                           "meaning": table["description"]}, index=table.index)
     _print_table(shown, index=True)
-    if args.output:
-        print(f"\nwrote {_save_table(table, args.output)}")
+    if output:
+        print(f"\nwrote {_save_table(table.rename_axis(table.index.name or 'metric'), output)}")
     return 0
 
 
 def _save_table(table, path) -> str:
-    target = _check_output(path)
-    table.to_csv(target)
-    return str(target)
+    """``table`` with its index as the first column, in the format ``path``'s suffix names (+ its JSON sidecar)."""
+    from toolkit.core import results
+
+    return ", ".join(str(p) for p in results.save(table.reset_index(), path))
 
 
 def cmd_sweep(args) -> int:
@@ -515,7 +518,7 @@ def cmd_sweep(args) -> int:
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     vary = sweep.parse_vary(args.vary)
-    output = _check_output(args.output) if args.output else None
+    output = _check_output(args.output)
     start = time.perf_counter()
     table = sweep.sweep(spec, vary, args.n_games, seed=args.seed, rules=rules, policies=args.policies,
                         backend="dask" if args.scheduler else "local", scheduler=args.scheduler,
@@ -551,9 +554,7 @@ def cmd_tune(args) -> int:
     rules = _rules(spec, args)
     targets, weights = tuning.parse_targets(args.target)
     vary = tuning.parse_vary(args.vary)
-    output = Path(args.output) if args.output else None
-    if output is not None and (output.suffix != ".json" or output.is_dir()):
-        raise ValueError(f"output={args.output!r} is not allowed: the tuning is written to a file FILE.json")
+    output = _check_output(args.output, (".json",))
     start = time.perf_counter()
     found = tuning.tune(spec, targets, vary, args.trials, args.n_games, seed=args.seed, weights=weights, rules=rules,
                       policies=args.policies, finalists=args.finalists, final_games=args.final_games,
@@ -587,7 +588,10 @@ def cmd_tune(args) -> int:
         "tuned [95% CI]": [_metric_cell(r.tuned, r.tuned_low, r.tuned_high) for r in table.itertuples()]}))
     importance = found.importance()
     if len(importance) > 1:
-        print("\nparameter importance: " + ", ".join(f"{k} {v:.2f}" for k, v in importance.items()))
+        print("\nparameter importance (each rule's share of how much the distance to the target varied over the "
+              "trials: which rule moves the metric most over the ranges searched, not which one reaches the "
+              "target): " + ", ".join(f"{k} {v:.2f}" for k, v in importance.items()))
+    print(f"\n{found.answer()}")
     if output:
         import json
 
@@ -596,6 +600,7 @@ def cmd_tune(args) -> int:
         print(f"\nwrote {output}")
     base_flags = [f"--preset {args.preset}"] if args.preset else []
     base_flags += [f"--players {args.players}"] if args.players else []
+    base_flags += [f"--policies {found.settings['policies']}"]  # the players the tuning ran with
     varied = {d.name for d in found.dimensions}
     base_flags += [f"--set {a}" for a in args.set or [] if a.partition("=")[0].strip() not in varied]
     print(f"\nthe tuned rules: {PROG} simulate {spec.name} {' '.join(base_flags + found.set_flags())}")
@@ -605,6 +610,11 @@ def cmd_tune(args) -> int:
 def cmd_report(args) -> int:
     from toolkit.report import report
 
+    from toolkit.core.results import check_folder
+
+    check_folder(args.out, "out")
+    if args.html:
+        check_folder(args.html, "html")
     start = time.perf_counter()
     table = report(args.games or None, n_games=args.n_games, seed=args.seed, out_dir=args.out,
                    threads=args.threads, progress=_progress(args), html_dir=args.html)
@@ -819,7 +829,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skill", default=None, metavar="POLICY",
                    help="also measure the skill gap and luck of POLICY (e.g. lookahead) against random")
     p.add_argument("--skill-games", type=int, default=2_000, help="games per seating for --skill (default 2,000)")
-    p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv")
+    p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv or FILE.parquet (+ FILE.json)")
     p.set_defaults(func=cmd_metrics)
 
     from toolkit.analysis.strength import LADDER
@@ -833,7 +843,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--selfplay-games", type=int, default=None,
                    help="games of each policy in every seat for the metrics (default: -n)")
     _add_rules_options(p)
-    p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv")
+    p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv or FILE.parquet (+ FILE.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the metrics against the rating")
     p.set_defaults(func=cmd_ladder)
 

@@ -120,6 +120,7 @@ def test_a_subset_rule_is_searched_choice_by_choice():
 def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     out = tmp_path / "best.json"
     code = main(["tune", "valhalla", "--preset", "alternative", "--target", "first_player_win_rate=0.5",
+                 "--policies", "greedy,random",
                  "--vary", "stick_rune_up_probability=0.3..0.8", "--vary", "zero_runes_value=4,5", "--trials", "6",
                  "-n", "1000", "--final-games", "1500", "--no-progress", "-o", str(out)])
     printed = capsys.readouterr().out
@@ -131,14 +132,22 @@ def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     assert saved["metrics"]["first_player_win_rate"]["low"] < saved["metrics"]["first_player_win_rate"]["value"] \
         < saved["metrics"]["first_player_win_rate"]["high"]
     assert saved["base_metrics"]["games"]["value"] == 1500 and len(saved["trials"]) == 6
-    last = printed.strip().splitlines()[-1]
-    assert last.startswith("the tuned rules: toolkit simulate valhalla --preset alternative --set ")
+    lines = printed.strip().splitlines()
+    last = lines[-1]
+    # the command replays what was tuned: the preset, the players and the tuned values
+    assert last.startswith("the tuned rules: toolkit simulate valhalla --preset alternative --policies greedy,random "
+                           "--set ")
     flags = last.split("valhalla ", 1)[1].split()
     assignments = [flags[i + 1] for i, f in enumerate(flags) if f == "--set"]
     assert VALHALLA.Rules.from_assignments(assignments, preset="alternative") == rules
     # and the tuned rules' first-player rate printed is the one a run on the fresh seed gives
-    again = tn.evaluate("valhalla", saved["rules"], ("random", "random"), saved["settings"]["final_seed"], 1500)
+    again = tn.evaluate("valhalla", saved["rules"], ("greedy", "random"), saved["settings"]["final_seed"], 1500)
     assert again["first_player_win_rate"] == saved["metrics"]["first_player_win_rate"]["value"]
+    # the answer in words is printed, with the tuned values and the measured rate
+    rate = saved["metrics"]["first_player_win_rate"]
+    answer = [line for line in lines if line.startswith("stick_rune_up_probability=")]
+    assert len(answer) == 1 and f"{rate['value']:.4g} [{rate['low']:.4g}, {rate['high']:.4g}]" in answer[0]
+    assert "parameter importance (each rule's share of how much the distance to the target varied" in printed
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -153,7 +162,7 @@ def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     (["--vary", "zero_runes_value", "--target", "duration_turns=300:-1"], "weight -1.0 is not allowed"),
     (["--vary", "zero_runes_value", "--target", "duration_turns"], "METRIC=VALUE"),
     (["--vary", "zero_runes_value", "--target", "duration_turns=3", "--trials", "0"], "trials=0 is not allowed"),
-    (["--vary", "zero_runes_value", "--target", "duration_turns=3", "-o", "x.csv"], "FILE.json"),
+    (["--vary", "zero_runes_value", "--target", "duration_turns=3", "-o", "x.csv"], "must end in .json"),
     (["--vary", "zero_runes_value", "--target", "duration_turns=3", "--final-seed", "0"], "a fresh seed"),
 ])
 def test_bad_targets_and_ranges_are_one_line_errors(capsys, argv, message):

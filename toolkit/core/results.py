@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import tempfile
 import threading
 from pathlib import Path
 
@@ -102,15 +103,46 @@ def sidecar_path(path) -> Path:
     return path.with_suffix(".json")
 
 
-def check_path(path) -> Path:
-    """The output path, or a ``ValueError`` if :func:`save` could not write it (checked
-    before a long run, so the run is not wasted)."""
+def check_path(path, suffixes=SUFFIXES, name: str = "output") -> Path:
+    """The output file ``path``, or a ``ValueError`` naming ``name`` if it could not be written.
+
+    Checked before a long run, so that no game is played for a file that cannot be written: the name
+    must end in one of ``suffixes`` (the format written is the one the suffix names), it must not be a
+    folder, and the folder it goes in must take a new file (a probe file is made and removed there, or in
+    the nearest folder that exists: the missing ones are created when the file is written)."""
     out = Path(path)
-    if out.suffix not in SUFFIXES:
-        raise ValueError(f"output={str(path)!r} is not allowed: the name must end in .csv or .parquet")
+    allowed = " or ".join(suffixes)
+    if out.suffix not in suffixes:
+        raise ValueError(f"{name}={str(path)!r} is not allowed: the name must end in {allowed}")
     if out.is_dir():
-        raise ValueError(f"output={str(path)!r} is not allowed: it is a folder")
+        raise ValueError(f"{name}={str(path)!r} is not allowed: it is a folder")
+    _check_writable(out.parent, path, name)
     return out
+
+
+def check_folder(path, name: str = "out") -> Path:
+    """The output folder ``path``, or a ``ValueError`` naming ``name`` if files could not be written in it
+    (it is a file, or it, or the nearest folder above it that exists, does not take a new file)."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{name}={str(path)!r} is not allowed: it is a file, not a folder")
+    _check_writable(out, path, name)
+    return out
+
+
+def _check_writable(folder: Path, path, name: str) -> None:
+    existing = folder.absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{name}={str(path)!r} is not allowed: {existing} is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ValueError(f"{name}={str(path)!r} is not allowed: {existing} does not take a new file "
+                         f"({reason.lower()})") from None
 
 
 def arrow_table(df: pd.DataFrame, schema: pa.Schema | None = None) -> pa.Table:
