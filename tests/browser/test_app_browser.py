@@ -78,7 +78,7 @@ def test_page_renders_real_controls_and_no_errors(page):
     throw_mode = control(page, "dropdown", "throw_mode").locator("select")
     assert throw_mode.input_value() == "runes"
     assert set(throw_mode.locator("option").all_inner_texts()) == {"runes", "simplified"}
-    assert page.locator(".widget-dropdown", has_text="seat 1").count() == 1  # one policy per seat
+    assert page.locator(".widget-text", has_text="seat 1").count() == 1  # one player box per seat
     assert "Design metrics" in page.inner_text("body") and "P(seat 0 starts)" in page.inner_text("body")
 
 
@@ -96,7 +96,7 @@ def test_checkbox_change_redraws(page):
     assert not box.is_checked()
     box.click()
     wait_for_redraw(page, old, "a checkbox (extra_throw_enabled), 100,000 Valhalla games")
-    expect(page.locator("body")).to_contain_text("extra_throw_enabled=True")
+    expect(page.locator("body")).to_contain_text("extra_throw_enabled=true")  # as --set takes it
 
 
 def test_slider_change_redraws(page):
@@ -183,11 +183,38 @@ def test_tuning_shows_the_search_and_the_tuned_rules(page):
     page.screenshot(path=page.shots / "tuning.png")
 
 
+def seat_box(page, seat: int):
+    return page.locator(f".widget-text:has(> .widget-label:text-is('seat {seat}')) input")
+
+
+def test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the_seats(page):
+    """Any valid name, beyond the menu (issue 36, point 1); the control: a name the game refuses is
+    shown beside the seats and nothing is played."""
+    old = plot_source(page)
+    games = page.locator(".widget-text:has(> .widget-label:text-is('games')) input")
+    games.fill("300")
+    games.press("Enter")
+    old = wait_for_redraw(page, old, "300 games")
+    assert "mcts:1000" in seat_box(page, 1).evaluate("e => [...e.list.options].map(o => o.value).join(' ')")
+    seat_box(page, 1).fill("mcts:9")
+    seat_box(page, 1).press("Enter")
+    old = wait_for_redraw(page, old, "a searching seat typed in (mcts:9, 300 Valhalla games)")
+    assert page.locator(PLOT).get_attribute("alt").endswith("300 games, policies random,mcts:9")
+    seat_box(page, 0).fill("minimax")
+    seat_box(page, 0).press("Enter")
+    expect(page.locator(".widget-html", has_text="policy='minimax' is not allowed")).to_have_count(1)
+    page.wait_for_timeout(1500)
+    assert plot_source(page) == old  # nothing played
+    seat_box(page, 0).fill("random")
+    seat_box(page, 0).press("Enter")
+    expect(page.locator(".widget-html", has_text="policy='minimax' is not allowed")).to_have_count(0)
+
+
 def test_switching_game_rebuilds_panel_and_seats(page):
     old = plot_source(page)
     control(page, "dropdown", "game").locator("select").select_option(label="Attila")
     wait_for_redraw(page, old, "switching to Attila (20,000 games)")
-    assert page.locator(".widget-dropdown", has_text="seat 3").count() == 1  # Attila: 4 seats by default
+    assert page.locator(".widget-text", has_text="seat 3").count() == 1  # Attila: 4 seats by default
     assert page.locator(".widget-label", has_text="throw_mode").count() == 0
     assert page_problems(page) == []
     page.screenshot(path=page.shots / "attila.png", full_page=True)

@@ -124,7 +124,12 @@ def test_widget_types():
     from toolkit.viz.widgets import CheckboxGrid, CheckboxMatrix, MappingGrid
 
     assert isinstance(Int(1, 6).widget("p", 3), ipywidgets.IntSlider)
-    assert isinstance(Int(1, 1_000_000).widget("p", 3), ipywidgets.BoundedIntText)
+    # a wide range is a plain box: BoundedIntText would clamp 0 to 1 without a word; the box passes it on
+    box = Int(1, 1_000_000).widget("p", 3)
+    assert isinstance(box, ipywidgets.IntText) and not isinstance(box, ipywidgets.BoundedIntText)
+    box.value = 0
+    with pytest.raises(ValueError, match=r"p=0 is not allowed: an integer in 1\.\.1000000"):
+        Int(1, 1_000_000).from_widget("p", box.value)
     assert isinstance(Float(0, 1).widget("p", 0.5), ipywidgets.FloatSlider)
     assert isinstance(Bool().widget("p", True), ipywidgets.Checkbox)
     assert isinstance(Choice(("a", "b")).widget("p", "a"), ipywidgets.Dropdown)

@@ -259,3 +259,83 @@ def test_a_tuning_without_rules_to_vary_says_so():
     board.panel.widgets["blockade_zone"].value = "25,99"  # a bad rule in the panel: named, nothing run
     assert board.run_tuning() is None
     assert "blockade_zone" in board.tune_output.outputs[0]["data"]["text/html"]
+
+
+# -- any player in any seat (issue 36, point 1) ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(toolkit.GAMES))
+def test_every_seat_choice_is_a_player_the_game_accepts(name):
+    spec = get_spec(name)
+    choices = spec.player_choices()
+    assert choices[:len(spec.policies)] == tuple(spec.policies)
+    assert {"mcts:100", "mcts:1000"} <= set(choices) and len(set(choices)) == len(choices)
+    for choice in choices:
+        spec.check_policy_name(choice)  # raises on a name the game refuses
+
+
+def test_the_named_players_are_offered_and_a_typed_name_is_played(board):
+    assert "mcts:1000" in board.seat_policies[0].options and "lookahead" in board.seat_policies[0].options
+    board.seat_policies[0].value = "mcts:7"  # not in the menu: typed, checked, played
+    assert "b00020" not in board.seat_message.value and board.policies == ("mcts:7", "random")
+    expected = toolkit.simulate("valhalla", board.panel.rules(), N, seed=0, policies=("mcts:7", "random"),
+                                threads=1, progress=False)
+    pd.testing.assert_frame_equal(board.frame, expected)
+    herrlof = Dashboard("herrlof", n_games=20, threads=1, refresh=False)
+    assert {"lookahead:64", "greedy:no_steal"} <= set(herrlof.seat_policies[1].options)
+
+
+def test_a_name_the_game_refuses_is_shown_at_the_seats_and_nothing_is_played(board):
+    before, runs = board.frame, board.panel.runs
+    board.seat_policies[1].value = "minimax"
+    message = html.unescape(board.seat_message.value)
+    assert "policy='minimax' is not allowed" in message and "b00020" in message
+    assert board.frame is before and board.panel.runs == runs  # no run, the last plots stay
+    board.seat_policies[1].value = "greedy"  # the control: a good name clears the message and plays
+    assert board.seat_message.value == "" and board.panel.runs == runs + 1 and board.policies == ("random", "greedy")
+
+
+def test_a_slow_line_up_says_how_long_it_should_take(board, monkeypatch):
+    from toolkit.viz import dashboard
+
+    monkeypatch.setattr(dashboard, "SLOW_RUN", 0.0)  # every estimate counts as slow here
+    board.seat_policies[0].value = "mcts:20"
+    assert board.seat_message.value.count(f"{N:,} games of mcts:20,random: about ") == 1
+    board.seat_policies[0].value = "greedy"  # random and greedy are never timed (the control)
+    assert board.seat_message.value == ""
+    assert board.estimate(board.rules, ("greedy", "random"), N) is None
+    seconds = board.estimate(board.rules, ("mcts:20", "random"), N)
+    assert 0 < seconds < 600
+    assert [dashboard._duration(s) for s in (0.2, 59.4, 125, 3 * 3600 + 200)] == ["1 s", "59 s", "2 min 5 s",
+                                                                                  "3 h 3 min"]
+
+
+def test_zero_games_is_refused_not_run_as_one(board):
+    before = board.frame
+    board.panel.n_games.value = 0
+    assert board.panel.last_error == "games=0 is not allowed: an integer in 1..100,000,000"
+    assert board.frame is before
+    board.panel.n_games.value = 5  # the control
+    assert board.panel.last_error is None and len(board.frame) == 5
+
+
+def test_a_rule_number_out_of_range_is_refused_by_name_not_clamped():
+    board = Dashboard("herrlof", n_games=20, threads=1)
+    before = board.frame
+    board.panel.widgets["target_score"].value = 0  # a box, 1..10000: was clamped to 1 without a word
+    assert "target_score=0 is not allowed: an integer in 1..10000" in board.panel.last_error
+    assert board.frame is before
+    board.panel.widgets["target_score"].value = 40
+    assert board.panel.last_error is None and board.rules.target_score == 40
+
+
+def test_the_status_line_writes_rules_as_set_takes_them_and_the_player_count():
+    board = Dashboard("walhalla", n_games=20, threads=1)
+    assert board.panel.status.value == "preset <code>standard</code>, 4 players"
+    board.panel.widgets["num_players"].value = 3
+    assert board.panel.status.value.endswith(", 3 players")
+    valhalla = Dashboard("valhalla", n_games=20, threads=1)
+    valhalla.panel.widgets["zero_runes_value"].value = 4
+    assert valhalla.panel.status.value == "custom rules: <code>zero_runes_value=4</code>"  # two seats: no count
+    tiles = toolkit.rules("walhalla", num_players=3, peninsula_tiles=frozenset({5, 6, 7}))
+    assert board.panel.describe(tiles) == "custom rules: <code>peninsula_tiles=5,6,7</code>, 3 players"

@@ -77,6 +77,9 @@ class GameSpec:
     title: str | None = None
     Rules: type | None = None
     policies: tuple | None = None  # policy names, the first is "random"
+    # named players a seat is offered beside ``policies`` and the tree search (the policies module's
+    # NAMED_PLAYERS, e.g. Herrlof's lookahead:64 or greedy:no_steal); any valid name is accepted anyway
+    named_players: tuple | None = None
     odds: Callable | None = None  # rules -> DataFrame of exact numbers
     # the game's kernel module: ``COLUMNS``, ``play_many``, ``to_kernel(rules)``, ``policy_ids(policies)``
     # and, if it has them, ``CATEGORIES`` (else ``RESULT_CODES`` for the ``result`` column) and
@@ -163,6 +166,7 @@ class GameSpec:
         found = {"package": lambda: package, "title": lambda: self.name.title(),
                  "Rules": lambda: module("rules").Rules, "policies": lambda: module("policies").POLICIES,
                  "policy_parser": lambda: getattr(module("policies"), "parse_policy", None),
+                 "named_players": lambda: tuple(getattr(module("policies"), "NAMED_PLAYERS", ())),
                  "odds": lambda: module("odds").summary,
                  "simulated_odds": lambda: getattr(module("odds"), "simulated", None),
                  "kernel": lambda: module("kernel"), "reference": lambda: f"{package}.reference"}
@@ -208,6 +212,12 @@ class GameSpec:
             self.policy_parser(name)
         elif name not in self.policies:
             raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(self.policies)}")
+
+    def player_choices(self) -> tuple:
+        """The players a seat is offered by name (the dashboard's seat menus), weakest kinds first: the
+        game's policies, its ``named_players`` and the tree search at two budgets.  A seat takes any other
+        name :meth:`check_policy_name` accepts as well."""
+        return tuple(dict.fromkeys((*self.policies, *self.named_players, f"{mcts.NAME}:100", f"{mcts.NAME}:1000")))
 
     def check_policies(self, policies, rules) -> tuple:
         """Validate per-seat policy names; a single name fills every seat."""

@@ -156,10 +156,9 @@ class Int(Kind):
         if self.low is not None and self.high is not None and self.high - self.low <= 200:
             return w.IntSlider(value=value, min=self.low, max=self.high, description=name,
                                tooltip=description, style=style, continuous_update=False)
-        if self.low is None or self.high is None:
-            return w.IntText(value=value, description=name, tooltip=description, style=style)
-        return w.BoundedIntText(value=value, min=self.low, max=self.high,
-                                description=name, tooltip=description, style=style)
+        # a plain box, not BoundedIntText: that one silently clamps a value out of range to the nearest
+        # bound; here the value reaches ``check`` and an out-of-range one is refused by name
+        return w.IntText(value=value, description=name, tooltip=description, style=style)
 
 
 

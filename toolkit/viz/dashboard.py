@@ -41,6 +41,7 @@ from toolkit.core.runner import get_spec
 TOURNAMENT_GAMES = 2_000  # per ordered pair (two seats) or per seating, as toolkit compare's -n
 TUNE_TRIALS, TUNE_GAMES = 20, 2_000  # the tuning's defaults: trials, games per trial
 CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
+SLOW_RUN = 3.0  # seconds: a run expected to take longer says so at the seats before it starts
 
 _NOTE_STYLE = "color:#555"
 
@@ -50,6 +51,16 @@ def _close_tree(widget) -> None:
     for child in getattr(widget, "children", ()):
         _close_tree(child)
     widget.close()
+
+
+def _duration(seconds: float) -> str:
+    """``4 s``, ``2 min 5 s``, ``1 h 3 min``: a time estimate as a person reads it."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{max(seconds, 1)} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
 def _error(error) -> str:
@@ -76,8 +87,13 @@ class Dashboard:
     game : ipywidgets.Dropdown
     panel : toolkit.viz.widgets.RulesPanel
         Rebuilt when the game changes.
-    seat_policies : list of ipywidgets.Dropdown
-        One per seat of the current rules.
+    seat_policies : list of ipywidgets.Combobox
+        One per seat of the current rules: a menu of the game's players (``GameSpec.player_choices``:
+        its policies, its named players such as ``lookahead:64``, ``mcts:100`` and ``mcts:1000``) that also
+        takes any other valid name typed in (``mcts:300``); a name the game refuses is shown at the seats
+        (``seat_message``) and nothing is played.
+    seat_message : ipywidgets.HTML
+        The seats' error, or the time a slow line-up is expected to take.
     frame : DataFrame or None
         The last run, one row per game.
     """
@@ -95,6 +111,7 @@ class Dashboard:
         self.rules = None
         self.policies = None
         self.seat_policies = []
+        self.seat_message = w.HTML()
         self.game = w.Dropdown(options=[(spec.title, name) for name, spec in GAMES.items()], value=get_spec(game).name,
                                description="game")
         self.policy_box = w.HBox()
@@ -183,7 +200,7 @@ class Dashboard:
             self.tune_rules.value = tuple(n for n in question.vary if n in searchable)
 
     def _seat_controls(self, rules, *, keep: bool = True) -> None:
-        """One policy dropdown per seat of ``rules``; ``keep``: the seats that stay keep their choice."""
+        """One player box per seat of ``rules``; ``keep``: the seats that stay keep their choice."""
         import ipywidgets as w
 
         seats = self.spec.seats(rules)
@@ -191,15 +208,56 @@ class Dashboard:
             return
         defaults = self.spec.check_policies(None, rules)  # random, as simulate and the notebook panels
         old = [d.value for d in self.seat_policies] if keep else []
-        for dropdown in self.seat_policies:
-            dropdown.close()
+        for box in self.seat_policies:
+            box.close()
         self.seat_policies = []
+        choices = list(self.spec.player_choices())
         for k in range(seats):
-            dropdown = w.Dropdown(options=list(self.spec.policies), value=old[k] if k < len(old) else defaults[k],
-                                  description=f"seat {k}", layout=w.Layout(width="auto"))
-            dropdown.observe(lambda _: self.panel.refresh() if self.panel.auto else None, names="value")
-            self.seat_policies.append(dropdown)
-        self.policy_box.children = [w.HTML("<b>policies</b>&nbsp;"), *self.seat_policies]
+            box = w.Combobox(value=old[k] if k < len(old) else defaults[k], options=choices, ensure_option=False,
+                             placeholder="a player, e.g. mcts:300", description=f"seat {k}",
+                             continuous_update=False, layout=w.Layout(width="16em"))
+            box.observe(self._on_seat, names="value")
+            self.seat_policies.append(box)
+        self.seat_message.value = ""
+        self.policy_box.children = [w.HTML("<b>players</b>&nbsp;"), *self.seat_policies, self.seat_message]
+
+    def seat_players(self, rules) -> tuple:
+        """The seats' players, checked as the CLI checks ``--policies``; a ``ValueError`` is also shown at the
+        seats."""
+        try:
+            policies = self.spec.check_policies([box.value.strip() for box in self.seat_policies], rules)
+        except ValueError as error:
+            self.seat_message.value = _error(error)
+            raise
+        self.seat_message.value = ""
+        return policies
+
+    def _on_seat(self, _change) -> None:
+        try:
+            self.seat_players(self.panel.rules())
+        except ValueError:
+            return  # the message is at the seats; the last plots stay
+        if self.panel.auto:
+            self.panel.refresh()
+
+    def estimate(self, rules, policies, n_games: int) -> float | None:
+        """Seconds ``n_games`` games of this line-up should take, from a timed run of its first few games,
+        or ``None`` for a line-up of random and greedy players (always quick)."""
+        import os
+        import time
+
+        from toolkit.core import warm
+        from toolkit.core.runner import simulate
+
+        if all(p in ("random", "greedy") for p in policies):
+            return None
+        run = dict(seed=self.seed, policies=policies, threads=self.threads, keep="summary", progress=False)
+        if not warm.loaded(self.spec.play_many, warm.copy_of(self.spec, self.spec.prepare(rules, policies)[-1])):
+            simulate(self.spec, rules, 1, **run)  # loads the copy (a second or so), which is not the games' time
+        probe = min(n_games, self.threads or os.cpu_count() or 1)
+        start = time.perf_counter()
+        simulate(self.spec, rules, probe, **run)
+        return (time.perf_counter() - start) * n_games / probe
 
     # -- one run --------------------------------------------------------------------
 
@@ -213,10 +271,14 @@ class Dashboard:
         from toolkit.viz import plots, report_html
 
         self._seat_controls(rules)  # a new player count changes the seats
-        policies = self.spec.check_policies([d.value for d in self.seat_policies], rules)
+        policies = self.seat_players(rules)
         compiling = warm.notice(self.spec, rules, policies)
         if compiling:  # minutes once per machine and version: said before the page goes quiet
             self.panel.status.value = compiling
+        seconds = self.estimate(rules, policies, n_games)
+        if seconds is not None and seconds >= SLOW_RUN:
+            self.seat_message.value = (f'<span style="{_NOTE_STYLE}">{n_games:,} games of {",".join(policies)}: '
+                                       f"about {_duration(seconds)} (timed on the first games)</span>")
         frame = simulate(self.spec, rules, n_games, seed=self.seed, policies=policies, threads=self.threads,
                          progress=False)
         self.frame, self.rules, self.policies = frame, rules, policies
@@ -292,7 +354,7 @@ class Dashboard:
         goal = self.tune_value.value if self.tune_goal.value == "reach" else self.tune_goal.value
         try:
             rules = self.panel.rules()
-            policies = self.spec.check_policies([d.value for d in self.seat_policies], rules)
+            policies = self.seat_players(rules)
             if not self.tune_rules.value:
                 raise ValueError("rules to vary: choose at least one")
         except ValueError as error:

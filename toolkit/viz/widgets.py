@@ -44,6 +44,7 @@ from toolkit.viz.controls import html_escape as _html_escape
 _ERROR_STYLE = "color:#b00020;font-weight:bold"
 _HEADING_STYLE = "font-weight:bold;border-bottom:1px solid #ccc;margin-top:6px"
 OTHER = "other"  # the heading of fields declared without a group
+MAX_GAMES = 100_000_000  # the most games one run of the panel plays
 
 
 def _accepts_n_games(run) -> bool:
@@ -67,8 +68,9 @@ class RulesPanel:
         Heading -> the box that shows it (its heading, then a grid of its controls).
     preset : ipywidgets.Dropdown
         Resets every control to a preset's values (one rerun, not one per field).
-    n_games : ipywidgets.BoundedIntText
-        Games per run, passed to ``run`` if it takes an ``n_games`` argument.
+    n_games : ipywidgets.IntText
+        Games per run, passed to ``run`` if it takes an ``n_games`` argument (1 .. :data:`MAX_GAMES`; another
+        number is refused by name, not clamped).
     status : ipywidgets.HTML
         The current rules' preset or changed parameters, or the error message.
     output : ipywidgets.Output
@@ -91,8 +93,8 @@ class RulesPanel:
         self._resetting = False
 
         self.preset = w.Dropdown(options=list(self.spec.Rules.PRESETS), value=preset, description="preset")
-        self.n_games = w.BoundedIntText(value=n_games, min=1, max=100_000_000, step=10_000,
-                                        description="games", style={"description_width": "initial"})
+        self.n_games = w.IntText(value=n_games, step=10_000, description="games",
+                                 style={"description_width": "initial"})
         self.widgets = {}
         for name, spec in self.params.items():
             widget = spec.kind.widget(name, getattr(rules, name), spec.doc)
@@ -147,6 +149,7 @@ class RulesPanel:
 
         try:
             rules = self.rules()
+            n_games = self.games()
         except ValueError as error:
             return self._fail(error)
         self.status.value = "running …"
@@ -154,7 +157,7 @@ class RulesPanel:
         with self.output:
             try:
                 if self._pass_n_games:
-                    result = self.run(rules, n_games=int(self.n_games.value))
+                    result = self.run(rules, n_games=n_games)
                 else:
                     result = self.run(rules)
             except ValueError as error:
@@ -163,13 +166,29 @@ class RulesPanel:
                 self.output.clear_output(wait=True)
             self._display(result, display)
         self.last_result, self.last_error = result, None
-        changed = rules.changed()
+        self.status.value = self.describe(rules)
+        return result
+
+    def games(self) -> int:
+        """The games box's number, or a ``ValueError`` naming it (0 games is refused, not run as 1)."""
+        value = self.n_games.value
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAMES:
+            raise ValueError(f"games={value!r} is not allowed: an integer in 1..{MAX_GAMES:,}")
+        return value
+
+    def describe(self, rules) -> str:
+        """The status line: the preset or the changed rules, each written as ``--set`` takes it (``5,6,7``,
+        ``bear:3,...``, not Python's reprs), and the number of players where the game lets it vary."""
         preset = rules.preset_name()
         shown = f"preset <code>{preset}</code>" if preset else "custom rules"
+        changed = [name for name in rules.changed() if name != "num_players"]
         if changed and not preset:
-            shown += ": " + ", ".join(f"<code>{_html_escape(f'{k}={v}')}</code>" for k, v in changed.items())
-        self.status.value = shown
-        return result
+            shown += ": " + ", ".join(
+                f"<code>{_html_escape(name + '=' + self.params[name].kind.format(getattr(rules, name)))}</code>"
+                for name in changed)
+        if len(self.spec.seat_counts()) > 1:
+            shown += f", {self.spec.seats(rules)} players"
+        return shown
 
     # -- internals ---------------------------------------------------------------
 

@@ -58,6 +58,8 @@ from toolkit.games.attila import reference as ref
 from toolkit.games.attila.rules import TILES
 
 POLICIES = ("random", "greedy", "lookahead")
+# offered by name in a seat beside POLICIES and mcts:N (GameSpec.named_players)
+NAMED_PLAYERS = ("lookahead:32", "greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn")
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 1024
 ALLOWED = ("random", "greedy", "lookahead", "lookahead:S", "greedy:no_TILE", "lookahead[:S]:no_TILE "

@@ -44,6 +44,8 @@ from toolkit.games.herrlof import reference as ref
 from toolkit.games.herrlof.reference import hand_strength
 
 POLICIES = ("random", "greedy", "lookahead")
+# offered by name in a seat beside POLICIES and mcts:N (GameSpec.named_players)
+NAMED_PLAYERS = ("lookahead:64", "greedy:no_steal", "greedy:no_trade", "greedy:no_swap")
 DEFAULT_SAMPLES = 32
 MAX_SAMPLES = 4096
 BID_WINDOW = 2

@@ -65,6 +65,8 @@ from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import AXE, CARD_TYPES, CULT, FOREST, HORN, PLUNDER, VILLAGE, WALHALLA_CARD, WHEAT
 
 POLICIES = ("random", "greedy", "lookahead")
+# offered by name in a seat beside POLICIES and mcts:N (GameSpec.named_players)
+NAMED_PLAYERS = ("lookahead:32",)
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 1024
 
