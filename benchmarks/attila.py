@@ -46,7 +46,7 @@ import numba
 import numpy as np
 
 import toolkit
-from common import first_result as _first_result
+from common import first_result as _first_result, report_checks
 from common import kernel_rate as _kernel_rate
 from common import reference_rate as _reference_rate
 
@@ -166,10 +166,7 @@ def main(argv=None):
         (">= 20,000 random 4-player games/s on one core", one[0] >= 20_000),
         ("first result, warm cache < 3 s", warm < 3),
     ]
-    print()
-    for name, ok in checks:
-        print(f"  [{'met' if ok else 'MISSED'}] {name}")
-    return 0
+    return report_checks(checks)
 
 
 if __name__ == "__main__":

@@ -58,3 +58,16 @@ def first_result(game, cache_dir) -> float:
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, TOOLKIT_CACHE_DIR=cache_dir)  # the root (toolkit.core.cache)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def report_checks(checks) -> int:
+    """Print each ``(target, met)`` as ``[met]`` or ``[MISSED]``; the exit code: 1 if any target is missed
+    (so ``make bench`` and CI fail on it, not only the table), else 0."""
+    print()
+    for name, ok in checks:
+        print(f"  [{'met' if ok else 'MISSED'}] {name}")
+    missed = sum(not ok for _, ok in checks)
+    if missed:
+        print(f"{missed} of {len(checks)} targets missed", file=sys.stderr)
+    return 1 if missed else 0
+

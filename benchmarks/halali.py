@@ -37,6 +37,7 @@ import numba
 import numpy as np
 
 import toolkit
+from common import report_checks
 from toolkit.games import GAMES
 
 SEED = 7
@@ -136,10 +137,7 @@ def main(argv=None):
         (">= 20,000 random-vs-random games/s on one core", one[0] >= 20_000),
         ("first result, warm cache < 3 s", warm < 3),
     ]
-    print()
-    for name, ok in checks:
-        print(f"  [{'met' if ok else 'MISSED'}] {name}")
-    return 0
+    return report_checks(checks)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 import toolkit
+from common import report_checks
 from toolkit.games import GAMES
 
 SEED = 7
@@ -154,10 +155,7 @@ def main(argv=None):
         (f"{LOOKAHEAD} >= 200 decisions/s on one core", look >= 200),
         ("first result, warm cache < 3 s", warm < 3),
     ]
-    print()
-    for name, ok in checks:
-        print(f"  [{'met' if ok else 'MISSED'}] {name}")
-    return 0
+    return report_checks(checks)
 
 
 if __name__ == "__main__":

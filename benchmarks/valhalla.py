@@ -33,6 +33,7 @@ import numba
 import numpy as np
 
 import toolkit
+from common import report_checks
 from toolkit.games import GAMES
 
 FIRST_RESULT = (
@@ -183,10 +184,7 @@ def main(argv=None):
         ("first result, warm cache < 3 s", warm < 3),
         ("panel redraw of 100,000 games < 2 s", redraw < 2),
     ]
-    print()
-    for name, ok in checks:
-        print(f"  [{'met' if ok else 'MISSED'}] {name}")
-    return 0
+    return report_checks(checks)
 
 
 if __name__ == "__main__":
