@@ -512,8 +512,8 @@ for game in GAMES:
         preset=q.preset, policies=q.policies, skilled=q.skilled, unskilled=q.unskilled, progress=False)
     plots.tuning_figure(t)
     plt.show()
-    flags = ([f"--preset {q.preset}"] if q.preset else []) + t.set_flags()
+    flags = (([f"--preset {q.preset}"] if q.preset else []) + [f"--policies {t.settings['policies']}"]
+             + (t.set_flags() if t.proposed else []))
     display(Markdown(f"**{toolkit.GAMES[game].title}.** {q.question}\n\n"
-                     f"*Found* ({t.settings['trials']} trials of {t.settings['n_games']:,} games, policies "
-                     f"{t.settings['policies']}): {t.answer()} "
-                     f"Reproduce: `toolkit simulate {game} {' '.join(flags)}`."))
+                     f"*Found* ({t.settings['trials']} trials of {t.settings['n_games']:,} games): {t.answer()} "
+                     + ("Reproduce" if t.proposed else "The base rules") + f": `toolkit simulate {game} {' '.join(flags)}`."))

@@ -603,7 +603,10 @@ def cmd_tune(args) -> int:
     base_flags += [f"--policies {found.settings['policies']}"]  # the players the tuning ran with
     varied = {d.name for d in found.dimensions}
     base_flags += [f"--set {a}" for a in args.set or [] if a.partition("=")[0].strip() not in varied]
-    print(f"\nthe tuned rules: {PROG} simulate {spec.name} {' '.join(base_flags + found.set_flags())}")
+    if found.proposed:
+        print(f"\nthe tuned rules: {PROG} simulate {spec.name} {' '.join(base_flags + found.set_flags())}")
+    else:
+        print(f"\nno change proposed; the base rules: {PROG} simulate {spec.name} {' '.join(base_flags)}")
     return 0
 
 

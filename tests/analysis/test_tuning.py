@@ -119,7 +119,7 @@ def test_a_subset_rule_is_searched_choice_by_choice():
 
 def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     out = tmp_path / "best.json"
-    code = main(["tune", "valhalla", "--preset", "alternative", "--target", "first_player_win_rate=0.5",
+    code = main(["tune", "valhalla", "--preset", "alternative", "--target", "duration_turns=200",
                  "--policies", "greedy,random",
                  "--vary", "stick_rune_up_probability=0.3..0.8", "--vary", "zero_runes_value=4,5", "--trials", "6",
                  "-n", "1000", "--final-games", "1500", "--no-progress", "-o", str(out)])
@@ -129,8 +129,9 @@ def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     rules = VALHALLA.Rules.from_json(saved["rules"])
     assert set(saved["rules"]) == set(toolkit.rules("valhalla").to_json())
     assert rules.setup == "alternating_blocks"  # the preset is kept under the tuned values
-    assert saved["metrics"]["first_player_win_rate"]["low"] < saved["metrics"]["first_player_win_rate"]["value"] \
-        < saved["metrics"]["first_player_win_rate"]["high"]
+    assert saved["metrics"]["duration_turns"]["low"] < saved["metrics"]["duration_turns"]["value"] \
+        < saved["metrics"]["duration_turns"]["high"]
+    assert saved["verdict"] == "moved" and saved["proposed"]
     assert saved["base_metrics"]["games"]["value"] == 1500 and len(saved["trials"]) == 6
     lines = printed.strip().splitlines()
     last = lines[-1]
@@ -140,11 +141,11 @@ def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     flags = last.split("valhalla ", 1)[1].split()
     assignments = [flags[i + 1] for i, f in enumerate(flags) if f == "--set"]
     assert VALHALLA.Rules.from_assignments(assignments, preset="alternative") == rules
-    # and the tuned rules' first-player rate printed is the one a run on the fresh seed gives
+    # and the tuned rules' duration printed is the one a run on the fresh seed gives
     again = tn.evaluate("valhalla", saved["rules"], ("greedy", "random"), saved["settings"]["final_seed"], 1500)
-    assert again["first_player_win_rate"] == saved["metrics"]["first_player_win_rate"]["value"]
-    # the answer in words is printed, with the tuned values and the measured rate
-    rate = saved["metrics"]["first_player_win_rate"]
+    assert again["duration_turns"] == saved["metrics"]["duration_turns"]["value"]
+    # the answer in words is printed, with the tuned values and the measured duration
+    rate = saved["metrics"]["duration_turns"]
     answer = [line for line in lines if line.startswith("stick_rune_up_probability=")]
     assert len(answer) == 1 and f"{rate['value']:.4g} [{rate['low']:.4g}, {rate['high']:.4g}]" in answer[0]
     assert "parameter importance (each rule's share of how much the distance to the target varied" in printed
@@ -216,3 +217,55 @@ def test_the_command_plays_its_trials_on_a_scheduler(cluster_client, tmp_path, c
     local, remote = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("local", "dask"))
     assert remote["settings"]["backend"] == "dask" and local["settings"]["backend"] == "local"
     assert remote["trials"] == local["trials"] and remote["rules"] == local["rules"]
+
+
+# -- answers that say what they rest on (issue 36, point 5) --------------------------------------
+
+
+def test_base_rules_that_already_meet_the_target_get_no_proposal(capsys):
+    """Valhalla's standard rules sit at a first-player rate of about 0.5 (random players): the tuning says
+    so and proposes nothing.  The control: a target far off (0.9) is not met."""
+    found = tn.tune("valhalla", {"first_player_win_rate": 0.5}, {"stick_rune_up_probability": "0.2..0.8"},
+                    trials=4, n_games=1000, final_games=3000, progress=False)
+    low, high = found.base["first_player_win_rate_low"], found.base["first_player_win_rate_high"]
+    assert low <= 0.5 <= high
+    assert found.verdict == "met" and not found.proposed
+    assert found.answer().startswith("The base rules already meet the target: first_player_win_rate ")
+    assert "no change proposed (players random,random, base rules the standard preset)" in found.answer()
+    far = tn.tune("valhalla", {"first_player_win_rate": 0.9}, {"stick_rune_up_probability": "0.2..0.8"},
+                  trials=4, n_games=1000, final_games=3000, progress=False)
+    assert far.verdict != "met"
+    code = main(["tune", "valhalla", "--target", "first_player_win_rate=0.5", "--vary",
+                 "stick_rune_up_probability=0.2..0.8", "--trials", "4", "-n", "1000", "--final-games", "3000",
+                 "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0 and "The base rules already meet the target" in out
+    assert out.strip().splitlines()[-1] == "no change proposed; the base rules: toolkit simulate valhalla --policies random,random"
+
+
+def test_a_change_within_the_noise_is_not_proposed():
+    """With greedy against random the stick probability barely moves the first player's rate: the nearest
+    candidate's interval overlaps the base rules', so nothing is proposed (the proposal above, a duration
+    moved far beyond its interval, is the control)."""
+    found = tn.tune("valhalla", {"first_player_win_rate": 0.5}, {"stick_rune_up_probability": "0.3..0.8",
+                                                                   "zero_runes_value": [4, 5]},
+                    trials=6, n_games=1000, final_games=1500, preset="alternative", policies="greedy,random",
+                    progress=False)
+    m = "first_player_win_rate"
+    assert found.best[f"{m}_low"] <= found.base[f"{m}_high"] and found.base[f"{m}_low"] <= found.best[f"{m}_high"]
+    assert found.verdict == "not moved" and not found.proposed
+    assert found.answer().startswith("No candidate moves the metric measurably toward the target")
+
+
+def test_proposed_floats_are_rounded_and_measured_as_rounded():
+    found = tn.tune("valhalla", {"duration_turns": 200}, {"stick_rune_up_probability": "0.3..0.8"},
+                    trials=5, n_games=800, final_games=1000, preset="alternative", progress=False)
+    assert tn.table_step(found.dimensions[0]) == pytest.approx(0.01)
+    for value in [found.best_values["stick_rune_up_probability"], *found.finalists["stick_rune_up_probability"]]:
+        assert value == round(value, 2)
+    assert found.set_flags() == [f"--set stick_rune_up_probability={found.best_values['stick_rune_up_probability']}"]
+    again = tn.evaluate("valhalla", found.best_rules.to_json(), ("random", "random"), found.settings["final_seed"],
+                        1000)
+    assert again["duration_turns"] == found.best["duration_turns"]  # the rounded rules were played
+    raw = found.trials["stick_rune_up_probability"]
+    assert any(v != round(v, 2) for v in raw)  # the search itself is not rounded (the control)

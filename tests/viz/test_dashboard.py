@@ -226,7 +226,12 @@ def test_the_tuning_is_prefilled_with_the_games_question_and_offers_bounded_rule
     assert {"throw_mode", "extra_throw_enabled", "zero_runes_value", "stick_rune_up_probability",
             "extra_throw_values"} <= offered
     assert not offered & {"safe_squares", "blockade_zone"}  # a set of squares, a list: no bounded domain
+    question = get_spec("valhalla").tune_question
+    assert board.tune_question.value.startswith(f"<p><i>{html.escape(question.question)}</i> (the game's question, "
+                                                "asked of the alternative preset with random players;")
     board.game.value = "attila"
+    assert html.escape(get_spec("attila").tune_question.question) in board.tune_question.value
+    assert "with greedy players" in board.tune_question.value
     assert board.tune_metric.value == "first_player_advantage" and board.tune_rules.value == ("finish_round",
                                                                                              "later_seat_vp")
     assert "num_players" not in board.tune_rules.options and "win_rate_3" in board.tune_metric.options
@@ -247,7 +252,9 @@ def test_a_tuning_is_tune_from_the_current_rules_and_policies(board):
     assert found.best_values == expected.best_values and found.base_rules.throw_mode == "simplified"
     shown = board.tune_output.outputs[0]["data"]["text/html"]
     assert shown.startswith('<img src="data:image/png;base64,')
-    assert html.escape(expected.answer()) in shown and html.escape(" ".join(expected.set_flags())) in shown
+    assert html.escape(expected.answer()) in shown
+    assert (html.escape(" ".join(expected.set_flags())) in shown) == expected.proposed
+    assert ("No change proposed." in shown) == (not expected.proposed)
 
 
 def test_a_tuning_without_rules_to_vary_says_so():

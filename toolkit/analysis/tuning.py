@@ -299,7 +299,10 @@ class Tuning:
     ``trials``: one row a trial (``trial``, ``state``, ``distance``, the varied values, the targeted
     metrics); ``finalists``: the candidates played again on ``final_seed`` (``distance`` there, the
     targeted metrics with bounds), nearest first; ``best`` / ``base``: the outcome rows of the winner and
-    of the base rules on ``final_seed`` (every metric with ``_low`` / ``_high``); ``study``: Optuna's."""
+    of the base rules on ``final_seed`` (every metric with ``_low`` / ``_high``); ``study``: Optuna's;
+    ``verdict``: ``"met"`` (the base rules' 95% interval on the fresh seed already holds every target:
+    no change proposed), ``"moved"`` (the winner moves every targeted metric toward its target beyond the
+    base rules' interval: intervals apart; proposed) or ``"not moved"`` (no change proposed)."""
 
     game: str
     targets: list
@@ -313,6 +316,13 @@ class Tuning:
     finalists: pd.DataFrame
     study: object
     settings: dict
+    verdict: str = "moved"
+
+    @property
+    def proposed(self) -> bool:
+        """Whether the tuning proposes its winner (``verdict == "moved"``): the flags of
+        :meth:`set_flags` are a change worth making only then."""
+        return self.verdict == "moved"
 
     def table(self) -> pd.DataFrame:
         """The targeted metrics: the target, the base rules' and the tuned rules' values with 95%
@@ -326,17 +336,31 @@ class Tuning:
         return pd.DataFrame(rows).set_index("metric")
 
     def answer(self) -> str:
-        """One sentence: the tuned values, and each target's metric under them and under the base rules,
-        with 95% intervals, measured on the fresh seed."""
+        """What the tuning found, in words, with 95% intervals measured on the fresh seed: the proposed
+        values and each target's metric under them and under the base rules; or that the base rules
+        already meet the targets, or that no candidate moved the metrics measurably (then nothing is
+        proposed).  It ends with the players and the base rules it ran on."""
         def cell(row, metric):
             value, low, high = (row.get(f"{metric}{s}", np.nan) for s in ("", "_low", "_high"))
             return f"{value:.4g} [{low:.4g}, {high:.4g}]" if np.isfinite(low) else f"{value:.4g}"
 
+        fresh = f"{self.settings['final_games']:,} fresh games (seed {self.settings['final_seed']})"
+        preset = self.base_rules.preset_name()
+        ran_on = (f"players {self.settings['policies']}, base rules "
+                  + (f"the {preset} preset" if preset else "custom (" + ", ".join(
+                      f"{k}={_text(getattr(self.base_rules, k), short=True)}" for k in self.base_rules.changed())
+                      + ")"))
         changed = ", ".join(f"{d.name}={_text(self.best_values[d.name], short=True)}" for d in self.dimensions)
+        if self.verdict == "met":
+            held = "; ".join(f"{t.metric} {cell(self.base, t.metric)} holds the target {_text(t.value)}"
+                             for t in self.targets)
+            return f"The base rules already meet the target: {held}, on {fresh}; no change proposed ({ran_on})."
         measured = "; ".join(f"{t.metric} {cell(self.best, t.metric)} (target {t.describe().split('=')[1]}), "
                              f"{cell(self.base, t.metric)} under the base rules" for t in self.targets)
-        return (f"{changed}: {measured}, on {self.settings['final_games']:,} fresh games "
-                f"(seed {self.settings['final_seed']}).")
+        if self.verdict == "not moved":
+            return (f"No candidate moves the metric measurably toward the target: the nearest, {changed}, gives "
+                    f"{measured}, on {fresh}; the intervals are not apart, so no change is proposed ({ran_on}).")
+        return f"{changed}: {measured}, on {fresh} ({ran_on})."
 
     def set_flags(self) -> list[str]:
         """``--set NAME=VALUE`` for every varied parameter: the tuned rules from the base ones."""
@@ -381,7 +405,8 @@ class Tuning:
                 "metrics": metric_dict(self.best), "base_metrics": metric_dict(self.base),
                 "trials": json.loads(self.trials.to_json(orient="records")),
                 "finalists": json.loads(self.finalists.to_json(orient="records")),
-                "importance": self.importance(), "settings": self.settings}
+                "importance": self.importance(), "settings": self.settings,
+                "verdict": self.verdict, "proposed": self.proposed, "answer": self.answer()}
 
 
 def _plain(value):
@@ -411,6 +436,43 @@ def _suggest(trial, dims) -> dict:
         else:
             values[d.name] = tuple(c for c in d.values if trial.suggest_categorical(f"{d.name}[{c}]", [False, True]))
     return values
+
+
+def table_step(dim: Dimension) -> float | None:
+    """The step a proposed value of the float ``dim`` is rounded to before it is played on the fresh seed:
+    a hundredth of the range searched, to the nearest power of ten (0.01 for a probability searched over
+    0..1 or 0.3..0.8), so that a proposal reads as a rule (``0.57``, not ``0.5680444250048101``).  It is
+    set by the range, not measured from the noise.  ``None`` for other kinds."""
+    if dim.kind != "float":
+        return None
+    return 10.0 ** round(math.log10((dim.high - dim.low) / 100))
+
+
+def rounded(values: Mapping, dims) -> dict:
+    """``values`` with each float dimension's value at its :func:`table_step` (kept inside its range)."""
+    out = dict(values)
+    for dim in dims:
+        step = table_step(dim)
+        if step is not None and dim.name in out:
+            digits = max(0, -math.floor(math.log10(step)))
+            out[dim.name] = min(max(round(round(out[dim.name] / step) * step, digits), dim.low), dim.high)
+    return out
+
+
+def _apart(target, base: Mapping, tuned: Mapping) -> bool:
+    """Whether ``tuned`` moves ``target``'s metric toward it beyond ``base``'s 95% interval (the two
+    intervals apart, the tuned one nearer the target)."""
+    m = target.metric
+    if not all(np.isfinite(row.get(f"{m}{s}", np.nan)) for row in (base, tuned) for s in ("", "_low", "_high")):
+        return False
+    apart = tuned[f"{m}_low"] > base[f"{m}_high"] or tuned[f"{m}_high"] < base[f"{m}_low"]
+    return bool(apart and target.distance(tuned[m]) < target.distance(base[m]))
+
+
+def _holds(target, base: Mapping) -> bool:
+    """Whether the base rules' 95% interval holds a number target (a max / min target is never met)."""
+    low, high = base.get(f"{target.metric}_low", np.nan), base.get(f"{target.metric}_high", np.nan)
+    return not isinstance(target.value, str) and bool(low <= target.value <= high)
 
 
 def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int = 20_000, *, seed: int = 0,
@@ -527,15 +589,35 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
             best_trial = {}  # each distinct candidate's nearest trial, nearest first
             for number in ranked["trial"]:
                 best_trial.setdefault(key_of[number], int(number))
-            numbers = list(best_trial.values())[:finalists]
-            final_rules = [base.replace(**values_of[t]) for t in numbers]
+            # the finalists as they would be proposed: float values at their table step (table_step),
+            # distinct after the rounding too
+            numbers, final_values, final_rules, final_keys = [], {}, [], set()
+            for number in best_trial.values():
+                values = rounded(values_of[number], dims)
+                try:
+                    candidate = base.replace(**values)
+                except ValueError:
+                    continue
+                key = json.dumps(candidate.to_json(), sort_keys=True)
+                if key in final_keys:
+                    continue
+                final_keys.add(key)
+                numbers.append(number)
+                final_values[number] = values
+                final_rules.append(candidate)
+                if len(numbers) == finalists:
+                    break
+            if not numbers:  # every rounded candidate refused by a constraint: the values as searched
+                numbers = list(best_trial.values())[:finalists]
+                final_values = {t: dict(values_of[t]) for t in numbers}
+                final_rules = [base.replace(**values_of[t]) for t in numbers]
             final_rows = play(final_rules + [base], final_games, final_seed)
             bar.update(finalists + 1)
     finally:
         bar.close()
     final = []
     for number, row in zip(numbers, final_rows):
-        final.append({"trial": number, **{n: _plain(values_of[number][n]) for n in names},
+        final.append({"trial": number, **{n: _plain(final_values[number][n]) for n in names},
                       "distance": sum(t.distance(row[t.metric]) for t in goal),
                       **{f"{t.metric}{s}": row.get(f"{t.metric}{s}", np.nan) for t in goal
                          for s in ("", "_low", "_high")}})
@@ -544,10 +626,14 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
     settings = {"trials": trials, "n_games": n_games, "seed": seed, "finalists": finalists,
                 "final_games": final_games, "final_seed": final_seed, "batch": batch,
                 "policies": ",".join(lineup), "skill": list(skill) if skill else None,
-                "backend": "dask" if distributed else "local", "sampler": "optuna TPE"}
+                "backend": "dask" if distributed else "local", "sampler": "optuna TPE",
+                "rounding": {d.name: table_step(d) for d in dims if table_step(d) is not None}}
+    best, base_row = final_rows[winner], final_rows[-1]
+    verdict = ("met" if all(_holds(t, base_row) for t in goal)
+               else "moved" if all(_apart(t, base_row, best) for t in goal) else "not moved")
     return Tuning(game=spec.name, targets=goal, dimensions=dims, base_rules=base, best_rules=final_rules[winner],
-                  best_values=values_of[numbers[winner]], best=final_rows[winner], base=final_rows[-1],
-                  trials=table, finalists=final_table, study=study, settings=settings)
+                  best_values=final_values[numbers[winner]], best=best, base=base_row,
+                  trials=table, finalists=final_table, study=study, settings=settings, verdict=verdict)
 
 
 def _check_count(name, value, most=None):

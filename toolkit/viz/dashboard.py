@@ -136,6 +136,7 @@ class Dashboard:
                                            description="games per trial", style={"description_width": "initial"})
         self.tune_button = w.Button(description="tune the rules", icon="sliders", layout=w.Layout(width="auto"))
         self.tune_output = w.Output()
+        self.tune_question = w.HTML()  # the game's own question, which the controls come prefilled with
         self.tuning = None
         self.tune_button.on_click(lambda _: self.run_tuning())
         self.tournament_button.on_click(lambda _: self.run_tournament())
@@ -146,7 +147,7 @@ class Dashboard:
             self.game, self.panel_box,
             w.HTML("<h3>A policy tournament on these rules</h3>"),
             w.HBox([self.tournament_games, self.tournament_button]), self.tournament_output,
-            w.HTML("<h3>Tune the rules toward a target</h3>"),
+            w.HTML("<h3>Tune the rules toward a target</h3>"), self.tune_question,
             w.HBox([self.tune_metric, self.tune_goal, self.tune_value]), self.tune_rules,
             w.HBox([self.tune_trials, self.tune_games, self.tune_button]), self.tune_output,
             w.HTML("<h3>This run as a table</h3>"), w.HBox([self.csv_button, self.csv_link]),
@@ -192,6 +193,10 @@ class Dashboard:
             searchable.append(name)
         self.tune_rules.options = searchable
         question = self.spec.tune_question
+        self.tune_question.value = "" if question is None else (
+            f"<p><i>{html.escape(question.question)}</i> (the game's question, asked of the "
+            f"{html.escape(question.preset or 'standard')} preset with {html.escape(question.policies or 'random')} "
+            "players; the tuning runs on the rules and players set above)</p>")
         if question is not None:
             (metric, goal), = list(question.targets.items())[:1]
             self.tune_metric.value = metric
@@ -381,7 +386,8 @@ class Dashboard:
                    'style="max-width:100%">'
                    f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh "
                    f"seed): {html.escape(found.answer())}</p>"
-                   f"<p>The tuned rules from these: <code>{html.escape(flags)}</code></p>")
+                   + (f"<p>The tuned rules from these: <code>{html.escape(flags)}</code></p>" if found.proposed
+                      else "<p>No change proposed.</p>"))
         return found
 
     def _show_tournament(self, text: str) -> None:
