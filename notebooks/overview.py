@@ -485,7 +485,8 @@ for game in GAMES:
     axes[0].figure.suptitle(f"{game}: the design metrics by strength ({ladders[game].attrs['n_games']:,} games "
                             "per pairing)")
     plt.show()
-display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']}" for game in GAMES)))
+display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
+                             f"{toolkit.analysis.strength.not_played(ladders[game].index, game)}" for game in GAMES)))
 
 # %% [markdown]
 # ## 5. Tune toward a target: which rules answer a designer's question?

@@ -98,10 +98,59 @@ def trend_table(weak, strong):
 @pytest.mark.parametrize("weak,strong,verdict", [
     ((0.01, 0.0, 0.02), (0.09, 0.07, 0.11), "grows with skill"),
     ((0.09, 0.07, 0.11), (0.01, 0.0, 0.02), "shrinks with skill"),
-    ((0.01, 0.0, 0.05), (0.04, 0.03, 0.06), "does not change measurably"),
+    ((0.01, 0.0, 0.02), (0.012, 0.002, 0.022), "does not change measurably"),
+    ((0.01, 0.0, 0.05), (0.04, 0.03, 0.06), "grows with skill"),  # the intervals overlap, the difference is clear
 ])
 def test_edge_trend_reads_the_intervals(weak, strong, verdict):
     assert verdict in edge_trend(trend_table(weak, strong))
+
+
+def rungs_table(rows):
+    """policy -> (rating, edge, low, high), weakest listed first."""
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["rating", "first_player_advantage",
+                                                                 "first_player_advantage_low",
+                                                                 "first_player_advantage_high"])
+
+
+def test_every_rung_is_compared_not_only_the_ends():
+    """Issue 36's Attila case: greedy +0.350 [0.063, 0.582] and mcts:100 -0.250 [-0.250, 0.028] were read as
+    'does not change' from random and mcts:100 alone; every pair is compared, so greedy against mcts:100
+    is found (three comparisons: Bonferroni)."""
+    table = rungs_table({"random": (20.0, 0.02, -0.1, 0.14), "greedy": (30.0, 0.35, 0.063, 0.582),
+                         "mcts:100": (40.0, -0.25, -0.40, -0.10)})
+    said = edge_trend(table)
+    assert said.startswith("The first player's edge shrinks with skill: mcts:100's is lower than greedy's by -0.600 ")
+    assert "3 comparisons" in said and "+0.350 [+0.063, +0.582] for greedy" in said
+    turn = edge_trend(rungs_table({"random": (1, 0.0, -0.02, 0.02), "greedy": (2, 0.2, 0.18, 0.22),
+                                   "mcts": (3, 0.0, -0.02, 0.02)}))
+    assert turn.startswith("The first player's edge changes with skill, not in one direction: ")
+
+
+def test_the_adjustment_for_many_comparisons_can_hide_a_lone_difference():
+    """Two rungs 2.2 standard errors apart differ alone (z 1.96), not among ten comparisons (z 2.81)."""
+    se = 0.01
+    half = 1.959963984540054 * se
+    two = rungs_table({"a": (1, 0.0, -half, half), "b": (2, 0.022 * 1.414, 0.022 * 1.414 - half,
+                                                        0.022 * 1.414 + half)})
+    assert "grows with skill" in edge_trend(two)
+    many = {f"r{i}": (i, 0.0, -half, half) for i in range(3)}
+    many["top"] = (9, 0.022 * 1.414, 0.022 * 1.414 - half, 0.022 * 1.414 + half)
+    many["r3"] = (5, 0.0, -half, half)
+    assert "grows with skill" not in edge_trend(rungs_table(many))
+
+
+def test_wide_intervals_say_there_are_not_enough_games():
+    said = edge_trend(rungs_table({"random": (1, 0.0, -0.2, 0.2), "mcts": (2, 0.05, -0.15, 0.25)}))
+    assert said.startswith("Not enough games to tell whether the first player's edge changes with skill")
+    narrow = edge_trend(rungs_table({"random": (1, 0.0, -0.005, 0.005), "mcts": (2, 0.004, -0.001, 0.009)}))
+    assert narrow.startswith("The first player's edge does not change measurably with skill: every difference "
+                             "between rungs is within ±0.007")
+
+
+def test_a_rung_without_the_edge_is_named_as_left_out():
+    said = edge_trend(rungs_table({"random": (1, 0.0, -0.005, 0.005), "greedy": (2, np.nan, np.nan, np.nan),
+                                   "mcts": (3, 0.004, -0.001, 0.009)}))
+    assert said.endswith("Left out: greedy (no interval for the edge in its self-play).")
 
 
 def test_bad_input_is_refused_by_name():
@@ -119,7 +168,7 @@ def test_cli_prints_the_ladder_and_writes_the_table_and_plot(tmp_path, capsys):
                  "-o", str(out), "--plot", str(plot)])
     assert code == 0
     text = capsys.readouterr().out
-    assert "Elo [95% CI]" in text and "first player's advantage" in text and "The first player's edge" in text
+    assert "Elo [95% CI]" in text and "first player's advantage" in text and "first player's edge" in text
     saved = pd.read_csv(out, index_col=0)
     expected = analysis.ladder("valhalla", policies=("random", "greedy"), n_games=40, seed=3, progress=False)
     assert saved["rating"].to_numpy() == pytest.approx(expected["rating"].to_numpy())
@@ -131,3 +180,13 @@ def test_cli_refuses_a_bad_plot_name(tmp_path, capsys):
                  str(tmp_path / "x.txt")]) == 2
     assert f"plot={str(tmp_path / 'x.txt')!r} is not allowed: the name must end in .png or .svg or .pdf" \
         in capsys.readouterr().err
+
+
+def test_the_rungs_a_shorter_ladder_leaves_out_are_named():
+    from toolkit.analysis.strength import LADDER, not_played
+
+    said = not_played(("random", "greedy", "mcts:100"), "attila")
+    assert said.startswith("Not on this ladder: lookahead, mcts:1000 (left out to keep the page's runs within "
+                           "minutes") and "`toolkit ladder attila` plays every rung" in said
+    assert not_played(("random", "greedy", "lookahead:8", "mcts:100", "mcts:1000"), "herrlof") == ""
+    assert not_played(LADDER, "valhalla") == ""

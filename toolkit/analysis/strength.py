@@ -13,8 +13,9 @@ metrics that depend on play, each with its 95% interval:
 - **skill gap**: the policy's win rate against ``random`` over every seating (from the tournament),
   minus the fair share.
 
-:func:`edge_trend` answers "does the first player's edge grow as players improve?" from the weakest
-and the strongest rung: it grows (or shrinks) when their intervals do not overlap.
+:func:`edge_trend` answers "does the first player's edge grow as players improve?" from every pair of
+rungs, with intervals adjusted for the number of comparisons, and says when there are not enough games
+to tell.
 
 Examples
 --------
@@ -128,33 +129,78 @@ def _names(policies) -> list[str]:
     return list(dict.fromkeys(p.strip() for p in policies if p.strip()))
 
 
-def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage") -> str:
-    """One sentence: does ``metric`` (the first player's edge) change from the weakest rung of a
-    :func:`ladder` table to the strongest (the highest rating)?  It grows or shrinks when the two 95%
-    intervals do not overlap; otherwise the ladder cannot tell.
+def not_played(policies, game: str) -> str:
+    """The sentence that names the rungs of the full ladder (:data:`LADDER`) a shorter one left out, and
+    why ("" when none is left out): a page's ladder leaves out its slowest rungs to stay within minutes."""
+    played = {p.split(":")[0] if p.startswith("lookahead") else p for p in policies}
+    missing = [p for p in LADDER if p not in played]
+    if not missing:
+        return ""
+    return (f"Not on this ladder: {', '.join(missing)} (left out to keep the page's runs within minutes, "
+            f"their games being the slowest; `toolkit ladder {game}` plays every rung, up to {LADDER[-1]}).")
+
+
+RESOLUTION = 0.05  # the smallest change in the first player's edge a ladder is asked to tell apart
+
+
+def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", resolution: float = RESOLUTION) -> str:
+    """One sentence: does ``metric`` (the first player's edge) change with skill, over every rung of a
+    :func:`ladder` table?
+
+    Every pair of rungs with the metric is compared (rungs ordered by rating), each difference with an
+    interval that holds together with the others at 95% (Bonferroni over the pairs; each rung's standard
+    error read from its 95% interval, the rungs' runs taken as independent).  The edge *grows* (or
+    *shrinks*) with skill when every pair that differs has the stronger rung higher (lower); it changes
+    *not in one direction* when they disagree.  When no pair differs, the answer says the edge does not
+    change measurably only if every difference is known to within ``resolution``; else there are not
+    enough games to tell.  A rung without the metric is named as left out.
 
     >>> t = pd.DataFrame({"rating": [1400, 1600], "first_player_advantage": [0.01, 0.09],
     ...                   "first_player_advantage_low": [0.0, 0.07], "first_player_advantage_high": [0.02, 0.11]},
     ...                  index=pd.Index(["random", "mcts"], name="policy"))
     >>> edge_trend(t)
-    "The first player's edge grows with skill: +0.010 [+0.000, +0.020] for random, +0.090 [+0.070, +0.110] for mcts."
+    "The first player's edge grows with skill: mcts's is higher than random's by +0.080 [+0.058, +0.102] (+0.010 [+0.000, +0.020] for random; +0.090 [+0.070, +0.110] for mcts; 1 comparison)."
     """
+    from toolkit.core.stats import bonferroni_z
+
     if metric not in table.columns or table[metric].isna().all():
         return "The first player's edge is not defined for this game (no first mover)."
-    weak = table.index[0]
-    strong = table["rating"].idxmax()
+    finite = table[np.isfinite(table[metric]) & np.isfinite(table[metric + "_low"])
+                   & np.isfinite(table[metric + "_high"])]
+    left_out = [name for name in table.index if name not in finite.index]
+    out_text = (f" Left out: {', '.join(left_out)} (no interval for the edge in its self-play)." if left_out else "")
+    rungs = finite.sort_values("rating", kind="stable")
+    if len(rungs) < 2:
+        return f"Only one rung has the first player's edge: no trend to read.{out_text}"
+    names = list(rungs.index)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]  # a weaker than b by rating
+    z = bonferroni_z(len(pairs))
+    se = (rungs[metric + "_high"] - rungs[metric + "_low"]) / (2 * 1.959963984540054)
 
     def text(name):
-        r = table.loc[name]
+        r = rungs.loc[name]
         return f"{r[metric]:+.3f} [{r[metric + '_low']:+.3f}, {r[metric + '_high']:+.3f}] for {name}"
 
-    if strong == weak:
-        return f"The strongest policy is the weakest rung ({weak}): no trend to read ({text(weak)})."
-    w, s = table.loc[weak], table.loc[strong]
-    if s[metric + "_low"] > w[metric + "_high"]:
-        verdict = "grows with skill"
-    elif s[metric + "_high"] < w[metric + "_low"]:
-        verdict = "shrinks with skill"
-    else:
-        verdict = "does not change measurably with skill (the intervals overlap)"
-    return f"The first player's edge {verdict}: {text(weak)}, {text(strong)}."
+    found, widest = [], 0.0
+    for a, b in pairs:
+        diff = float(rungs.loc[b, metric] - rungs.loc[a, metric])
+        half = float(z * np.hypot(se[a], se[b]))
+        widest = max(widest, half)
+        if abs(diff) > half:
+            found.append((abs(diff), a, b, diff, half))
+    counted = f"{len(pairs)} comparison{'s' if len(pairs) > 1 else ''}"
+    every = "; ".join(text(n) for n in names)
+    if found:
+        ups = {diff > 0 for _, _, _, diff, _ in found}
+        verdict = ("grows with skill" if ups == {True} else "shrinks with skill" if ups == {False}
+                   else "changes with skill, not in one direction")
+        shown = sorted(found, reverse=True)[:3]
+        said = "; ".join(f"{b}'s is {'higher' if diff > 0 else 'lower'} than {a}'s by {diff:+.3f} "
+                         f"[{diff - half:+.3f}, {diff + half:+.3f}]" for _, a, b, diff, half in shown)
+        return f"The first player's edge {verdict}: {said} ({every}; {counted}).{out_text}"
+    if widest <= resolution:
+        return (f"The first player's edge does not change measurably with skill: every difference between rungs "
+                f"is within ±{widest:.3f} ({every}; {counted}).{out_text}")
+    return (f"Not enough games to tell whether the first player's edge changes with skill: no two rungs differ "
+            f"measurably, but differences up to ±{widest:.3f} could hide in the intervals (to tell apart "
+            f"{resolution:.2f}, play more games per rung) ({every}; {counted}).{out_text}")

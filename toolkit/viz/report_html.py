@@ -38,6 +38,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
+from toolkit.analysis.strength import not_played
 from toolkit.core.params import params_of
 
 CSS = """
@@ -456,6 +457,7 @@ def render(d: DesignerData) -> str:
                    "with 95% intervals. The skill gap is the policy's win rate against random over every seating "
                    "minus the fair share. Does the first player's edge grow as players improve?"),
                 _p(d.ladder.attrs.get("answer", ""), "lead"),
+                _p(not_played(d.ladder.index, spec.name), "note"),
                 _table(ladder_table(d.ladder), index=True),
                 _figure(uris["ladder"], "strength ladder",
                         "Each metric against the rating (Elo with two seats, OpenSkill mu with more); whiskers: "
