@@ -147,7 +147,7 @@ def test_halali_tile_counts_cells_change_the_rules():
     assert [counts.cells[k].value for k in KINDS] == [2, 6, 2, 8, 8, 7, 15]
     counts.cells["bear"].value = 3  # 49 tiles: refused with the rule's message, the last run kept
     assert "tile_counts" in panel.last_error and "sum to 48" in panel.last_error
-    assert "sum to 48" in panel.status.value and seen == []
+    assert "sum to 48" in panel.messages["tile_counts"].value and seen == []
     counts.cells["tree"].value = 14
     assert panel.last_error is None
     rules = panel.rules()
@@ -195,7 +195,7 @@ def test_bad_mapping_entry_names_the_parameter_and_keeps_the_last_run():
     assert panel.runs == 1
     panel.widgets["ranges"].cells["bear"].value = 9  # ranges are 0..7
     assert panel.last_error == "ranges[bear]=9 is not allowed: an integer in 0..7"
-    assert "ranges[bear]=9" in panel.status.value and "#b00020" in panel.status.value
+    assert "ranges[bear]=9" in panel.messages["ranges"].value and "#b00020" in panel.messages["ranges"].value
     assert panel.runs == 1 and len(seen) == 1
     with pytest.raises(ValueError, match=r"ranges\[bear\]=9"):
         panel.rules()
@@ -355,13 +355,16 @@ def test_panel_shows_a_heading_per_group_in_order_and_every_field_once(game):
     for (heading, controls), group in zip(shown, EXPECTED_GROUPS[game]):
         assert f">{group}<" in heading
         assert [params_of(panel.spec.Rules)[name].group for name in panel.groups[group]] == [group] * len(controls)
-        assert controls == [panel.widgets[name] for name in panel.groups[group]]
-    placed = [id(c) for _, controls in shown for c in controls]
+        # each control in its cell, with the place for its message under it
+        assert controls == [panel.cells[name] for name in panel.groups[group]]
+        assert [c.children[0] for c in controls] == [panel.widgets[name] for name in panel.groups[group]]
+    placed = [id(c.children[0]) for _, controls in shown for c in controls]
     assert sorted(placed) == sorted(id(w) for w in panel.widgets.values())  # each field exactly once
     # the preset and the game count come first, above the groups
     children = list(panel.box.children)
     top = next(i for i, c in enumerate(children) if isinstance(c, ipywidgets.HBox)
-               and panel.preset in c.children and panel.n_games in c.children)
+               and panel.preset in c.children and any(panel.n_games in getattr(b, "children", ())
+                                                      for b in c.children))
     assert top < min(children.index(s) for s in panel.sections.values())
 
 
@@ -397,5 +400,50 @@ def test_param_group_is_optional():
 def test_grids_take_a_whole_row_of_their_group():
     panel = _panel("halali")
     for name, control in panel.widgets.items():
-        spans = control.layout.grid_column == "1 / -1"
+        spans = panel.cells[name].layout.grid_column == "1 / -1"  # the control's cell, its message under it
         assert spans == isinstance(control, ControlGrid), name
+        assert panel.cells[name].children == (control, panel.messages[name])
+
+
+def test_a_refused_value_is_shown_at_its_field_and_cleared_by_a_good_one():
+    """Issue 36, point 3: the message sits under the control it names, the status line points there; a
+    message that names no control of the panel (the run's own refusal) stays in the status line."""
+    seen = []
+    panel = _panel("valhalla", seen)
+    panel.refresh()
+    panel.widgets["rock_square"].value = panel.widgets["dock_square"].value  # refused by validate()
+    red = [name for name, html in panel.messages.items() if "b00020" in html.value]
+    assert red == ["rock_square"] and "must differ from dock_square" in panel.messages["rock_square"].value
+    assert "b00020" not in panel.status.value and "<b>rock_square</b>" in panel.status.value
+    panel.widgets["rock_square"].value = 30
+    assert all(html.value == "" for html in panel.messages.values()) and panel.last_error is None
+    panel.n_games.value = 0
+    assert "games=0 is not allowed" in panel.messages["games"].value
+    panel.n_games.value = 10
+
+    def refuse(rules, n_games):
+        raise ValueError("policy='minimax' is not allowed: one of random, greedy")
+
+    other = widgets.rules_panel("valhalla", refuse, n_games=10, auto=False)
+    other.refresh()
+    assert "policy='minimax' is not allowed" in other.status.value and "b00020" in other.status.value
+    assert all(html.value == "" for html in other.messages.values())
+
+
+def test_a_rule_that_does_not_matter_is_greyed_out():
+    """Issue 36, point 12: Valhalla's hagalaz_alone_value counts only in runes mode, the extra throws'
+    classes and option only with extra throws on; their controls are disabled otherwise, and come back."""
+    panel = _panel("valhalla")
+    hagalaz, classes, optional = (panel.widgets[n] for n in ("hagalaz_alone_value", "extra_throw_values",
+                                                             "extra_throw_optional"))
+    assert not hagalaz.disabled and classes.disabled and optional.disabled  # standard: runes, no extra throws
+    assert all(box.disabled for box in classes._controls)  # a grid greys out every checkbox
+    panel.widgets["throw_mode"].value = "simplified"
+    panel.widgets["extra_throw_enabled"].value = True
+    assert hagalaz.disabled and not classes.disabled and not optional.disabled
+    assert not any(box.disabled for box in classes._controls)
+    panel.set_preset("alternative")
+    panel.set_preset("standard")
+    assert not hagalaz.disabled and classes.disabled
+    assert [n for n, p in params_of(GAMES["valhalla"].Rules).items() if p.applies] == [
+        "hagalaz_alone_value", "extra_throw_values", "extra_throw_optional"]

@@ -583,6 +583,17 @@ class Param:
     basis: str = ""
     default: Any = None  # the declared default (may be a ByPlayers)
     group: str = ""  # the heading the rules panel shows it under ("set-up", "scoring"); "" = "other"
+    # (field, value): the rule only matters while that other field has that value (Valhalla's
+    # hagalaz_alone_value in runes mode); the rules panel greys its control out otherwise
+    applies: tuple | None = None
+
+    def applies_to(self, values) -> bool:
+        """Whether the rule matters under ``values`` (field -> value; a mapping or a Rules)."""
+        if self.applies is None:
+            return True
+        field, wanted = self.applies
+        current = values[field] if isinstance(values, dict) else getattr(values, field)
+        return current == wanted
 
 
 class _Unset:
@@ -595,13 +606,14 @@ class _Unset:
 UNSET = _Unset()
 
 
-def param(default, kind: Kind, doc: str, basis: str = "", group: str = ""):
+def param(default, kind: Kind, doc: str, basis: str = "", group: str = "", applies: tuple | None = None):
     """Declare a rule field: ``x: int = param(6, Int(1, 6), "ships per player", group="set-up")``.
 
     ``group`` is the heading the field is shown under in the rules panel (fields
-    without one are shown under "other").
+    without one are shown under "other").  ``applies=(field, value)``: the rule only
+    matters while ``field`` has ``value`` (the panel greys its control out otherwise).
     """
-    meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default, group=group)}
+    meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default, group=group, applies=applies)}
     if isinstance(default, ByPlayers):
         return dataclasses.field(default=UNSET, metadata=meta)
     if isinstance(default, (list, dict, set)):

@@ -38,6 +38,8 @@ class ControlGrid(w.VBox, w.ValueWidget):
     """
 
     description = traitlets.Unicode(help="The parameter name shown above the grid.")
+    disabled = traitlets.Bool(False, help="Greyed out: every control of the grid disabled (a rule that does "
+                                         "not matter under the others, ``param(applies=...)``).")
 
     def __init__(self, controls, grid_children, value, *, description="", tooltip="",
                  columns="repeat(auto-fill, minmax(6em, 1fr))"):
@@ -54,6 +56,11 @@ class ControlGrid(w.VBox, w.ValueWidget):
         for control in self._controls:
             control.observe(self._on_control, names="value")
         self.observe(self._on_value, names="value")
+        self.observe(self._on_disabled, names="disabled")
+
+    def _on_disabled(self, change) -> None:
+        for control in self._controls:
+            control.disabled = change["new"]
 
     @traitlets.validate("value")
     def _validate_value(self, proposal):

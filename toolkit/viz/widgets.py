@@ -33,6 +33,7 @@ The panel also works without a browser, which is how it is tested::
 from __future__ import annotations
 
 import inspect
+import re
 
 import ipywidgets as w
 
@@ -105,6 +106,7 @@ class RulesPanel:
         self.status = w.HTML()
         self.output = w.Output()
 
+        self._grey_out()
         self.preset.observe(self._on_preset, names="value")
         self.n_games.observe(self._on_change, names="value")
         for widget in self.widgets.values():
@@ -114,18 +116,22 @@ class RulesPanel:
         for name, spec in self.params.items():
             self.groups.setdefault(spec.group or OTHER, []).append(name)
         self.sections = {}
+        # each control with the place its refused value's message shows, right under it
+        self.messages = {name: w.HTML() for name in [*self.widgets, "games"]}
+        self.cells = {name: w.VBox([widget, self.messages[name]], layout=w.Layout(min_width="0"))
+                      for name, widget in self.widgets.items()}
         for heading, names in self.groups.items():
             for name in names:
                 if isinstance(self.widgets[name], ControlGrid):
-                    self.widgets[name].layout.grid_column = "1 / -1"  # a grid of cells takes a whole row
-            grid = w.GridBox([self.widgets[name] for name in names],
+                    self.cells[name].layout.grid_column = "1 / -1"  # a grid of cells takes a whole row
+            grid = w.GridBox([self.cells[name] for name in names],
                              layout=w.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))",
                                              grid_gap="2px 12px"))
             heading_html = w.HTML(f'<div style="{_HEADING_STYLE}">{_html_escape(heading)}</div>')
             self.sections[heading] = w.VBox([heading_html, grid])
         header = [w.HTML(f"<b>{_html_escape(title or self.spec.title + ' rules')}</b>")]
-        self.box = w.VBox(header + [w.HBox([self.preset, self.n_games]), *self.sections.values(),
-                                    self.status, self.output])
+        self.box = w.VBox(header + [w.HBox([self.preset, w.VBox([self.n_games, self.messages["games"]])]),
+                                    *self.sections.values(), self.status, self.output])
 
     # -- the function form -------------------------------------------------------
 
@@ -152,6 +158,7 @@ class RulesPanel:
             n_games = self.games()
         except ValueError as error:
             return self._fail(error)
+        self._clear_messages()
         self.status.value = "running …"
         self.runs += 1
         with self.output:
@@ -214,12 +221,48 @@ class RulesPanel:
             display(figure)
             plt.close(figure)  # else the inline backend shows it a second time at the cell's end
 
+    def field_of(self, message: str) -> str | None:
+        """The control a refusal's message is about: the name it starts with (``zero_runes_value=9 ...``,
+        ``ranges[bear]=9 ...``, ``games=0 ...``), if the panel has that control."""
+        found = re.match(r"\s*([A-Za-z_]\w*)(\[[^\]]*\])?=", message)
+        return found.group(1) if found and found.group(1) in self.messages else None
+
     def _fail(self, error: ValueError):
-        self.last_result, self.last_error = None, str(error)
-        self.status.value = f'<span style="{_ERROR_STYLE}">{_html_escape(str(error))}</span>'
+        """Show a refused value's message in red at its control (or in the status line when it names no
+        control of the panel); the last good plots stay."""
+        message = str(error)
+        self.last_result, self.last_error = None, message
+        self._clear_messages()
+        red = f'<span style="{_ERROR_STYLE}">{_html_escape(message)}</span>'
+        field = self.field_of(message)
+        if field is None:
+            self.status.value = red
+        else:
+            self.messages[field].value = red
+            self.status.value = (f"not run: a value is not allowed, see the message under "
+                                 f"<b>{_html_escape(field)}</b>; the plots below are the last good rules'")
         return None
 
+    def _grey_out(self) -> None:
+        """Disable each control whose rule does not matter under the others' current values
+        (``param(..., applies=(field, value))``), and enable it again when it does."""
+        for name, spec in self.params.items():
+            if spec.applies is None:
+                continue
+            field = spec.applies[0]
+            try:
+                current = {field: self.params[field].kind.from_widget(field, self.widgets[field].value)}
+            except ValueError:
+                continue  # the controlling field's own value is refused: leave the control as it is
+            self.widgets[name].disabled = not spec.applies_to(current)
+
+    def _clear_messages(self) -> None:
+        for html in self.messages.values():
+            if html.value:
+                html.value = ""
+
     def _on_change(self, change) -> None:
+        self._grey_out()
         if self._resetting:
             return
         if change is not None and change.get("owner") is self.widgets.get("num_players"):
@@ -260,6 +303,7 @@ class RulesPanel:
                 self.widgets[name].value = self._control_value(name, getattr(rules, name))
         finally:
             self._resetting = False
+        self._grey_out()
         if self.auto:
             self.refresh()
 

@@ -45,7 +45,7 @@ class Rules(RulesBase):
     zero_runes_value: int = param(5, Int(1, 6), "Value of a throw with no rune up", "[seed]/[inf]", group="throws")
     hagalaz_alone_value: int = param(0, Choice((0, -1)),
                                      "Value of Hagalaz alone in runes mode (-1 = one square back)", "[design]",
-                                     group="throws")
+                                     group="throws", applies=("throw_mode", "runes"))
     ships_per_player: int = param(6, Int(1, 6), "Ships per player", "[seed]", group="set-up")
     setup: str = param("empty_board", Choice(("empty_board", "alternating_blocks")),
                        "Starting position (V-3.1)", "[seed]", group="set-up")
@@ -80,9 +80,10 @@ class Rules(RulesBase):
                                           group="bearing off")
     extra_throw_enabled: bool = param(False, Bool(), "Extra throws exist (V-4.5)", "[seed]", group="throws")
     extra_throw_values: tuple = param(("natural_one", "4", "5"), ChoiceSet(EXTRA_THROW_CLASSES),
-                                      "Throw classes that grant an extra throw", "[seed]", group="throws")
+                                      "Throw classes that grant an extra throw", "[seed]", group="throws",
+                                      applies=("extra_throw_enabled", True))
     extra_throw_optional: bool = param(True, Bool(), "The player may decline an extra throw (DP-2)", "[seed]",
-                                       group="throws")
+                                       group="throws", applies=("extra_throw_enabled", True))
     max_turns: int = param(10_000, Int(1, 1_000_000), "Safety cap on turns (V-8)", "[design]", group="end")
 
     def validate(self) -> None:
