@@ -346,3 +346,18 @@ def test_the_status_line_writes_rules_as_set_takes_them_and_the_player_count():
     assert valhalla.panel.status.value == "custom rules: <code>zero_runes_value=4</code>"  # two seats: no count
     tiles = toolkit.rules("walhalla", num_players=3, peninsula_tiles=frozenset({5, 6, 7}))
     assert board.panel.describe(tiles) == "custom rules: <code>peninsula_tiles=5,6,7</code>, 3 players"
+
+
+def test_metric_descriptions_name_no_rule_a_game_lacks():
+    """Issue 36, point 13: Halali's page said "completion ... max_turns", a rule Halali does not have; a
+    ply is explained beside the turn."""
+    from toolkit.analysis.metrics import DESCRIPTIONS
+    from toolkit.core.params import params_of
+
+    every_rule = {name for g in toolkit.GAMES for name in params_of(toolkit.GAMES[g].Rules)}
+    for game in toolkit.GAMES:
+        own = set(params_of(toolkit.GAMES[game].Rules))
+        for metric, text in DESCRIPTIONS.items():
+            named = {word.strip("(),.`") for word in text.split() if "_" in word} & every_rule  # identifiers
+            assert named <= own, (game, metric, named - own)
+    assert "a ply is one decision point of one seat" in DESCRIPTIONS["duration_plies"]

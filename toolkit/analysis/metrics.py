@@ -8,8 +8,8 @@ first), so a ``keep="summary"`` run of millions of games reports them in
 flat memory.  Each comes with a 95% interval where one is defined.
 
 Outcome
-    ``completion``: share of games that ended by the rules (not cut off by
-    ``max_turns``).  ``drawishness``: share of games that ended by the rules
+    ``completion``: share of games that ended by the rules (not stopped by
+    the simulator's safety cap on length, such as Valhalla's ``max_turns``).  ``drawishness``: share of games that ended by the rules
     without a sole winner (a draw, or a win shared by tied seats).
     ``balance``: 1 − the largest gap between the win rates of two places in
     the turn order (Ludii's *Balance*, 1 = every place wins equally often);
@@ -65,14 +65,14 @@ Z95 = stats.Z95
 
 DESCRIPTIONS = {
     "games": "games simulated",
-    "completion": "share of games ended by the rules (not cut off at max_turns)",
+    "completion": "share of games ended by the rules (not stopped by the simulator's safety cap on length)",
     "drawishness": "share of games ended by the rules with no sole winner (draw or shared win)",
     "balance": "1 - largest gap between the win rates of two places in the turn order",
     "seat_balance": "1 - largest gap between the win rates of two seats",
     "first_player_win_rate": "win rate of the seat that moved first",
     "first_player_advantage": "first player's win rate minus the mean win rate of all places",
     "duration_turns": "mean turns per game",
-    "duration_plies": "mean plies per game",
+    "duration_plies": "mean plies per game (a ply is one decision point of one seat; a turn holds one or more)",
     "decisions": "mean decision points per game (all seats)",
     "branching_factor": "mean options per decision point (pooled)",
     "lead_changes": "mean lead changes per game (drama)",
