@@ -120,7 +120,8 @@ def test_metrics_are_those_of_the_default_run(written, game):
         shown = (f"{int(row['value']):,}" if name == "games" else
                  report_html.interval(row["value"], row["ci_low"], row["ci_high"],
                                       report_html.digits_for(row["value"])))
-        assert f"<td>{name}</td>\n      <td>{shown}</td>" in text, name
+        cell = "<td class=\"ci\">" if "[" in shown else "<td>"  # a value with its interval: one line
+        assert f"<td>{name}</td>\n      {cell}{shown}</td>" in text, name
 
 
 def test_skill_gap_and_luck_rows_use_the_page_sizes(written):

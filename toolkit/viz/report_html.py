@@ -33,6 +33,7 @@ import base64
 import dataclasses
 import html
 import io
+import re
 import textwrap
 
 import numpy as np
@@ -53,6 +54,8 @@ a { color: #2171b5; }
 table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.88em;
         font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #d9d9d9; padding: 0.25em 0.6em; vertical-align: top; }
+td { overflow-wrap: anywhere; }
+td.ci { white-space: nowrap; overflow-wrap: normal; }
 th { background: #f0f4f8; text-align: left; }
 tbody tr:nth-child(even) { background: #fafafa; }
 figure { margin: 0.8em 0 1.2em; }
@@ -121,9 +124,14 @@ def count(value) -> str:
     return f"{int(value):,}" if _finite(value) else "–"
 
 
+_INTERVAL_CELL = re.compile(r"<td>([−+\-]?[\d,.]+%? \[[^<\]]*\])</td>")
+
+
 def _table(frame: pd.DataFrame, index: bool = False) -> str:
-    """A frame of formatted strings as an HTML table."""
-    return frame.to_html(index=index, escape=True, border=0, na_rep="–")
+    """A frame of formatted strings as an HTML table; a cell that is a value with its interval
+    (``0.512 [0.507, 0.517]``) is kept on one line (class ``ci``), long values wrap (the CSS)."""
+    text = frame.to_html(index=index, escape=True, border=0, na_rep="–")
+    return _INTERVAL_CELL.sub(r'<td class="ci">\1</td>', text)
 
 
 def _constrained(fig) -> bool:
