@@ -220,3 +220,11 @@ def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
     # the rungs of the full ladder this page leaves out are named, with why (issue 36, point 6)
     assert "Not on this ladder: mcts:1000 (left out to keep the page&#x27;s runs within minutes" \
         in page(written[2], "valhalla")
+
+
+def test_the_odds_have_one_number_format():
+    """Issue 36, point 13: Herrlof's odds mixed ``0.142857`` and ``5.8e-05``."""
+    shown = report_html.odds_table(GAMES["herrlof"].odds(GAMES["herrlof"].Rules()))
+    values = shown["value"].tolist()
+    assert all(re.fullmatch(r"\d+\.\d{6}", v) for v in values), values
+    assert "0.000058" in values and "0.142857" in values

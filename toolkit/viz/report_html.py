@@ -337,10 +337,12 @@ def seat_table(sa: pd.DataFrame) -> pd.DataFrame:
 
 
 def odds_table(odds: pd.DataFrame) -> pd.DataFrame:
+    """The exact odds as text: every number to six decimals, one format down the column (``.6g`` wrote
+    Herrlof's small probabilities as ``5.8e-05`` beside ``0.142857``)."""
     out = odds.copy()
     for column in out.columns:
         if pd.api.types.is_float_dtype(out[column]):
-            out[column] = [f"{x:.6g}" if _finite(x) else "–" for x in out[column]]
+            out[column] = [f"{x:.6f}" if _finite(x) else "–" for x in out[column]]
         else:
             out[column] = out[column].astype(str)
     return out
