@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import html
 import re
 
 import numpy as np
@@ -228,3 +229,14 @@ def test_the_odds_have_one_number_format():
     values = shown["value"].tolist()
     assert all(re.fullmatch(r"\d+\.\d{6}", v) for v in values), values
     assert "0.000058" in values and "0.142857" in values
+
+
+def test_the_ratings_are_said_in_words(written):
+    """Issue 36, point 11: the ratings table comes with its sentence, made from the page's own ratings."""
+    from toolkit.analysis.ratings import in_words
+
+    rated = pd.read_csv(written[2] / "valhalla_ratings.csv").set_index("policy")
+    rated.attrs["rating"] = "elo"
+    sentence = in_words(rated)
+    assert "Elo (95%: " in sentence
+    assert html.escape(sentence) in page(written[2], "valhalla")

@@ -414,6 +414,9 @@ def _print_ratings(table) -> None:
                               "sigma": r["sigma"].map("{:.3f}".format), "ordinal": r["ordinal"].map("{:.2f}".format),
                               "games": r["games"]}, index=r.index)
     _print_table(shown, index=True)
+    from toolkit.analysis.ratings import in_words
+
+    print(in_words(r))
 
 
 def cmd_ladder(args) -> int:

@@ -164,3 +164,31 @@ def openskill_ratings(table: pd.DataFrame) -> pd.DataFrame:
     out.attrs.update(table.attrs)
     out.attrs["rating"] = "openskill"
     return out
+
+
+def in_words(rated: pd.DataFrame) -> str:
+    """The ratings of :func:`ratings` as sentences, each policy against the next one down: "lookahead is
+    about 260 Elo above greedy (95%: 222 to 298; it wins about 82% of their games)", or that two cannot be
+    told apart.  The difference's interval takes the two ratings' errors as independent (an
+    approximation: they share the tournament)."""
+    order = rated.sort_values(rated.columns[0], ascending=False)
+    elo_scale = rated.attrs.get("rating") == "elo"
+    value, error = ("elo", "se") if elo_scale else ("mu", "sigma")
+    said = []
+    for (a, ra), (b, rb) in zip(order.iterrows(), list(order.iterrows())[1:]):
+        diff = float(ra[value] - rb[value])
+        half = stats.Z95 * float(np.hypot(ra[error], rb[error]))
+        low, high = diff - half, diff + half
+        if elo_scale:
+            size = f"{diff:.0f} Elo (95%: {low:.0f} to {high:.0f})"
+            if low > 0:
+                wins = 1.0 / (1.0 + 10.0 ** (-diff / ELO_SCALE))
+                said.append(f"{a} is about {size} above {b}; it wins about {wins:.0%} of their games")
+            else:
+                said.append(f"{a} and {b} cannot be told apart: {a} is {size} above")
+        else:
+            size = f"{diff:.1f} mu (95%: {low:.1f} to {high:.1f})"
+            said.append(f"{a} is about {size} above {b}" if low > 0
+                        else f"{a} and {b} cannot be told apart: {a} is {size} above")
+    return "; ".join(said) + "." if said else ""
+

@@ -342,8 +342,10 @@ class Dashboard:
                                      ylabel="policy (row)" if seats == 2 else "tested policy (row)",
                                      title="row policy's win rate" + ("" if seats == 2 else f" (fair share 1/{seats})"))
         image = report_html.figure_uri(ax.figure)
+        rated = ratings.ratings(table)
         self._show_tournament(f'<img src="{image}" alt="tournament: row policy\'s win rate" style="max-width:100%">'
-                              + ratings.ratings(table).to_html(escape=True, border=0, float_format="{:.1f}".format))
+                              + f"<p>{html.escape(ratings.in_words(rated))}</p>"
+                              + rated.to_html(escape=True, border=0, float_format="{:.1f}".format))
         return table
 
     def run_tuning(self):

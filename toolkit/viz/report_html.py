@@ -39,6 +39,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
+from toolkit.analysis.ratings import in_words
 from toolkit.analysis.strength import not_played
 from toolkit.core.params import params_of
 
@@ -456,6 +457,7 @@ def render(d: DesignerData) -> str:
                     "Win rate of the row policy against the column policy, with its 95% Wilson interval."
                     + ("" if seats == 2 else f" White is the fair share 1/{seats}.")),
             "<h3>Ratings</h3>", _p(rating, "note"),
+            _p(in_words(d.ratings), "lead"),
             _table(ratings_table(d.ratings)),
             "<h3>Every pairing</h3>",
             _table(tournament_table(d.tournament)))
