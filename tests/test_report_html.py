@@ -214,7 +214,8 @@ def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
     expected = toolkit.analysis.ladder("valhalla", policies=sizes["ladder_policies"], n_games=sizes["ladder"],
                                        seed=SEED, progress=False)
     got = pd.read_csv(written[2] / "valhalla_ladder.csv").set_index("policy")
-    assert got.index.tolist() == list(sizes["ladder_policies"])
+    assert got.index.tolist() == expected.index.tolist()  # weakest first by the rating measured
+    assert set(got.index) == set(sizes["ladder_policies"])
     for column in ("rating", "first_player_advantage", "duration_turns", "skill_gap_high"):
         assert got[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
     assert expected.attrs["answer"].replace("'", "&#x27;") in page(written[2], "valhalla")

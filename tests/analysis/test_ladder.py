@@ -190,3 +190,15 @@ def test_the_rungs_a_shorter_ladder_leaves_out_are_named():
                            "minutes") and "`toolkit ladder attila` plays every rung" in said
     assert not_played(("random", "greedy", "lookahead:8", "mcts:100", "mcts:1000"), "herrlof") == ""
     assert not_played(LADDER, "valhalla") == ""
+
+
+def test_rungs_are_ordered_by_the_strength_measured(monkeypatch):
+    """Issue 36, point 19: asked in the wrong order, the rungs come back weakest first by their rating, the
+    order asked kept in attrs; the control: asked in the right order, nothing moves."""
+    wrong = analysis.ladder("valhalla", policies=("greedy", "random"), n_games=40, seed=4, progress=False)
+    assert wrong.index.tolist() == ["random", "greedy"] and wrong["rung"].tolist() == [0, 1]
+    assert wrong.attrs["asked"] == ["greedy", "random"]
+    assert wrong["rating"].is_monotonic_increasing
+    right = analysis.ladder("valhalla", policies=("random", "greedy"), n_games=40, seed=4, progress=False)
+    assert right.index.tolist() == ["random", "greedy"]
+    pd.testing.assert_series_equal(right["rating"], wrong["rating"])

@@ -77,7 +77,8 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
     Returns
     -------
     DataFrame
-        Index ``policy`` in the given order; ``rung`` (0 = weakest), ``rating``, ``rating_low``,
+        Index ``policy``, weakest first by the measured rating (``attrs["asked"]``: the order given);
+        ``rung`` (0 = weakest), ``rating``, ``rating_low``,
         ``rating_high``, then for each metric of :data:`PLAY_METRICS` and ``skill_gap`` its value and
         ``_low`` / ``_high`` 95% bounds.  ``attrs``: the provenance, ``rating`` (``"elo"`` or
         ``"openskill"``), ``fair`` (the fair share), ``selfplay_games``, ``answer`` (:func:`edge_trend`).
@@ -116,9 +117,12 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
             for stat, suffix in (("win_rate", ""), ("ci_low", "_low"), ("ci_high", "_high")):
                 row["skill_gap" + suffix] = float(against[stat].loc[name, "random"]) - fair
         rows.append(row)
-    out = pd.DataFrame(rows).set_index("policy")
+    # weakest first by the rating measured here, not by the order asked: a rung asked as stronger can
+    # rate lower (Herrlof's mcts:100 below its lookahead); ``attrs["asked"]`` keeps the order asked
+    out = pd.DataFrame(rows).sort_values("rating", kind="stable").set_index("policy")
+    out["rung"] = range(len(out))
     out.attrs.update(results.provenance(spec, rules, names, seed, n_games))
-    out.attrs.update({"rating": kind, "fair": 1.0 / seats, "selfplay_games": selfplay_games})
+    out.attrs.update({"rating": kind, "fair": 1.0 / seats, "selfplay_games": selfplay_games, "asked": list(names)})
     out.attrs["answer"] = edge_trend(out)
     return out
 
