@@ -106,7 +106,8 @@ def main(argv=None) -> int:
               f"{args.n_games} games "
               f"(ours in seat game % seats), our pooled share of the wins with Wilson's 95% interval")
         for name in games:
-            frame = bridge.match(name, f"mcts:{args.iterations}:0:random:uct", args.iterations, args.n_games, seed=SEED)
+            frame = bridge.match(name, f"mcts:{args.iterations}:0:random:uct", iterations=args.iterations,
+                                 n_games=args.n_games, seed=SEED)
             share = frame["our_share"]
             _, low, high = stats.wilson(share.sum(), len(share))
             print(f"{name:<10} {share.mean():.3f} [{low:.3f}, {high:.3f}]  (fair {1 / game.seats:.3f})", flush=True)

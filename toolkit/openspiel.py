@@ -386,11 +386,12 @@ def openspiel_bot(game: Game, iterations: int, seed: int, exploration: float = m
     return bot
 
 
-def match(name: str, ours: str = "mcts:200", iterations: int = 200, n_games: int = 20, seed: int = 0, rules=None,
+def match(name: str, ours: str = "mcts:200", *, iterations: int = 200, n_games: int = 20, seed: int = 0, rules=None,
           players: int | None = None, chance_outcomes: int = CHANCE_OUTCOMES, progress: bool = False):
     """Our search ``ours`` (an ``mcts:...`` policy name) in one seat against OpenSpiel's bot of
     ``iterations`` (:func:`openspiel_bot`) in the others, ``n_games`` games on the bridge, ours in seat
-    ``game % seats``; the chance nodes drawn from ``seed`` and the game's index.  Returns a DataFrame, one
+    ``game % seats``; the chance nodes drawn from ``seed`` and the game's index.  Everything after ``ours``
+    is named (``match("herrlof", "mcts:100", 100)`` read as 100 games, but was OpenSpiel's iterations).  Returns a DataFrame, one
     row a game: ``our_seat``, ``our_share`` (our return over the returns' sum: 1 a win, 0.5 a two-way
     shared win), ``our_decisions``, ``our_seconds``, ``their_decisions``, ``their_seconds``."""
     import pandas as pd

@@ -187,15 +187,17 @@ def test_the_games_are_registered_with_openspiel():
 def test_openspiels_search_and_ours_play_whole_games_on_the_bridge(name):
     """OpenSpiel's MCTSBot (Valhalla: nothing hidden) and ISMCTSBot (Halali) against our search, tiny
     budgets: whole games, both searches decide, the same seed gives the same games."""
-    first = bridge.match(name, "mcts:6:0:random", 6, n_games=2, seed=4)
+    first = bridge.match(name, "mcts:6:0:random", iterations=6, n_games=2, seed=4)
     assert first.our_seat.tolist() == [0, 1]
     assert (first.our_decisions > 0).all() and (first.their_decisions > 0).all()
     assert set(first.our_share) <= {0.0, 0.5, 1.0}
-    again = bridge.match(name, "mcts:6:0:random", 6, n_games=2, seed=4)
+    again = bridge.match(name, "mcts:6:0:random", iterations=6, n_games=2, seed=4)
     assert again.drop(columns=["our_seconds", "their_seconds"]).equals(
         first.drop(columns=["our_seconds", "their_seconds"]))
     with pytest.raises(ValueError, match="ours='greedy' is not allowed"):
-        bridge.match(name, "greedy", 6, n_games=1)
+        bridge.match(name, "greedy", iterations=6, n_games=1)
+    with pytest.raises(TypeError):  # the games and the iterations are named, never read by position
+        bridge.match(name, "mcts:6:0:random", 6)
 
 
 def test_the_rollout_evaluator_plays_on_as_uniformly_random_seats():
