@@ -55,3 +55,35 @@ def test_means_bar_groups_and_hues():
     assert ax.get_legend_handles_labels()[1] == ["p", "q"]
     single = plots.means_bar(table[table["policy"] == "p"])
     assert len(single.patches) == 2 and single.get_legend() is None
+
+
+@pytest.mark.parametrize("rates", [(0.93, 0.07), (0.5, 0.5), (0.31, 0.27, 0.22, 0.2)])
+def test_seat_bars_labels_and_legend_stay_clear_of_each_other_and_the_title(rates):
+    """Issue 36, point 10: a lopsided bar's label ran into the title (the axis stopped at 1) and the legend
+    covered the tall bar.  Every label lies inside the axes, below the title, and the legend touches no bar,
+    whisker or label; the y ticks stop at 1."""
+    import matplotlib.pyplot as plt
+
+    from toolkit.viz.plots import seat_advantage_bar
+
+    n = len(rates)
+    rows = []
+    for by in ("seat", "place"):
+        for i, r in enumerate(rates):
+            rows.append({"by": by, "index": i, "win_rate": r, "ci_low": max(r - 0.03, 0), "ci_high": min(r + 0.03, 1),
+                         "fair": 1 / n})
+    fig, ax = plt.subplots(figsize=(5, 3.8))
+    seat_advantage_bar(pd.DataFrame(rows), ax=ax, title="win rate by seat and by place")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box, title = ax.get_window_extent(renderer), ax.title.get_window_extent(renderer)
+    legend = ax.get_legend().get_window_extent(renderer)
+    labels = [t.get_window_extent(renderer) for t in ax.texts]
+    bars = [p.get_window_extent(renderer) for p in ax.patches]
+    assert len(labels) == 2 * n
+    for label in labels:
+        assert label.y1 <= box.y1 and label.y1 <= title.y0
+        assert not label.overlaps(legend)
+    assert not any(bar.overlaps(legend) for bar in bars)
+    assert max(ax.get_yticks()) <= 1.0
+    plt.close(fig)

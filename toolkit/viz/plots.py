@@ -593,7 +593,10 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
     ax.set_xticklabels([str(i) for i in indices])
     ax.set_xlabel("seat number / place in the turn order")
     ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_ylim(0, min(1.0, max(top, fair) * 1.6 + 0.02))  # room for the legend above the bars
+    # room above the bars for their labels and the legend, past 1 too when a seat wins nearly every game
+    # (capped at 1, a lopsided bar's label ran into the title and the legend covered it); ticks stop at 1
+    ax.set_ylim(0, max(top, fair) * 1.6 + 0.02)
+    ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= 1.0 + 1e-9])
     if title:
         ax.set_title(title)
     ax.legend(fontsize=7, loc="upper left")
