@@ -165,7 +165,7 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
     >>> edge_trend(t)
     "The first player's edge grows with skill: mcts's is higher than random's by +0.080 [+0.058, +0.102] (+0.010 [+0.000, +0.020] for random; +0.090 [+0.070, +0.110] for mcts; 1 comparison)."
     """
-    from toolkit.core.stats import bonferroni_z
+    from toolkit.core.stats import Z95, bonferroni_z
 
     if metric not in table.columns or table[metric].isna().all():
         return "The first player's edge is not defined for this game (no first mover)."
@@ -179,7 +179,7 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
     names = list(rungs.index)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]  # a weaker than b by rating
     z = bonferroni_z(len(pairs))
-    se = (rungs[metric + "_high"] - rungs[metric + "_low"]) / (2 * 1.959963984540054)
+    se = (rungs[metric + "_high"] - rungs[metric + "_low"]) / (2 * Z95)
 
     def text(name):
         r = rungs.loc[name]
