@@ -86,7 +86,8 @@ def test_simulate_prints_the_summary(capsys):
     assert lines[2].split() == ["seat", "policy", "wins", "win", "rate", "[95%", "CI]"]
     assert lines[3].split()[:2] == ["0", "greedy"] and lines[4].split()[:2] == ["1", "random"]
     assert int(lines[3].split()[2]) + int(lines[4].split()[2]) == 1000
-    quantile_header = next(line for line in lines if line.startswith("mean"))
+    # the line under the title (a line above it starts with "mean" too: the mean of the places)
+    quantile_header = lines[next(i for i, line in enumerate(lines) if line.startswith("game length in turns")) + 1]
     assert quantile_header.split() == ["mean", "se", "q05", "q25", "q50", "q75", "q95"]
 
 

@@ -6,8 +6,9 @@ printer, so a printer that shows ``1 - win_rate`` for every seat passed all of i
 the summary prints is read back from the text and compared with a value computed from
 ``toolkit.simulate(..., keep="games")`` of the same game, rules, policies, seed and number of games,
 to the printed precision: wins, win rate and 95% Wilson interval per seat, the games nobody won (a
-draw), the shared wins (a game that records ``n_winners``), and the game length's mean, standard
-error and quantiles.  The summary the CLI prints comes from the streaming ``Summary``, the expected
+draw), the shared wins (a game that records ``n_winners``), the win rate by place in the turn order
+(from the frame's ``first_seat``: issue 36, point 7) with the mean of the places, and the game length's
+mean, standard error and quantiles.  The summary the CLI prints comes from the streaming ``Summary``, the expected
 values from the frame's columns, so the two share nothing but ``stats.wilson`` (itself checked
 against the roots of its quadratic in ``tests/core/test_stats.py``).
 
@@ -20,7 +21,10 @@ and ``tests/test_cli_analysis.py`` stayed green with the first, second, fifth an
 printed for every seat, the column of rates reversed, the seat numbers off by one, the no-winner
 interval at z = 1.645, ``Summary.win_rates`` at z = 2.576, a standard error with ``ddof=0`` in
 ``mean_se_from_moments``, the policy column reversed (caught by the Valhalla cases) and shared wins
-counted from 3 winners (caught by Attila and Walhalla).
+counted from 3 winners (caught by Attila and Walhalla).  For the places (issue 36, point 7): the table
+printed from the seats' rows instead of the places' (caught by Valhalla, Attila and Walhalla, whose start
+player varies), the places in reverse order, and the mean of the places printed as 1/seats (caught by the
+draws and the shared wins).
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ RATE = r"(\d\.\d{4}) \[(\d\.\d{4}), (\d\.\d{4})\]"
 SEAT_ROW = re.compile(r"^\s*(\d+)\s+(\S+)\s+(\d+)\s+" + RATE + r"$")
 NO_WINNER = re.compile(r"^no winner: ([\d,]+) games, " + RATE + r"$")
 SHARED = re.compile(r"^shared wins: ([\d,]+) games, " + RATE + r" \(a win for each tied seat\)$")
+PLACE_ROW = re.compile(r"^(\d+)(?:st|nd|rd|th)\s+(\d+)\s+" + RATE + r"$")
+PLACES_MEAN = re.compile(r"^mean of the places: (\d\.\d{4}) \(the fair share 1/(\d+) = (\d\.\d{4}), less the games "
+                         r"nobody won, more the shared wins\)$")
 
 
 # (game, CLI arguments, keyword arguments of toolkit.rules, policies, seed, games, what the case must hold)
@@ -70,11 +77,17 @@ def _summary(out: str, game: str) -> dict:
     no_winner = [(int(m[1].replace(",", "")), float(m[2]), float(m[3]), float(m[4])) for m in no_winner if m]
     shared = [SHARED.match(line) for line in lines]
     shared = [(int(m[1].replace(",", "")), float(m[2]), float(m[3]), float(m[4])) for m in shared if m]
+    title = "win rate by place in the turn order (1st = the seat that moved first):"
+    assert lines.count(title) == 1, "no table of the places"
+    places = [PLACE_ROW.match(line) for line in lines[lines.index(title):]]
+    places = [(int(m[1]), int(m[2]), float(m[3]), float(m[4]), float(m[5])) for m in places if m]
+    places_mean = [PLACES_MEAN.match(line) for line in lines]
+    places_mean = [(float(m[1]), int(m[2]), float(m[3])) for m in places_mean if m]
     names = next(k for k, line in enumerate(lines) if line.split()[:2] == ["mean", "se"])
     length = dict(zip(lines[names].split(), lines[names + 1].split()))
     return {"n_games": int(header[2].replace(",", "")), "seed": int(header[3]), "label": header[4],
             "policies": header[5].split(","), "seats": seats, "no_winner": no_winner, "shared": shared,
-            "length": length}
+            "places": places, "places_mean": places_mean, "length": length}
 
 
 def _frame(game, rules_kw, policies, seed, n_games) -> pd.DataFrame:
@@ -88,9 +101,15 @@ def _expected(frame: pd.DataFrame) -> dict:
     win_columns = sorted((c for c in frame.columns if re.fullmatch(r"win_\d+", c)), key=lambda c: int(c[4:]))
     winners = frame[win_columns].sum(axis=1)
     turns = frame["turns"].to_numpy(np.int64)
+    # place k is the seat k after the one that moved first, going round in seat order
+    first = frame["first_seat"].to_numpy(np.int64)
+    won = frame[win_columns].to_numpy(np.int64)
+    games = np.arange(n)
+    place_wins = [int(won[games, (first + k) % len(win_columns)].sum()) for k in range(len(win_columns))]
     return {
         "n_games": n,
         "seats": [(int(c[4:]), int(frame[c].sum())) for c in win_columns],
+        "places": place_wins,
         "no_winner": int((winners == 0).sum()),
         "shared": int((winners >= 2).sum()),
         "mean": float(turns.mean()),
@@ -141,6 +160,15 @@ def _check_summary(out: str, game: str, frame: pd.DataFrame, policies: str, seed
     else:
         assert got["shared"] == [] and want["shared"] == 0
 
+    # by place in the turn order: 1st, 2nd, ... with wins and Wilson intervals, then their mean
+    assert [row[0] for row in got["places"]] == list(range(1, seats + 1))
+    for place, (wins, row) in enumerate(zip(want["places"], got["places"]), start=1):
+        _check_rate(row[1:], wins, n, f"place {place}")
+    assert len(got["places_mean"]) == 1
+    mean, fair_seats, fair = got["places_mean"][0]
+    assert _close(mean, sum(want["places"]) / (n * seats)), (mean, want["places"])
+    assert (fair_seats, fair) == (seats, round(1 / seats, 4))
+
     # game length: mean, standard error (ddof=1) and the quantiles
     length = got["length"]
     assert list(length) == ["mean", "se", *want["quantiles"]]
@@ -157,6 +185,10 @@ def _check_summary(out: str, game: str, frame: pd.DataFrame, policies: str, seed
     elif purpose == "shared wins":
         assert want["shared"] > 0
     assert len(set(rates)) == len(rates), "equal seats would hide a mix-up of seats"
+    if frame["first_seat"].nunique() > 1:  # the start player varies: places are not seats
+        assert want["places"] != [wins for _, wins in want["seats"]], "places equal to seats"
+    if want["no_winner"] or want["shared"]:  # the mean of the places is not 1 / seats
+        assert not _close(sum(want["places"]) / (n * seats), 1 / seats)
     assert all(abs(r - 0.5) > 0.01 for r in rates), "a rate of 0.5 would hide 1 - rate"
 
 

@@ -191,10 +191,37 @@ def _print_run_summary(spec, data, label: str) -> None:
     print(f"no winner: {no_winner:,} games, {_rate(*stats.wilson(no_winner, n))}")
     if shared or spec.shared_wins:
         print(f"shared wins: {shared:,} games, {_rate(*stats.wilson(shared, n))} (a win for each tied seat)")
+    _print_places(spec, data)
     print()
     print(f"game length in turns (a turn is {spec.turn_word}):")
     # quantiles of integer data are integers
     _print_table(pd.DataFrame([{k: float(v) if k in ("mean", "se") else int(v) for k, v in length.items()}]))
+
+
+def _ordinal(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ... for ``k >= 1``."""
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _print_places(spec, data) -> None:
+    """Win rate by place in the turn order (1st = the seat that moved first, then the seats after it in
+    seat order), Wilson 95%, and the mean of the places: the fair share, less the games nobody won, more the
+    shared wins.  The seat numbers hide a first player's edge when the start player is drawn at random."""
+    from toolkit.analysis.metrics import seat_advantage
+
+    if spec.first_mover is None:
+        return
+    places = seat_advantage(data).query("by == 'place'")
+    print()
+    print("win rate by place in the turn order (1st = the seat that moved first):")
+    _print_table(pd.DataFrame({
+        "place": [_ordinal(k + 1) for k in places["index"]],
+        "wins": places["wins"],
+        "win rate [95% CI]": [_rate(r.win_rate, r.ci_low, r.ci_high) for r in places.itertuples()],
+    }))
+    seats = len(places)
+    print(f"mean of the places: {places['win_rate'].mean():.4f} (the fair share 1/{seats} = {1 / seats:.4f}, "
+          f"less the games nobody won, more the shared wins)")
 
 
 # --------------------------------------------------------------------- subcommands
