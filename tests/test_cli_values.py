@@ -25,6 +25,11 @@ counted from 3 winners (caught by Attila and Walhalla).  For the places (issue 3
 printed from the seats' rows instead of the places' (caught by Valhalla, Attila and Walhalla, whose start
 player varies), the places in reverse order, and the mean of the places printed as 1/seats (caught by the
 draws and the shared wins).
+
+``test_decided_shares_are_the_frames``: ``compare``'s share of the decided games (what an optional move is
+worth, README's Herrlof steal) against the per-game frames of both seatings.  Negative controls: the
+shares over every game (draws kept), a shared win left in a seat's sole wins (2-player Attila), the
+matrix transposed, and the table not printed.
 """
 
 from __future__ import annotations
@@ -235,3 +240,58 @@ def test_the_summary_tells_the_seats_apart(capsys):
         rows[policies] = {row[1]: row[3] for row in _summary(out, "valhalla")["seats"]}
     assert rows["greedy,random"]["greedy"] > 0.8 and rows["random,greedy"]["greedy"] > 0.8
     assert rows["greedy,random"]["random"] < 0.2 and rows["random,greedy"]["random"] < 0.2
+
+
+# (game, CLI arguments, keyword arguments of toolkit.rules, policies, seed, games per pairing, what it must hold)
+DECIDED_CASES = {
+    "herrlof-draws": ("herrlof", [], {}, "greedy,greedy:no_steal", 1, 400, "draws"),
+    "attila-2-shared-wins": ("attila", ["--players", "2"], {"num_players": 2}, "random,greedy", 3, 300, "shared wins"),
+}
+DECIDED_TITLE = re.compile(r"^row policy's share of the decided games \(a sole winner\) against the column policy, "
+                           r"both seatings pooled \[95% CI\]; the ([\d,]+) games without a sole winner left out:$")
+
+
+def _decided_table(out: str) -> tuple[int, dict]:
+    """The games left out and ``{(row, column): (rate, low, high)}`` of the decided-games matrix ``compare`` printed."""
+    lines = out.splitlines()
+    titles = [k for k, line in enumerate(lines) if DECIDED_TITLE.match(line)]
+    assert len(titles) == 1, "no table of the shares of the decided games"
+    start = titles[0]
+    columns = lines[start + 1].split()[1:]
+    cells = {}
+    for line in lines[start + 2: start + 2 + len(columns)]:
+        row, *rest = re.split(r"\s{2,}", line.strip())
+        for column, cell in zip(columns, rest):
+            cells[row, column] = tuple(float(x) for x in re.fullmatch(RATE, cell).groups())
+    return int(DECIDED_TITLE.match(lines[start])[1].replace(",", "")), cells
+
+
+@pytest.mark.parametrize("case", DECIDED_CASES)
+def test_decided_shares_are_the_frames(capsys, case):
+    """``compare``'s share of the decided games: A's sole wins against B over both seatings' games that had a
+    sole winner, with its Wilson 95% interval, each cell from the per-game frames of the same seed."""
+    game, cli_args, rules_kw, policies, seed, n_games, purpose = DECIDED_CASES[case]
+    code = main(["compare", game, "--policies", policies, "-n", str(n_games), "--seed", str(seed), *cli_args,
+                 "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    left_out, cells = _decided_table(out)
+    names = policies.split(",")
+    frames = {(a, b): _frame(game, rules_kw, f"{a},{b}", seed, n_games) for a in names for b in names}
+    sole = {pair: frame[["win_0", "win_1"]].to_numpy().sum(axis=1) == 1 for pair, frame in frames.items()}
+    undecided = sum(int((~mask).sum()) for mask in sole.values())
+    assert left_out == undecided
+    assert set(cells) == {(a, b) for a in names for b in names}
+    for a in names:
+        for b in names:
+            wins = int((frames[a, b]["win_0"].to_numpy() == 1)[sole[a, b]].sum()
+                       + (frames[b, a]["win_1"].to_numpy() == 1)[sole[b, a]].sum())
+            decided = int(sole[a, b].sum() + sole[b, a].sum())
+            want = stats.wilson(wins, decided)
+            assert all(_close(p, w) for p, w in zip(cells[a, b], want)), (a, b, cells[a, b], want)
+    # the case holds what it is there for: undecided games of its kind, and unequal players
+    every = {pair: frame[["win_0", "win_1"]].to_numpy().sum(axis=1) for pair, frame in frames.items()}
+    kind = {"draws": 0, "shared wins": 2}[purpose]
+    assert sum(int((w == kind).sum()) for w in every.values()) > 0, purpose
+    a, b = names
+    assert abs(cells[a, b][0] - 0.5) > 0.02, "equal players would hide a transposed matrix"

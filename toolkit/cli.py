@@ -400,6 +400,34 @@ def _print_pair_comparison(spec, table, args, label) -> None:
     print()
     print("row policy's win rate against the column policy, both seatings pooled [95% CI]:")
     _print_table(_matrix_cells(table), index=True)
+    undecided = int(table["no_winner"].sum() + table.get("shared_wins", pd.Series(0)).sum())
+    if undecided:
+        # what an optional move is worth between equals: the share of the games someone won outright
+        print()
+        print(f"row policy's share of the decided games (a sole winner) against the column policy, both seatings "
+              f"pooled [95% CI]; the {undecided:,} games without a sole winner left out:")
+        _print_table(_decided_cells(table), index=True)
+
+
+def _decided_cells(table) -> pd.DataFrame:
+    """A's sole wins against B over the games of both seatings that had a sole winner, as matrix cells.
+    In two seats a shared win is a win of both seats, so a seat's sole wins are its wins less the shared."""
+    from toolkit.core import stats
+
+    by_pair = table.set_index(["seat0_policy", "seat1_policy"])
+    shared = by_pair["shared_wins"] if "shared_wins" in by_pair.columns else pd.Series(0, index=by_pair.index)
+    decided = by_pair["games"] - by_pair["no_winner"] - shared
+    names = list(dict.fromkeys(table["seat0_policy"]))
+    cells = {}
+    for b in names:
+        column = []
+        for a in names:
+            # A in seat 0 against B, and A in seat 1 against B
+            wins = by_pair.loc[(a, b), "wins_0"] - shared[(a, b)] + by_pair.loc[(b, a), "wins_1"] - shared[(b, a)]
+            games = decided[(a, b)] + decided[(b, a)]
+            column.append(_rate(*stats.wilson(int(wins), int(games))) if games else "nan")
+        cells[b] = column
+    return pd.DataFrame(cells, index=pd.Index(names, name="policy"))
 
 
 def _print_field_comparison(spec, table, args, label) -> None:
