@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.analysis import metrics, ratings, tournament
-from toolkit.core import results
+from toolkit.core import jobs, results
 from toolkit.core.runner import get_spec, resolve_rules, simulate
 
 LADDER = ("random", "greedy", "lookahead", "mcts:100", "mcts:1000")
@@ -94,6 +94,14 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
     selfplay_games = n_games if selfplay_games is None else selfplay_games
     seats = spec.seats(rules)
     played = {}  # line-up -> Summary: each rung's self-play is one of the tournament's runs
+    games = n_games * len(tournament.lineups(names, seats)) + (0 if selfplay_games == n_games
+                                                               else len(names) * selfplay_games)
+    with jobs.planned(games):  # a watched ladder: the tournament's and the self-play's games in one count
+        return _ladder(spec, rules, names, n_games, selfplay_games, seats, played, seed=seed, threads=threads,
+                       progress=progress)
+
+
+def _ladder(spec, rules, names, n_games, selfplay_games, seats, played, *, seed, threads, progress) -> pd.DataFrame:
     table = tournament.compare(spec, names, n_games, seed=seed, rules=rules, threads=threads, progress=progress,
                                runs=played)
     rated = ratings.ratings(table)

@@ -35,7 +35,7 @@ import re
 
 import pandas as pd
 
-from toolkit.core import results, stats
+from toolkit.core import jobs, results, stats
 from toolkit.core.runner import Summary, get_spec, resolve_rules, simulate
 
 WIN_COLUMN = re.compile(r"win_(\d+)")
@@ -144,14 +144,30 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
                          f"these rules have {seats}")
     names = _policy_names(spec, policies)
     runs = {} if runs is None else runs
-    if seats > 2:
-        return _compare_field(spec, rules, names, n_games, seats, seed=seed, threads=threads, progress=progress,
-                              runs=runs)
+    with jobs.planned(n_games * len(lineups(names, seats) - set(runs))):  # a watched run: all its games at once
+        if seats > 2:
+            return _compare_field(spec, rules, names, n_games, seats, seed=seed, threads=threads,
+                                  progress=progress, runs=runs)
+        return _compare_pairs(spec, rules, names, n_games, seed=seed, threads=threads, progress=progress, runs=runs)
+
+
+def lineups(names, seats: int) -> set:
+    """The distinct line-ups :func:`compare` plays: every ordered pair (two seats), or each tested policy
+    in each seat with the field policy in every other."""
+    if seats == 2:
+        return {(a, b) for a in names for b in names}
+    return {tuple(t if s == seat else f for s in range(seats)) for t in names for f in names for seat in range(seats)}
+
+
+def _compare_pairs(spec, rules, names, n_games, *, seed, threads, progress, runs) -> pd.DataFrame:
+    """Every ordered pair of ``names`` in two seats; ``runs``: line-up -> Summary."""
     rows = []
     for a in names:
         for b in names:
-            summary = runs[a, b] = simulate(spec, rules, n_games, seed=seed, policies=(a, b), threads=threads,
-                                            keep="summary", progress=progress)
+            if (a, b) not in runs:
+                runs[a, b] = simulate(spec, rules, n_games, seed=seed, policies=(a, b), threads=threads,
+                                      keep="summary", progress=progress)
+            summary = runs[a, b]
             rates = summary.win_rates().set_index("seat")
             length = summary.length("turns")
             row = {"seat0_policy": a, "seat1_policy": b, "games": summary.n_games}

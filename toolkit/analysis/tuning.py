@@ -51,7 +51,7 @@ import pandas as pd
 
 from toolkit.analysis import metrics
 from toolkit.analysis.sweep import run_task
-from toolkit.core import cluster
+from toolkit.core import cluster, jobs
 from toolkit.core import params as P
 from toolkit.core.runner import Summary, get_spec, resolve_rules
 
@@ -535,9 +535,12 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
     names = [d.name for d in dims]
     seen: dict[str, dict] = {}  # rules JSON -> outcome row: a candidate asked again is not played again
     values_of, key_of, rows = {}, {}, []
-    bar = _bar(trials + finalists + 1, spec.name, progress)
+    job = jobs.current()  # watched (the dashboard, the command line's bar): progress in games, no trial bar
+    runs = 1 + (spec.seats(base) if skill else 0)  # runs a candidate costs: a skill gap plays one a seat
+    bar = _bar(trials + finalists + 1, spec.name, False if job is not None else progress)
     try:
-        with cluster.connect(client, scheduler) if distributed else contextlib.nullcontext() as connected:
+        with cluster.connect(client, scheduler) if distributed else contextlib.nullcontext() as connected, \
+                jobs.planned((trials * n_games + (finalists + 1) * final_games) * runs):
             def play(candidates, games, on_seed):
                 """The outcome rows of ``candidates`` (rules), in order, played here or on the cluster."""
                 tasks = [(spec.name, r.to_json(), lineup, on_seed, games, skill, 1 if distributed else threads)
@@ -547,6 +550,8 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                 out = [None] * len(tasks)
                 for i, row in cluster.run_tasks(connected, evaluate, tasks, ordered=False):
                     out[i] = row
+                    if job is not None:
+                        job.advance(games * runs)
                 return out
 
             while len(rows) < trials:
@@ -563,6 +568,8 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                     if key not in seen:
                         new[key] = candidate
                 seen.update(zip(new, play(list(new.values()), n_games, seed)))
+                if job is not None:  # a refused or repeated candidate is not played: its games leave the plan
+                    job.total -= (len(asked) - len(new)) * n_games * runs
                 for trial in asked:
                     record = {"trial": trial.number, **{n: _plain(values_of[trial.number][n]) for n in names}}
                     key = key_of[trial.number]
@@ -611,6 +618,8 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                 numbers = list(best_trial.values())[:finalists]
                 final_values = {t: dict(values_of[t]) for t in numbers}
                 final_rules = [base.replace(**values_of[t]) for t in numbers]
+            if job is not None:
+                job.total -= (finalists - len(final_rules)) * final_games * runs
             final_rows = play(final_rules + [base], final_games, final_seed)
             bar.update(finalists + 1)
     finally:

@@ -15,13 +15,14 @@ buffer, so memory stays flat however many games run.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Mapping
 
 import numba
 import numpy as np
 import pandas as pd
 
-from toolkit.core import cluster, results, stats, warm
+from toolkit.core import cluster, jobs, results, stats, warm
 from toolkit.core.jit import njit
 from toolkit.core.layout import seat_count
 
@@ -380,20 +381,27 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
     run = _Run(spec, rules, policies, int(seed), int(first_game), int(n_games), keep, check, attrs, shown,
                progress)
 
-    bar = _bar(n_games, spec.name, progress)
+    job = jobs.current()  # a watched run (the dashboard, a command's one bar): no bar of its own
+    bar = _bar(n_games, spec.name, False if job is not None else progress)
     try:
         with contextlib.ExitStack() as stack:
+            stack.enter_context(jobs.planned(n_games))
             writer = stack.enter_context(results.Writer(output)) if output is not None else None
             if backend == "local":
                 stack.enter_context(numba_threads(threads))
-                parts = run.local_parts(int(chunk))
+                parts = run.local_parts(int(chunk), job if chunk_size is None else None)
             else:
                 cluster_client = stack.enter_context(cluster.connect(client, scheduler))
                 parts = run.dask_parts(cluster_client, task_games, ordered=writer is not None,
                                        rows=keep == "games" or writer is not None)
+            if job is not None:
+                job.check()
             for first, part in parts:
                 run.take(first, part, writer)
-                bar.update(part.n_games if isinstance(part, Summary) else len(part))
+                played = part.n_games if isinstance(part, Summary) else len(part)
+                bar.update(played)
+                if job is not None:
+                    job.advance(played)  # a cancelled job stops here, between chunks
             written = writer.close(attrs) if writer is not None else None
     finally:
         bar.close()
@@ -461,9 +469,12 @@ def run_part(game: str, rules_json: dict, policies, seed: int, first_game: int, 
     policies = spec.check_policies(policies, rules)
     run = _Run(spec, rules, policies, seed, first_game, n_games, keep, check,
                results.provenance(spec, rules, policies, seed, n_games), spec.result_columns(rules))
-    with numba_threads(threads):
-        for first, block in run.local_parts(DEFAULT_CHUNK):
+    job = jobs.current()  # a trial of a watched tuning, played here: progress and cancel between chunks
+    with numba_threads(threads), jobs.planned(n_games):
+        for first, block in run.local_parts(DEFAULT_CHUNK, job):
             run.take(first, block, None)
+            if job is not None:
+                job.advance(len(block))
     if keep == "summary":
         return run.summary.to_state()
     return run.games
@@ -481,20 +492,29 @@ class _Run:
         self.games = np.zeros((n_games, self.ncols), np.int32) if keep == "games" else None
         self.summary = Summary(spec, attrs, shown) if keep == "summary" else None
 
-    def local_parts(self, chunk: int):
+    def local_parts(self, chunk: int, job=None):
         """Play the games chunk by chunk here; yield ``(first game, records)`` (a view that the next
-        chunk may overwrite unless the run keeps every game)."""
+        chunk may overwrite unless the run keeps every game).  Under a ``job`` (``core.jobs``) the chunks
+        are sized to take a fraction of a second, so a cancel or another job's chunk waits no longer,
+        and one chunk plays at a time in the process (``jobs.KERNEL_LOCK``)."""
         kernel_args = self.spec.prepare(self.rules, self.policies)
         buffer = None if self.games is not None else np.zeros((min(chunk, self.n_games), self.ncols), np.int32)
         violations = np.zeros(min(chunk, self.n_games), np.int32)
-        for start in range(0, self.n_games, chunk):
-            size = min(chunk, self.n_games - start)
+        sizes = jobs.Chunks(numba.get_num_threads(), chunk) if job is not None else None
+        lock = jobs.KERNEL_LOCK if job is not None else contextlib.nullcontext()
+        start = 0
+        while start < self.n_games:
+            size = min(chunk, self.n_games - start) if sizes is None else sizes.next(self.n_games - start)
             block = self.games[start:start + size] if buffer is None else buffer[:size]
             first = self.first_game + start
             # the first call may compile: never silently (core.warm)
-            with warm.first_use(self.spec, warm.copy_of(self.spec, kernel_args[-1]), self.progress) if start == 0 \
-                    else contextlib.nullcontext():
+            with lock, warm.first_use(self.spec, warm.copy_of(self.spec, kernel_args[-1]), self.progress) \
+                    if start == 0 else contextlib.nullcontext():
+                began = time.perf_counter()
                 self.spec.play_many(*kernel_args, self.seed, first, block, violations[:size], self.check)
+                if sizes is not None and start > 0:  # the first chunk's time may include loading the kernel
+                    sizes.played(size, time.perf_counter() - began)
+            start += size
             if self.check and violations[:size].any():
                 bad = int(np.flatnonzero(violations[:size])[0])
                 raise AssertionError(

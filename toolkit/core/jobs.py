@@ -1,0 +1,190 @@
+"""Long runs that can be watched and stopped: progress, an estimate of the time left, and a cancel.
+
+A :class:`Job` is what a caller (the dashboard, the command line) hands the toolkit's long functions
+without passing it through their signatures: ``with jobs.running(job): compare(...)``.  Inside,
+
+- :func:`toolkit.simulate` plays its games in chunks sized to take about :data:`CHUNK_SECONDS` each
+  (the results do not depend on the chunk size: each game draws from its own streams) and, after each
+  chunk, adds the games to the job's count and stops with :class:`Cancelled` if the job was cancelled;
+- a function that knows its whole plan (a tournament: every seating's games) announces it with
+  :func:`planned`, so the count has its real total from the start; the runs inside do not announce
+  theirs again;
+- one chunk at a time plays in the whole process (:data:`KERNEL_LOCK`): a job running in a thread and
+  another one started meanwhile take turns chunk by chunk instead of launching two parallel kernels
+  at once (Numba's ``workqueue`` threading layer aborts on that).
+
+Without a job nothing changes: :func:`current` is ``None`` and the runner plays its usual chunks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+import time
+
+CHUNK_SECONDS = 0.15  # a chunk's target time under a job: a cancel takes effect within about this
+FIRST_CHUNK = 1  # games per thread of a job's first chunks (one mcts:1000 game can take seconds); then they grow
+KERNEL_LOCK = threading.Lock()
+
+_current: contextvars.ContextVar = contextvars.ContextVar("toolkit_job", default=None)
+
+
+class Cancelled(Exception):
+    """The job was cancelled: raised at the next chunk's end, nothing of the run is returned."""
+
+
+class Job:
+    """A long run's progress (games done of the games planned) and its cancel switch.
+
+    ``on_progress(job)`` is called after each chunk, at most every ``every`` seconds (and once at
+    the end of each planned stage), from the thread that runs the job.
+    """
+
+    def __init__(self, on_progress=None, every: float = 0.2):
+        self.total = 0
+        self.done = 0
+        self.started = time.perf_counter()
+        self.on_progress = on_progress
+        self.every = every
+        self._cancel = threading.Event()
+        self._depth = 0
+        self._shown = 0.0
+
+    # -- control ------------------------------------------------------------------
+
+    def cancel(self) -> None:
+        """Ask the job to stop at the end of its current chunk."""
+        self._cancel.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` if the job was cancelled."""
+        if self._cancel.is_set():
+            raise Cancelled
+
+    # -- progress -----------------------------------------------------------------
+
+    def advance(self, games: int) -> None:
+        """``games`` more games played; report (throttled) and stop here if cancelled."""
+        self.done += games
+        now = time.perf_counter()
+        if self.on_progress is not None and now - self._shown >= self.every:
+            self._shown = now
+            self.on_progress(self)
+        self.check()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def remaining(self) -> float | None:
+        """Seconds left at the pace so far, or ``None`` before a game is done or without a plan."""
+        if self.done <= 0 or self.total <= 0:
+            return None
+        return self.elapsed * max(self.total - self.done, 0) / self.done
+
+    def fraction(self) -> float:
+        return min(self.done / self.total, 1.0) if self.total > 0 else 0.0
+
+
+def current() -> Job | None:
+    """The job the calling thread runs, or ``None``."""
+    return _current.get()
+
+
+@contextlib.contextmanager
+def running(job: Job):
+    """Run the block as ``job``: the toolkit's runs inside report to it and stop when it is cancelled."""
+    token = _current.set(job)
+    try:
+        yield job
+    finally:
+        _current.reset(token)
+
+
+@contextlib.contextmanager
+def planned(games: int):
+    """A stage of ``games`` games: the outermost stage adds them to the job's total, the stages
+    inside it (its runs) do not count them a second time.  Without a job, nothing."""
+    job = current()
+    if job is None:
+        yield
+        return
+    if job._depth == 0:
+        job.total += int(games)
+    job._depth += 1
+    try:
+        yield
+    finally:
+        job._depth -= 1
+        if job._depth == 0 and job.on_progress is not None:
+            job.on_progress(job)
+
+
+class Chunks:
+    """The chunk sizes of one run under a job: small at first, then each about :data:`CHUNK_SECONDS`.
+
+    ``next(left)`` gives the next chunk's games; ``played(games, seconds)`` tells how long the last
+    one took."""
+
+    def __init__(self, threads: int, most: int):
+        self.size = max(1, FIRST_CHUNK * max(threads, 1))
+        self.most = most
+
+    def next(self, left: int) -> int:
+        return max(1, min(self.size, self.most, left))
+
+    def played(self, games: int, seconds: float) -> None:
+        if seconds <= 0:
+            self.size = min(self.size * 8, self.most)
+            return
+        wanted = games * CHUNK_SECONDS / seconds
+        self.size = int(max(1, min(wanted, self.size * 8, self.most)))
+
+
+def format_duration(seconds: float) -> str:
+    """``4 s``, ``2 min 5 s``, ``1 h 3 min``: a time as a person reads it."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{max(seconds, 1)} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
+def describe(job: Job, unit: str = "games") -> str:
+    """``12,000 of 40,000 games, about 6 s left``: a job's progress in words."""
+    if job.total <= 0:
+        return f"{job.done:,} {unit}"
+    left = job.remaining()
+    tail = "" if left is None else f", about {format_duration(left)} left"
+    return f"{min(job.done, job.total):,} of {job.total:,} {unit}{tail}"
+
+
+@contextlib.contextmanager
+def bar(description: str, enabled: bool = True):
+    """A job shown as one tqdm bar over all its runs (the command line's long commands); the runs
+    inside show no bars of their own.  Ctrl-C stops it as usual."""
+    if not enabled:
+        yield None
+        return
+    from tqdm.auto import tqdm
+
+    progress = tqdm(total=0, unit="game", desc=description, leave=False, delay=1.0)
+
+    def show(job: Job) -> None:
+        if progress.total != job.total:
+            progress.total = job.total
+            progress.refresh()
+        progress.update(job.done - progress.n)
+
+    job = Job(on_progress=show)
+    try:
+        with running(job):
+            yield job
+    finally:
+        progress.close()
