@@ -48,6 +48,7 @@ def test_the_cli_the_dashboard_and_the_report_say_it(capsys, rated):
     board = Dashboard("valhalla", n_games=50, threads=1, tournament_games=100, seed=3, refresh=False)
     board.tournament_games.value = 100
     board.seed = 3
-    table = board.run_tournament()
+    board.run_tournament()
+    table = board.tournament
     shown = board.tournament_output.outputs[0]["data"]["text/html"]
     assert html.escape(ratings.in_words(ratings.ratings(table))) in shown

@@ -28,7 +28,8 @@ def board():
 
 
 def test_a_run_is_simulate_with_the_panels_rules_and_the_seat_policies(board):
-    board.seat_policies[1].value = "greedy"  # reruns
+    assert board.policies == ("greedy", "greedy")  # the report's players (GameSpec.default_policies)
+    board.seat_policies[0].value = "random"  # reruns
     board.panel.widgets["throw_mode"].value = "simplified"  # reruns
     assert board.panel.last_error is None
     assert board.policies == ("random", "greedy") and board.rules.throw_mode == "simplified"
@@ -52,11 +53,11 @@ def test_a_bad_value_keeps_the_last_run(board):
 
 def test_seats_follow_the_player_count():
     board = Dashboard("attila", n_games=50, threads=1)
-    assert len(board.seat_policies) == 4 and board.policies == ("random",) * 4
-    board.seat_policies[0].value = "greedy"
+    assert len(board.seat_policies) == 4 and board.policies == ("greedy",) * 4  # the report's players
+    board.seat_policies[0].value = "random"
     board.panel.widgets["num_players"].value = 3
     assert len(board.seat_policies) == 3
-    assert board.policies == ("greedy", "random", "random")  # the seats that stay keep their choice
+    assert board.policies == ("random", "greedy", "greedy")  # the seats that stay keep their choice
     assert len(board.frame) == 50 and {"score_2"} <= set(board.frame.columns) and "score_3" not in board.frame
 
 
@@ -82,11 +83,14 @@ def test_csv_before_any_run_says_so():
 
 
 def test_tournament_plays_every_policy_pair_on_the_panels_rules(board):
+    from toolkit.viz.dashboard import job_players
+
     board.panel.widgets["extra_throw_enabled"].value = True
-    table = board.run_tournament()
-    expected = toolkit.compare("valhalla", list(get_spec("valhalla").policies), 20, seed=0,
+    job = board.run_tournament()
+    expected = toolkit.compare("valhalla", job_players(get_spec("valhalla"), "tournament"), 20, seed=0,
                                rules=board.panel.rules(), threads=1, progress=False)
-    pd.testing.assert_frame_equal(table, expected)
+    pd.testing.assert_frame_equal(board.tournament, expected)
+    assert job.done == job.total == 9 * 20  # every ordered pair of the three players, counted as played
     shown = [o["data"]["text/html"] for o in board.tournament_output.outputs]
     assert len(shown) == 1 and shown[0].startswith('<img src="data:image/png;base64,') and "lookahead" in shown[0]
 
@@ -120,7 +124,7 @@ def test_a_new_game_gets_its_own_seat_controls(board):
     old = board.seat_policies
     board.seat_policies[0].value = "greedy"
     board.game.value = "attila"
-    assert len(board.seat_policies) == 4 and all(d.value == "random" for d in board.seat_policies)
+    assert len(board.seat_policies) == 4 and all(d.value == "greedy" for d in board.seat_policies)
     assert all(d.comm is None for d in old)  # the replaced controls are closed
 
 
@@ -240,12 +244,14 @@ def test_the_tuning_is_prefilled_with_the_games_question_and_offers_bounded_rule
 def test_a_tuning_is_tune_from_the_current_rules_and_policies(board):
     from toolkit.analysis import tuning
 
-    board.seat_policies[1].value = "greedy"
+    board.seat_policies[0].value = "random"
     board.panel.widgets["throw_mode"].value = "simplified"
     board.tune_metric.value, board.tune_goal.value = "duration_turns", "max"
     board.tune_rules.value = ("zero_runes_value",)
     board.tune_trials.value, board.tune_games.value = 6, 300
-    found = board.run_tuning()
+    job = board.run_tuning()
+    found = board.tuning
+    assert job.done == job.total > 0  # every game of the plan counted
     expected = tuning.tune("valhalla", {"duration_turns": "max"}, {"zero_runes_value": None}, 6, 300,
                            rules=board.panel.rules(), policies=("random", "greedy"), threads=1, progress=False)
     pd.testing.assert_frame_equal(found.trials, expected.trials)
@@ -284,8 +290,8 @@ def test_every_seat_choice_is_a_player_the_game_accepts(name):
 def test_the_named_players_are_offered_and_a_typed_name_is_played(board):
     assert "mcts:1000" in board.seat_policies[0].options and "lookahead" in board.seat_policies[0].options
     board.seat_policies[0].value = "mcts:7"  # not in the menu: typed, checked, played
-    assert "b00020" not in board.seat_message.value and board.policies == ("mcts:7", "random")
-    expected = toolkit.simulate("valhalla", board.panel.rules(), N, seed=0, policies=("mcts:7", "random"),
+    assert "b00020" not in board.seat_message.value and board.policies == ("mcts:7", "greedy")
+    expected = toolkit.simulate("valhalla", board.panel.rules(), N, seed=0, policies=("mcts:7", "greedy"),
                                 threads=1, progress=False)
     pd.testing.assert_frame_equal(board.frame, expected)
     herrlof = Dashboard("herrlof", n_games=20, threads=1, refresh=False)
@@ -298,8 +304,8 @@ def test_a_name_the_game_refuses_is_shown_at_the_seats_and_nothing_is_played(boa
     message = html.unescape(board.seat_message.value)
     assert "policy='minimax' is not allowed" in message and "b00020" in message
     assert board.frame is before and board.panel.runs == runs  # no run, the last plots stay
-    board.seat_policies[1].value = "greedy"  # the control: a good name clears the message and plays
-    assert board.seat_message.value == "" and board.panel.runs == runs + 1 and board.policies == ("random", "greedy")
+    board.seat_policies[1].value = "random"  # the control: a good name clears the message and plays
+    assert board.seat_message.value == "" and board.panel.runs == runs + 1 and board.policies == ("greedy", "random")
 
 
 def test_a_slow_line_up_says_how_long_it_should_take(board, monkeypatch):
@@ -307,7 +313,7 @@ def test_a_slow_line_up_says_how_long_it_should_take(board, monkeypatch):
 
     monkeypatch.setattr(dashboard, "SLOW_RUN", 0.0)  # every estimate counts as slow here
     board.seat_policies[0].value = "mcts:20"
-    assert board.seat_message.value.count(f"{N:,} games of mcts:20,random: about ") == 1
+    assert board.seat_message.value.count(f"{N:,} games of mcts:20,greedy: about ") == 1
     board.seat_policies[0].value = "greedy"  # random and greedy are never timed (the control)
     assert board.seat_message.value == ""
     assert board.estimate(board.rules, ("greedy", "random"), N) is None

@@ -338,7 +338,7 @@ def test_halali_preset_resets_the_matrix_grid_and_exits(monkeypatch):
 def _shown_sections(panel):
     """(heading text, controls in its grid) for each section of the panel's box, top to bottom."""
     shown = []
-    for child in panel.box.children:
+    for child in panel.controls.children:  # the box is the controls, the status line and the output
         if child in panel.sections.values():
             heading, grid = child.children
             shown.append((heading.value, list(grid.children)))
@@ -361,7 +361,8 @@ def test_panel_shows_a_heading_per_group_in_order_and_every_field_once(game):
     placed = [id(c.children[0]) for _, controls in shown for c in controls]
     assert sorted(placed) == sorted(id(w) for w in panel.widgets.values())  # each field exactly once
     # the preset and the game count come first, above the groups
-    children = list(panel.box.children)
+    children = list(panel.controls.children)
+    assert list(panel.box.children) == [panel.controls, panel.status, panel.output]
     top = next(i for i, c in enumerate(children) if isinstance(c, ipywidgets.HBox)
                and panel.preset in c.children and any(panel.n_games in getattr(b, "children", ())
                                                       for b in c.children))

@@ -9,8 +9,11 @@ difference is reported both ways (``se`` paired, ``se_unpaired``).
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
+
 from toolkit.core.runner import get_spec, resolve_rules, simulate
-from toolkit.core.stats import paired_difference
+from toolkit.core.stats import Z95, paired_difference
 
 
 def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=None, policies_a=None,
@@ -35,3 +38,99 @@ def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=
     out.update({"column": column, "seed": seed, "rules_a": rules_a.changed(), "rules_b": rules_b.changed(),
                 "policies_a": a.attrs["policies"], "policies_b": b.attrs["policies"]})
     return out
+
+
+# -- a run beside a pinned baseline (the dashboard's before/after) ---------------------------------------
+
+
+def _per_game(frame: pd.DataFrame, seats: int) -> dict:
+    """The headline quantities of each game of a run (one row per game): label -> values."""
+    out = {}
+    for seat in range(seats):
+        out[f"seat {seat}'s win rate"] = frame[f"win_{seat}"].to_numpy(dtype=float)
+    if "first_seat" in frame:
+        first = frame["first_seat"].to_numpy(dtype=np.int64)
+        wins = frame[[f"win_{s}" for s in range(seats)]].to_numpy(dtype=float)
+        out["the first player's win rate"] = wins[np.arange(len(frame)), first]
+    out["share of games with no single winner"] = (frame["winner"].to_numpy() < 0).astype(float) \
+        if "winner" in frame else None
+    out["game length (turns)"] = frame["turns"].to_numpy(dtype=float)
+    return {label: values for label, values in out.items() if values is not None}
+
+
+def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
+    """The headline quantities of ``now`` beside a ``baseline`` run, as paired differences per game.
+
+    Both are one row per game (:func:`toolkit.simulate`).  On the same seed, game ``g`` of each saw the
+    same chance stream, so the per-game differences are paired (their interval is much narrower than
+    two independent runs'); on different seeds the runs are independent and the interval is the unpaired
+    one.  Only the games both runs played (the first ``min`` of them) are compared, and only the seats
+    both have.  A quantity both runs hold constant (a share of no winner in a game with none) is left out.
+
+    Returns one row per quantity: ``quantity``, ``baseline``, ``now``, ``difference``, ``ci_low``,
+    ``ci_high`` (95%), ``games``, ``paired``, ``measurable`` (the interval excludes 0) and ``sentence``.
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> a = toolkit.simulate("valhalla", n_games=4000, seed=1, progress=False)
+    >>> b = toolkit.simulate("valhalla", {"zero_runes_value": 6}, n_games=4000, seed=1, progress=False)
+    >>> table = before_after(a, b)
+    >>> list(table["quantity"])[:2]
+    ["seat 0's win rate", "seat 1's win rate"]
+    """
+    games = min(len(baseline), len(now))
+    same_seed = baseline.attrs.get("seed") == now.attrs.get("seed") and \
+        (baseline["game_index"].to_numpy()[:games] == now["game_index"].to_numpy()[:games]).all()
+    seats = min(_seats(baseline), _seats(now))
+    before = _per_game(baseline.iloc[:games], seats)
+    after = _per_game(now.iloc[:games], seats)
+    rows = []
+    for label in before:
+        if label not in after:
+            continue
+        a, b = before[label], after[label]
+        if label.startswith("share of") and not (a.any() or b.any()):
+            continue
+        found = paired_difference(b, a)
+        if not same_seed:  # independent runs: the unpaired interval
+            half = Z95 * found["se_unpaired"]
+            found["ci_low"], found["ci_high"] = found["difference"] - half, found["difference"] + half
+        row = {"quantity": label, "baseline": found["mean_b"], "now": found["mean_a"],
+               "difference": found["difference"], "ci_low": found["ci_low"], "ci_high": found["ci_high"],
+               "games": games, "paired": bool(same_seed)}
+        row["measurable"] = bool(row["ci_low"] > 0 or row["ci_high"] < 0)
+        row["sentence"] = in_words(row)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table.attrs.update({"games": games, "paired": bool(same_seed), "baseline_games": len(baseline),
+                        "games_now": len(now)})
+    return table
+
+
+def _seats(frame: pd.DataFrame) -> int:
+    return sum(1 for c in frame.columns if c.startswith("win_"))
+
+
+def _number(value: float, label: str) -> str:
+    return f"{value:.2f}" if "turns" in label else f"{value:.3f}"
+
+
+def in_words(row) -> str:
+    """One before/after row as a sentence: what moved, or that nothing measurably did.
+
+    >>> in_words({"quantity": "the first player's win rate", "baseline": 0.593, "now": 0.512,
+    ...           "difference": -0.081, "ci_low": -0.087, "ci_high": -0.075, "games": 20000, "measurable": True})
+    "your change moved the first player's win rate from 0.593 to 0.512 (−0.081 [−0.087, −0.075])"
+    """
+    label = row["quantity"]
+
+    def signed(value):
+        return _number(value, label).replace("-", "−") if value < 0 else "+" + _number(value, label)
+
+    interval = f"{signed(row['difference'])} [{signed(row['ci_low'])}, {signed(row['ci_high'])}]"
+    if row["measurable"]:
+        return (f"your change moved {label} from {_number(row['baseline'], label)} to "
+                f"{_number(row['now'], label)} ({interval})")
+    return (f"{label}: no measurable change at {row['games']:,} games ({_number(row['baseline'], label)} → "
+            f"{_number(row['now'], label)}, {interval})")

@@ -2,48 +2,62 @@
 
 :func:`dashboard` builds it from the parts the notebooks use, so there is no
 second code path: the generated rules panel (:func:`toolkit.viz.widgets.rules_panel`),
-:func:`toolkit.simulate`, the design metrics, :func:`toolkit.analysis.tournament.compare`
-and the plots of :mod:`toolkit.viz.plots`.  ``toolkit app`` serves it with
-Voilà (code hidden); in a notebook, ``dashboard("valhalla")`` shows the same.
+:func:`toolkit.simulate`, the design metrics, :func:`toolkit.analysis.tournament.compare`,
+:func:`toolkit.analysis.ladder`, :func:`toolkit.analysis.tune` and the plots of
+:mod:`toolkit.viz.plots`.  ``toolkit app`` serves it with Voilà (code hidden); in a notebook,
+``dashboard("valhalla")`` shows the same.
 
-On the page, top to bottom:
+On the page:
 
-- the game; the rules panel (preset, number of games, one control per rule;
-  a bad value shows its message in red and keeps the last plots); one policy
-  per seat (the seats follow the player count);
-- the run: win rate per seat and by place in the turn order with 95%
-  intervals, the length and score distributions, the design metrics, and the
-  exact odds beside the simulated ones (measured on the run's records, or on
-  a replay of its first deals, ``toolkit.core.deals``);
-- on demand: a policy tournament on the current rules, a rule tuning toward a
-  target (:func:`toolkit.analysis.tune` from the current rules and policies: the
-  rules searched over their declared domains, the search, their importance and the
-  tuned metric beside the current one with 95% intervals, prefilled with the
-  game's own question, ``GameSpec.tune_question``), and a CSV of the current run
-  (one row per game, as ``toolkit simulate -o`` writes it).
+- the game; beside each other, the controls (one player per seat, any name the game accepts, and the
+  rules panel: preset, number of games, one control per rule, a refused value's message under its
+  field) and the run (its progress, the status line, the plots and tables), which stays in view while
+  the controls scroll, so at 1440×900 a change is seen without scrolling;
+- the run: win rate per seat and by place in the turn order with 95% intervals, the length and score
+  distributions, the design metrics, the exact odds beside the simulated ones (measured on the run's
+  records, or on a replay of its first deals, ``toolkit.core.deals``);
+- **before/after**: "pin as baseline" keeps the current run; every later run is shown beside it as
+  paired differences on the same seeds (:func:`toolkit.analysis.paired.before_after`) with 95%
+  intervals and one sentence each, and the plots keep their axes from run to run (they only widen), so a
+  change is seen as a change;
+- on demand, each with a progress bar, the time left at the pace so far and a cancel button: a policy
+  tournament and a strength ladder on the current rules (the report's players and sizes, scaled to the
+  player count: :func:`job_games`), a rule tuning toward a target (prefilled with the game's own question,
+  ``GameSpec.tune_question``), and a CSV of the current run.
 
-Every run uses the same seed, so a change of rule is compared on the same
-random numbers.
+The games play off the page's thread (:mod:`toolkit.viz.background`) when the page runs in a kernel: a
+new change cancels a run it makes stale (within a chunk, a fraction of a second), only the latest
+settings are drawn, and a long tournament does not hold up the rules' plots.  Every run uses the same
+seed, so a change of rule is compared on the same random numbers.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 
+from toolkit.core import jobs
 from toolkit.core.deals import SAMPLE_DEALS
 from toolkit.core.runner import get_spec
+from toolkit.viz import background as page_jobs
 
-TOURNAMENT_GAMES = 2_000  # per ordered pair (two seats) or per seating, as toolkit compare's -n
 TUNE_TRIALS, TUNE_GAMES = 20, 2_000  # the tuning's defaults: trials, games per trial
 CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
 SLOW_RUN = 3.0  # seconds: a run expected to take longer says so at the seats before it starts
 
 _NOTE_STYLE = "color:#555"
+_duration = jobs.format_duration
+# the run's column stays in view beside the controls while they scroll (Voilà scrolls its own box)
+_PAGE_STYLE = """<style>
+.toolkit-run {position: sticky; top: 0; align-self: flex-start; max-height: 100vh; overflow-y: auto;}
+.toolkit-run img {max-width: 100%;}
+.toolkit-run table {font-size: 12px;}
+</style>"""
 
 
 def _close_tree(widget) -> None:
@@ -53,19 +67,27 @@ def _close_tree(widget) -> None:
     widget.close()
 
 
-def _duration(seconds: float) -> str:
-    """``4 s``, ``2 min 5 s``, ``1 h 3 min``: a time estimate as a person reads it."""
-    seconds = round(seconds)
-    if seconds < 60:
-        return f"{max(seconds, 1)} s"
-    if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
-
-
 def _error(error) -> str:
-    """A refused value's message, in the red the rules panel uses."""
-    return f'<span style="color:#b00020;font-weight:bold">{html.escape(str(error))}</span>'
+    """A refused value's message, in the red the rules panel uses; an error that is not a refusal (a
+    defect) also shows its type and the traceback, folded."""
+    import traceback
+
+    red = '<span style="color:#b00020;font-weight:bold">{}</span>'
+    if isinstance(error, (ValueError, str)):
+        return red.format(html.escape(str(error)))
+    trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    return (red.format(html.escape(f"the run failed: {type(error).__name__}: {error}"))
+            + f"<details><summary>details</summary><pre>{html.escape(trace)}</pre></details>")
+
+
+def _figure(**options):
+    """A matplotlib Figure outside pyplot (no global state: drawn in a run's thread), on the Agg canvas."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(**options)
+    FigureCanvasAgg(figure)
+    return figure
 
 
 def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
@@ -79,6 +101,52 @@ def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
     return table
 
 
+def job_players(spec, kind: str) -> list:
+    """The players of the page's tournament (``"tournament"``: random, greedy and the game's lookahead
+    setting, as the report's) or ladder (``"ladder"``: the report's rungs)."""
+    runs = spec.page_runs
+    names = ("random", "greedy", runs.lookahead) if kind == "tournament" else runs.ladder_policies
+    return list(dict.fromkeys(runs.lookahead if n == "lookahead" else n for n in names))
+
+
+def job_games(spec, rules, kind: str) -> int:
+    """Default games per pairing or seating of the page's tournament or ladder for these rules: the
+    report's size (``GameSpec.page_runs``, set per game from its measured speed) for the standard player
+    count, scaled for another count so that the whole job plays about as many games (more players: more
+    seatings, fewer games each), at least 10.  ``benchmarks/jobs.py`` times every default job of every
+    game and player count against the 60 s budget."""
+    from toolkit.analysis import tournament
+
+    base_games = spec.page_runs.tournament if kind == "tournament" else spec.page_runs.ladder
+    names = job_players(spec, kind)
+    standard = spec.seats(spec.Rules())
+    ratio = len(tournament.lineups(names, standard)) / len(tournament.lineups(names, spec.seats(rules)))
+    return max(10, int(round(base_games * ratio, -1 if base_games * ratio >= 100 else 0)))
+
+
+@dataclasses.dataclass
+class RunView:
+    """One shown run: its HTML (plots and tables) and what it was (the frame, the rules, the players)."""
+
+    data: str
+    frame: pd.DataFrame
+    rules: object
+    policies: tuple
+
+    def _repr_html_(self) -> str:
+        return self.data
+
+
+@dataclasses.dataclass
+class Baseline:
+    """A pinned run: later runs are shown as paired differences from it."""
+
+    frame: pd.DataFrame
+    rules: object
+    policies: tuple
+    text: str  # the rules and players in words, for the page
+
+
 class Dashboard:
     """The page of :func:`dashboard`; its parts are attributes so tests (and users) can drive it.
 
@@ -88,18 +156,23 @@ class Dashboard:
     panel : toolkit.viz.widgets.RulesPanel
         Rebuilt when the game changes.
     seat_policies : list of ipywidgets.Combobox
-        One per seat of the current rules: a menu of the game's players (``GameSpec.player_choices``:
-        its policies, its named players such as ``lookahead:64``, ``mcts:100`` and ``mcts:1000``) that also
-        takes any other valid name typed in (``mcts:300``); a name the game refuses is shown at the seats
-        (``seat_message``) and nothing is played.
+        One per seat of the current rules, at the report's players (``GameSpec.default_policies``): a menu
+        of the game's players (``GameSpec.player_choices``: its policies, its named players such as
+        ``lookahead:64``, ``mcts:100`` and ``mcts:1000``) that also takes any other valid name typed in
+        (``mcts:300``); a name the game refuses is shown at the seats (``seat_message``) and nothing is played.
     seat_message : ipywidgets.HTML
         The seats' error, or the time a slow line-up is expected to take.
     frame : DataFrame or None
-        The last run, one row per game.
+        The last run shown, one row per game.
+    baseline : Baseline or None
+        The pinned run (``pin_baseline``); ``differences`` the last run's paired differences from it.
+    run_slot, tournament_slot, ladder_slot, tune_slot : toolkit.viz.page_jobs.Slot
+        Where each kind of work runs (in a thread when ``background``; ``wait()`` waits for it).
     """
 
     def __init__(self, game: str = "valhalla", *, n_games: int | None = None, seed: int = 0,
-                 threads: int | None = None, tournament_games: int = TOURNAMENT_GAMES, refresh: bool = True):
+                 threads: int | None = None, tournament_games: int | None = None, refresh: bool = True,
+                 background: bool | None = None):
         import ipywidgets as w
 
         from toolkit.games import GAMES
@@ -107,20 +180,48 @@ class Dashboard:
         self.seed = seed
         self.threads = threads
         self.n_games = n_games
+        self.fixed_tournament_games = tournament_games
+        self.background = page_jobs.in_kernel() if background is None else background
         self.frame = None
         self.rules = None
         self.policies = None
+        self.baseline = None
+        self.differences = None
+        self.limits = {}  # (game, seats, panel) -> (xlim, ylim) of the plots so far: they only widen
         self.seat_policies = []
         self.seat_message = w.HTML()
         self.game = w.Dropdown(options=[(spec.title, name) for name, spec in GAMES.items()], value=get_spec(game).name,
                                description="game")
-        self.policy_box = w.HBox()
-        self.panel_box = w.VBox()
-        self.tournament_games = w.BoundedIntText(value=tournament_games, min=10, max=10_000_000, step=1000,
-                                                 description="games per pairing", style={"description_width": "initial"})
+        self.policy_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.controls_box = w.VBox(layout=w.Layout(flex="0 0 42%", min_width="0"))
+        self.run_box = w.VBox(layout=w.Layout(flex="1 1 58%", min_width="0"))
+        self.run_box.add_class("toolkit-run")
+
+        self.run_progress = page_jobs.Progress("playing")
+        self.run_slot = page_jobs.Slot(self.background, self.run_progress)
+        self.pin_button = w.Button(description="pin as baseline", icon="thumb-tack", layout=w.Layout(width="auto"),
+                                   tooltip="keep this run: later runs are shown as paired differences from it")
+        self.unpin_button = w.Button(description="clear baseline", icon="times", layout=w.Layout(width="auto"),
+                                     disabled=True)
+        self.baseline_note = w.HTML()
+        self.pin_button.on_click(lambda _: self.pin_baseline())
+        self.unpin_button.on_click(lambda _: self.clear_baseline())
+
+        self.tournament_games = w.IntText(value=tournament_games or 10, description="games per pairing",
+                                          style={"description_width": "initial"}, layout=w.Layout(width="16em"))
         self.tournament_button = w.Button(description="run a policy tournament", icon="trophy",
                                           layout=w.Layout(width="auto"))
+        self.tournament_progress = page_jobs.Progress("tournament")
+        self.tournament_slot = page_jobs.Slot(self.background, self.tournament_progress)
         self.tournament_output = w.Output()
+        self.ladder_games = w.IntText(value=10, description="games per pairing", style={"description_width": "initial"},
+                                      layout=w.Layout(width="16em"))
+        self.ladder_button = w.Button(description="climb the strength ladder", icon="signal",
+                                      layout=w.Layout(width="auto"))
+        self.ladder_progress = page_jobs.Progress("ladder")
+        self.ladder_slot = page_jobs.Slot(self.background, self.ladder_progress)
+        self.ladder_output = w.Output()
+        self.ladder = None
         self.csv_button = w.Button(description="prepare the CSV of this run", icon="download",
                                    layout=w.Layout(width="auto"))
         self.csv_link = w.HTML()
@@ -135,21 +236,29 @@ class Dashboard:
         self.tune_games = w.BoundedIntText(value=TUNE_GAMES, min=10, max=10_000_000, step=1000,
                                            description="games per trial", style={"description_width": "initial"})
         self.tune_button = w.Button(description="tune the rules", icon="sliders", layout=w.Layout(width="auto"))
+        self.tune_progress = page_jobs.Progress("tuning")
+        self.tune_slot = page_jobs.Slot(self.background, self.tune_progress)
         self.tune_output = w.Output()
         self.tune_question = w.HTML()  # the game's own question, which the controls come prefilled with
         self.tuning = None
         self.tune_button.on_click(lambda _: self.run_tuning())
         self.tournament_button.on_click(lambda _: self.run_tournament())
+        self.ladder_button.on_click(lambda _: self.run_ladder())
         self.csv_button.on_click(lambda _: self.prepare_csv())
         self.game.observe(lambda change: self._build(change["new"], refresh=True), names="value")
         self.box = w.VBox([
-            w.HTML("<h2>What are the odds, and is this rule fair?</h2>"),
-            self.game, self.panel_box,
+            w.HTML(_PAGE_STYLE + "<h2>What are the odds, and is this rule fair?</h2>"),
+            self.game,
+            w.HBox([self.controls_box, self.run_box], layout=w.Layout(width="100%", align_items="flex-start",
+                                                                       grid_gap="16px")),
             w.HTML("<h3>A policy tournament on these rules</h3>"),
-            w.HBox([self.tournament_games, self.tournament_button]), self.tournament_output,
+            w.HBox([self.tournament_games, self.tournament_button]), self.tournament_progress.box,
+            self.tournament_output,
+            w.HTML("<h3>The strength ladder on these rules</h3>"),
+            w.HBox([self.ladder_games, self.ladder_button]), self.ladder_progress.box, self.ladder_output,
             w.HTML("<h3>Tune the rules toward a target</h3>"), self.tune_question,
             w.HBox([self.tune_metric, self.tune_goal, self.tune_value]), self.tune_rules,
-            w.HBox([self.tune_trials, self.tune_games, self.tune_button]), self.tune_output,
+            w.HBox([self.tune_trials, self.tune_games, self.tune_button]), self.tune_progress.box, self.tune_output,
             w.HTML("<h3>This run as a table</h3>"), w.HBox([self.csv_button, self.csv_link]),
         ])
         self._build(self.game.value, refresh=refresh)
@@ -159,20 +268,42 @@ class Dashboard:
     def _build(self, game: str, *, refresh: bool) -> None:
         from toolkit.viz.widgets import rules_panel
 
+        for slot in (self.run_slot, self.tournament_slot, self.ladder_slot, self.tune_slot):
+            slot.cancel()  # the other game's work is of no use now
         self.spec = get_spec(game)
         self.frame = None
+        self.clear_baseline()
         self.csv_link.value = ""
         self.tournament_output.outputs = ()
+        self.ladder_output.outputs = ()
         n = self.n_games or self.spec.panel_games
         old_panel = getattr(self, "panel", None)
         if old_panel is not None:
             _close_tree(old_panel.box)  # else every game switch leaves its widgets alive in kernel and page
-        self.panel = rules_panel(self.spec, self._run, n_games=n, refresh=False, title=f"{self.spec.title} rules")
+        self.panel = rules_panel(self.spec, self._run, n_games=n, refresh=False, title=f"{self.spec.title} rules",
+                                 columns=2, slot=self.run_slot, check=self._check_seats)
+        self.panel.on_result = self._shown
         self._seat_controls(self.panel.rules(), keep=False)  # a new game: its own seats and policies
-        self.panel_box.children = [self.policy_box, self.panel.box]
+        self.controls_box.children = [self.policy_box, self.panel.controls]
+        self.run_box.children = [self.run_progress.box, self.panel.status,
+                                 self._row(self.pin_button, self.unpin_button, self.baseline_note), self.panel.output]
+        self._job_sizes(self.panel.rules())
         self._tune_controls()
         if refresh:
             self.panel.refresh()
+
+    @staticmethod
+    def _row(*children):
+        import ipywidgets as w
+
+        return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
+
+    def _job_sizes(self, rules) -> None:
+        """The tournament's and the ladder's default games for this game and player count."""
+        if self.fixed_tournament_games is None:
+            self.tournament_games.value = job_games(self.spec, rules, "tournament")
+        self.ladder_games.value = job_games(self.spec, rules, "ladder")
+        self._sized_for = self.spec.seats(rules)
 
     def _tune_controls(self) -> None:
         """The tuning's choices for the current game, prefilled with its own question."""
@@ -211,7 +342,7 @@ class Dashboard:
         seats = self.spec.seats(rules)
         if keep and len(self.seat_policies) == seats:
             return
-        defaults = self.spec.check_policies(None, rules)  # random, as simulate and the notebook panels
+        defaults = self.spec.default_policies(rules)  # the report's players, so the first numbers agree
         old = [d.value for d in self.seat_policies] if keep else []
         for box in self.seat_policies:
             box.close()
@@ -220,11 +351,13 @@ class Dashboard:
         for k in range(seats):
             box = w.Combobox(value=old[k] if k < len(old) else defaults[k], options=choices, ensure_option=False,
                              placeholder="a player, e.g. mcts:300", description=f"seat {k}",
-                             continuous_update=False, layout=w.Layout(width="16em"))
+                             continuous_update=False, layout=w.Layout(width="15em"))
             box.observe(self._on_seat, names="value")
             self.seat_policies.append(box)
         self.seat_message.value = ""
         self.policy_box.children = [w.HTML("<b>players</b>&nbsp;"), *self.seat_policies, self.seat_message]
+        if getattr(self, "_sized_for", None) not in (None, seats):
+            self._job_sizes(rules)  # another player count: the jobs' default sizes follow
 
     def seat_players(self, rules) -> tuple:
         """The seats' players, checked as the CLI checks ``--policies``; a ``ValueError`` is also shown at the
@@ -237,10 +370,17 @@ class Dashboard:
         self.seat_message.value = ""
         return policies
 
+    def _check_seats(self, rules) -> None:
+        """Before a run, on the page's thread: the seats follow the player count, and a refused name is
+        shown at the seats at once (not after a run still going)."""
+        self._seat_controls(rules)
+        self.seat_players(rules)
+
     def _on_seat(self, _change) -> None:
         try:
             self.seat_players(self.panel.rules())
         except ValueError:
+            self.run_slot.cancel()  # a run still going is for a line-up no longer shown
             return  # the message is at the seats; the last plots stay
         if self.panel.auto:
             self.panel.refresh()
@@ -257,25 +397,45 @@ class Dashboard:
         if all(p in ("random", "greedy") for p in policies):
             return None
         run = dict(seed=self.seed, policies=policies, threads=self.threads, keep="summary", progress=False)
-        if not warm.loaded(self.spec.play_many, warm.copy_of(self.spec, self.spec.prepare(rules, policies)[-1])):
-            simulate(self.spec, rules, 1, **run)  # loads the copy (a second or so), which is not the games' time
-        probe = min(n_games, self.threads or os.cpu_count() or 1)
-        start = time.perf_counter()
-        simulate(self.spec, rules, probe, **run)
+        with jobs.planned(0):  # a watched run's count: the probe's games are not the run's
+            if not warm.loaded(self.spec.play_many, warm.copy_of(self.spec, self.spec.prepare(rules, policies)[-1])):
+                simulate(self.spec, rules, 1, **run)  # loads the copy (a second or so), not the games' time
+            probe = min(n_games, self.threads or os.cpu_count() or 1)
+            start = time.perf_counter()
+            simulate(self.spec, rules, probe, **run)
+        job = jobs.current()
+        if job is not None:
+            job.done = 0  # the count starts with the run itself
         return (time.perf_counter() - start) * n_games / probe
+
+    # -- the baseline ---------------------------------------------------------------
+
+    def pin_baseline(self) -> Baseline | None:
+        """Keep the run shown as the baseline of the runs after it."""
+        if self.frame is None:
+            self.baseline_note.value = f'<span style="{_NOTE_STYLE}">no run to pin yet</span>'
+            return None
+        players = ",".join(self.policies)
+        self.baseline = Baseline(self.frame, self.rules, self.policies,
+                                 f"{self.panel.describe(self.rules)}, players {html.escape(players)}, "
+                                 f"{len(self.frame):,} games")
+        self.unpin_button.disabled = False
+        self.baseline_note.value = (f'<span style="{_NOTE_STYLE}">baseline: {self.baseline.text}; change a rule or a '
+                                    "player to see the difference</span>")
+        return self.baseline
+
+    def clear_baseline(self) -> None:
+        self.baseline = None
+        self.differences = None
+        self.unpin_button.disabled = True
+        self.baseline_note.value = ""
 
     # -- one run --------------------------------------------------------------------
 
-    def _run(self, rules, n_games: int):
-        import matplotlib.pyplot as plt
-        from IPython.display import HTML
-
-        from toolkit.analysis import metrics
+    def _run(self, rules, n_games: int) -> RunView:
         from toolkit.core import warm
         from toolkit.core.runner import simulate
-        from toolkit.viz import plots, report_html
 
-        self._seat_controls(rules)  # a new player count changes the seats
         policies = self.seat_players(rules)
         compiling = warm.notice(self.spec, rules, policies)
         if compiling:  # minutes once per machine and version: said before the page goes quiet
@@ -286,18 +446,48 @@ class Dashboard:
                                        f"about {_duration(seconds)} (timed on the first games)</span>")
         frame = simulate(self.spec, rules, n_games, seed=self.seed, policies=policies, threads=self.threads,
                          progress=False)
-        self.frame, self.rules, self.policies = frame, rules, policies
-        self.csv_link.value = ""
+        baseline = self.baseline  # read once: the page's thread may pin another meanwhile
+        with page_jobs.DRAW_LOCK:
+            return self._draw(rules, policies, frame, baseline)
+
+    def _draw(self, rules, policies, frame, baseline) -> RunView:
+        from toolkit.analysis import metrics, paired
+        from toolkit.viz import plots, report_html
 
         title = f"{self.spec.title}, {len(frame):,} games, policies {','.join(policies)}"
-        figure, axes = plt.subplots(1, 3, figsize=(15, 3.8))
+        figure = _figure(figsize=(10, 6.6))
+        axes = figure.subplots(2, 2).ravel()
+        seats = self.spec.seats(rules)
         plots.seat_advantage_bar(metrics.seat_advantage(frame), ax=axes[0], title="win rate by seat and by place")
-        plots.length_histogram(frame, "turns", ax=axes[1], title="game length")
+        self._steady(axes[0], seats, "seats", x=False)
+        if baseline is not None:
+            plots.length_histogram(baseline.frame, "turns", ax=axes[1], label="baseline")
+        plots.length_histogram(frame, "turns", ax=axes[1], title="game length",
+                               label="this run" if baseline is not None else None)
         axes[1].set_xlabel(f"turns (a turn is {self.spec.turn_word})")
+        self._steady(axes[1], seats, "length")
         plots.score_distribution(frame, ax=axes[2], title="final score per seat")
+        self._steady(axes[2], seats, "score")
+        differences = None
+        if baseline is None:
+            axes[3].axis("off")
+            axes[3].text(0.5, 0.5, "Pin a run as the baseline:\nthe runs after it are shown here\n"
+                                   "as paired differences on the same seeds.", ha="center", va="center",
+                         color="#555", transform=axes[3].transAxes)
+        else:
+            differences = paired.before_after(baseline.frame, frame)
+            rates = differences[~differences["quantity"].str.contains("turns")]
+            plots.interval_plot(rates, ax=axes[3], label="quantity", reference=0.0, digits=3,
+                                xlabel="this run − baseline (95% interval, paired)", ylabel="",
+                                title="the change from the baseline")
+            self._steady(axes[3], seats, "differences", y=False)
         figure.suptitle(title)
+        figure.tight_layout()
         image = report_html.figure_uri(figure)  # the plots first, then the tables, in one output
 
+        parts = [f'<img src="{image}" alt="{html.escape(title)}" style="max-width:100%">']
+        if differences is not None:
+            parts.append(self._differences_html(differences, baseline))
         table = report_html.metrics_table(metrics.design_metrics(frame)).drop(columns="run")  # one run here
         odds = simulated_odds(self.spec, rules, frame, policies)
         odds_shown = pd.DataFrame({"quantity": odds["quantity"], "exact": odds["exact"],
@@ -308,55 +498,172 @@ class Dashboard:
                 f"{min(len(frame), SAMPLE_DEALS):,} games; – where neither measures it.</p>" if odds["simulated"].notna().any() else
                 f'<p style="{_NOTE_STYLE}">Neither the game records nor a replay of the deals measure these '
                 "quantities, so only the exact values are shown.</p>")
-        text = (f'<img src="{image}" alt="{html.escape(title)}" style="max-width:100%">'
-                + "<h3>Design metrics</h3>" + table.to_html(index=False, escape=True, border=0)
-                + "<h3>Exact odds and simulated ones</h3>" + odds_shown.to_html(index=False, escape=True, border=0)
-                + note)
-        return HTML(text)
+        parts += ["<h3>Design metrics</h3>", table.to_html(index=False, escape=True, border=0),
+                  "<h3>Exact odds and simulated ones</h3>", odds_shown.to_html(index=False, escape=True, border=0),
+                  note]
+        view = RunView("".join(parts), frame, rules, tuple(policies))
+        view.differences = differences
+        return view
+
+    def _differences_html(self, differences: pd.DataFrame, baseline: Baseline) -> str:
+        """The before/after sentences and their table."""
+        games = differences.attrs["games"]
+        how = ("paired on the same seeds" if differences.attrs["paired"]
+               else "on different seeds, so unpaired")
+        cut = "" if differences.attrs["baseline_games"] == differences.attrs["games_now"] else (
+            f" (the first {games:,} games of each: the baseline has {differences.attrs['baseline_games']:,}, "
+            f"this run {differences.attrs['games_now']:,})")
+        sentences = "".join(f"<li>{html.escape(s)}</li>" for s in differences["sentence"])
+        shown = pd.DataFrame({
+            "quantity": differences["quantity"],
+            "baseline": [f"{v:.3f}" for v in differences["baseline"]],
+            "this run": [f"{v:.3f}" for v in differences["now"]],
+            "difference [95%]": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+                                 zip(differences["difference"], differences["ci_low"], differences["ci_high"])]})
+        return (f"<h3>Against the baseline</h3><p>Baseline: {baseline.text}. {games:,} games, {how}{cut}.</p>"
+                f"<ul>{sentences}</ul>" + shown.to_html(index=False, escape=True, border=0))
+
+    def _steady(self, ax, seats: int, name: str, *, x: bool = True, y: bool = True) -> None:
+        """Keep a plot's axes from run to run (widened to show each new run whole), so a change in the rules
+        is seen as a change, not as a rescaled axis; a new game or player count starts afresh."""
+        key = (self.spec.name, seats, name)
+        xlim, ylim = ax.get_xlim(), ax.get_ylim()
+        old = self.limits.get(key)
+        if old is not None:
+            if x:
+                xlim = (min(xlim[0], old[0][0]), max(xlim[1], old[0][1]))
+                ax.set_xlim(xlim)
+            if y:
+                ylim = (min(ylim[0], old[1][0]), max(ylim[1], old[1][1]))
+                ax.set_ylim(ylim)
+        self.limits[key] = (xlim, ylim)
+
+    def _shown(self, view: RunView) -> None:
+        """The run now shown (the panel calls this on the page's thread or the run's, once it is the latest)."""
+        self.frame, self.rules, self.policies = view.frame, view.rules, view.policies
+        self.differences = getattr(view, "differences", None)
+        self.csv_link.value = ""
 
     # -- on demand ------------------------------------------------------------------
 
-    def run_tournament(self):
-        """Every policy against every other on the current rules; shows the matrix and the ratings.
+    def _job_rules(self, output):
+        """The current rules and, for a job, its check; a refusal is shown in ``output``."""
+        try:
+            return self.panel.rules()
+        except ValueError as error:
+            self._show(output, _error(error))
+            return None
 
-        Returns the :func:`~toolkit.analysis.tournament.compare` table, or ``None`` (bad rules)."""
-        from toolkit.analysis import ratings, tournament
+    def _games(self, box, output) -> int | None:
+        value = box.value
+        if isinstance(value, bool) or not isinstance(value, int) or not 10 <= value <= 10_000_000:
+            self._show(output, _error(f"{box.description}={value!r} is not allowed: an integer in 10..10,000,000"))
+            return None
+        return value
+
+    def run_tournament(self):
+        """Every policy of the page's tournament (:func:`job_players`) against every other on the current
+        rules, in the background with progress and a cancel; shows the matrix, the ratings and their sentence.
+
+        Returns the :class:`~toolkit.core.jobs.Job`, or ``None`` (bad rules or size).  ``tournament_slot.wait()``
+        waits for it; ``tournament`` holds the :func:`~toolkit.analysis.tournament.compare` table."""
+        from toolkit.analysis import tournament
         from toolkit.core import warm
+
+        rules = self._job_rules(self.tournament_output)
+        games = self._games(self.tournament_games, self.tournament_output)
+        if rules is None or games is None:
+            return None
+        names = job_players(self.spec, "tournament")
+        compiling = warm.notice(self.spec, rules, ("greedy",) * self.spec.seats(rules))  # the policies' copy
+        self._show(self.tournament_output, f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
+                                           f'playing every pairing of {", ".join(names)}, {games:,} games each …</span>')
+        spec, seed, threads = self.spec, self.seed, self.threads
+
+        def work():
+            table = tournament.compare(spec, names, games, seed=seed, rules=rules, threads=threads, progress=False)
+            with page_jobs.DRAW_LOCK:
+                return table, self._tournament_html(table, rules)
+
+        def done(result):
+            self.tournament, text = result
+            self._show(self.tournament_output, text)
+
+        self.tournament = None
+        return self.tournament_slot.start(work, done, lambda e: self._show(self.tournament_output, _error(e)),
+                                          text=f"every pairing of {', '.join(names)}")
+
+    def _tournament_html(self, table, rules) -> str:
+        from toolkit.analysis import ratings, tournament
         from toolkit.viz import plots, report_html
 
-        try:
-            rules = self.panel.rules()
-        except ValueError as error:
-            self._show_tournament(_error(error))
-            return None
-        games = int(self.tournament_games.value)
-        names = list(self.spec.policies)
-        compiling = warm.notice(self.spec, rules, ("greedy",) * self.spec.seats(rules))  # the policies' copy
-        self._show_tournament(f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
-                              f'playing every pairing of {", ".join(names)}, {games:,} games each …</span>')
-        table = tournament.compare(self.spec, names, games, seed=self.seed, rules=rules, threads=self.threads,
-                                   progress=False)
         seats = self.spec.seats(rules)
-        ax = plots.comparison_matrix(tournament.matrix(table), centre=0.5 if seats == 2 else 1 / seats,
-                                     xlabel="opponent (column)" if seats == 2 else "field policy (column)",
-                                     ylabel="policy (row)" if seats == 2 else "tested policy (row)",
-                                     title="row policy's win rate" + ("" if seats == 2 else f" (fair share 1/{seats})"))
+        ax = _figure(figsize=(5, 3.5), layout="constrained").subplots()
+        plots.comparison_matrix(tournament.matrix(table), ax=ax, centre=0.5 if seats == 2 else 1 / seats,
+                                xlabel="opponent (column)" if seats == 2 else "field policy (column)",
+                                ylabel="policy (row)" if seats == 2 else "tested policy (row)",
+                                title="row policy's win rate" + ("" if seats == 2 else f" (fair share 1/{seats})"))
         image = report_html.figure_uri(ax.figure)
         rated = ratings.ratings(table)
-        self._show_tournament(f'<img src="{image}" alt="tournament: row policy\'s win rate" style="max-width:100%">'
-                              + f"<p>{html.escape(ratings.in_words(rated))}</p>"
-                              + rated.to_html(escape=True, border=0, float_format="{:.1f}".format))
-        return table
+        return (f'<img src="{image}" alt="tournament: row policy\'s win rate" style="max-width:100%">'
+                + f"<p>{html.escape(ratings.in_words(rated))}</p>"
+                + rated.to_html(escape=True, border=0, float_format="{:.1f}".format))
+
+    def run_ladder(self):
+        """The strength ladder (:func:`toolkit.analysis.ladder`) of the report's rungs on the current rules, in
+        the background with progress and a cancel; shows its plot, its answer and its table.
+
+        Returns the Job, or ``None``; ``ladder`` holds the table when done."""
+        from toolkit.analysis import strength
+
+        rules = self._job_rules(self.ladder_output)
+        games = self._games(self.ladder_games, self.ladder_output)
+        if rules is None or games is None:
+            return None
+        names = job_players(self.spec, "ladder")
+        spec, seed, threads = self.spec, self.seed, self.threads
+        self._show(self.ladder_output, f'<span style="{_NOTE_STYLE}">climbing {", ".join(names)}, {games:,} games '
+                                       "per pairing …</span>")
+
+        def work():
+            table = strength.ladder(spec, rules, policies=names, n_games=games, seed=seed, threads=threads,
+                                    progress=False)
+            with page_jobs.DRAW_LOCK:
+                return table, self._ladder_html(table)
+
+        def done(result):
+            self.ladder, text = result
+            self._show(self.ladder_output, text)
+
+        self.ladder = None
+        return self.ladder_slot.start(work, done, lambda e: self._show(self.ladder_output, _error(e)),
+                                      text=f"the ladder {', '.join(names)}")
+
+    def _ladder_html(self, table) -> str:
+        from toolkit.analysis import strength
+        from toolkit.viz import plots, report_html
+
+        shown = [m for m in ("first_player_advantage", "duration_turns", "decisiveness", "lead_changes",
+                             "skill_gap") if m in table.columns and not table[m].isna().all()]
+        figure = _figure(figsize=(3.2 * len(shown), 3.2), layout="constrained")
+        plots.ladder_plot(table, axes=list(figure.subplots(1, len(shown), squeeze=False)[0]), metrics=shown)
+        image = report_html.figure_uri(figure)
+        left_out = strength.not_played(table.index, self.spec.name)
+        return (f'<img src="{image}" alt="the strength ladder" style="max-width:100%">'
+                f"<p>{html.escape(table.attrs['answer'])}</p>"
+                + (f'<p style="{_NOTE_STYLE}">{html.escape(left_out)}</p>' if left_out else "")
+                + table.to_html(escape=True, border=0, float_format="{:.3f}".format))
 
     def run_tuning(self):
         """:func:`toolkit.analysis.tune` from the current rules and seat policies toward the chosen target,
-        the chosen rules over their declared domains; shows the search, the rules' importance, the target
-        metric under the current and the tuned rules, the answer and the ``--set`` flags.
+        the chosen rules over their declared domains, in the background with progress and a cancel; shows the
+        search, the rules' importance, the target metric under the current and the tuned rules, the answer
+        and the ``--set`` flags.
 
-        Returns the :class:`~toolkit.analysis.tuning.Tuning`, or ``None`` (bad rules or settings)."""
+        Returns the Job, or ``None`` (bad rules or settings); ``tuning`` holds the
+        :class:`~toolkit.analysis.tuning.Tuning` when done."""
         from toolkit.analysis import tuning
         from toolkit.core import warm
-        from toolkit.viz import plots, report_html
 
         goal = self.tune_value.value if self.tune_goal.value == "reach" else self.tune_goal.value
         try:
@@ -369,31 +676,38 @@ class Dashboard:
             return None
         trials, games = int(self.tune_trials.value), int(self.tune_games.value)
         compiling = warm.notice(self.spec, rules, policies)
+        vary = tuple(self.tune_rules.value)
+        metric = self.tune_metric.value
         self._show(self.tune_output, f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
-                                     f'tuning {", ".join(self.tune_rules.value)} '
-                                     f"toward {self.tune_metric.value} = {goal}: {trials} trials of {games:,} games "
-                                     "…</span>")
-        try:
-            found = tuning.tune(self.spec, {self.tune_metric.value: goal}, dict.fromkeys(self.tune_rules.value),
-                                trials, games, seed=self.seed, rules=rules, policies=policies, threads=self.threads,
-                                progress=False)
-        except ValueError as error:  # a target the rules do not measure, every trial refused
-            self._show(self.tune_output, _error(error))
-            return None
-        self.tuning = found
+                                     f'tuning {", ".join(vary)} toward {metric} = {goal}: {trials} trials of '
+                                     f"{games:,} games with {','.join(policies)} …</span>")
+        spec, seed, threads = self.spec, self.seed, self.threads
+
+        def work():
+            found = tuning.tune(spec, {metric: goal}, dict.fromkeys(vary), trials, games, seed=seed, rules=rules,
+                                policies=policies, threads=threads, progress=False)
+            with page_jobs.DRAW_LOCK:
+                return found, self._tuning_html(found)
+
+        def done(result):
+            self.tuning, text = result
+            self._show(self.tune_output, text)
+
+        self.tuning = None
+        return self.tune_slot.start(work, done, lambda e: self._show(self.tune_output, _error(e)),
+                                    text=f"{trials} trials of {games:,} games")
+
+    def _tuning_html(self, found) -> str:
+        from toolkit.viz import plots, report_html
+
         image = report_html.figure_uri(plots.tuning_figure(found, title="the search", width=4.6))
         flags = " ".join(found.set_flags())
-        self._show(self.tune_output,
-                   f'<img src="{image}" alt="the tuning: the search, the importance, the result" '
-                   'style="max-width:100%">'
-                   f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh "
-                   f"seed): {html.escape(found.answer())}</p>"
-                   + (f"<p>The tuned rules from these: <code>{html.escape(flags)}</code></p>" if found.proposed
-                      else "<p>No change proposed.</p>"))
-        return found
-
-    def _show_tournament(self, text: str) -> None:
-        self._show(self.tournament_output, text)
+        return (f'<img src="{image}" alt="the tuning: the search, the importance, the result" '
+                'style="max-width:100%">'
+                f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh "
+                f"seed, players {html.escape(found.settings['policies'])}): {html.escape(found.answer())}</p>"
+                + (f"<p>The tuned rules from these: <code>{html.escape(flags)}</code></p>" if found.proposed
+                   else "<p>No change proposed.</p>"))
 
     @staticmethod
     def _show(output, text: str) -> None:
@@ -452,6 +766,7 @@ class Dashboard:
 def dashboard(game: str = "valhalla", **options) -> Dashboard:
     """The rule-tweaking dashboard for ``game`` (see the module docstring); displays itself.
 
-    ``options``: ``n_games`` (games per run; default :data:`DEFAULT_GAMES`), ``seed``,
-    ``threads``, ``tournament_games``, ``refresh`` (run once at once, default True)."""
+    ``options``: ``n_games`` (games per run; default ``GameSpec.panel_games``), ``seed``,
+    ``threads``, ``tournament_games`` (default :func:`job_games`), ``refresh`` (run once at once, default
+    True), ``background`` (play off the page's thread; default: inside a kernel)."""
     return Dashboard(game, **options)

@@ -72,6 +72,9 @@ class RulesPanel:
     n_games : ipywidgets.IntText
         Games per run, passed to ``run`` if it takes an ``n_games`` argument (1 .. :data:`MAX_GAMES`; another
         number is refused by name, not clamped).
+    controls : ipywidgets.VBox
+        The title, the preset and games boxes and the grouped controls (``box`` is these, the status line
+        and the output; the dashboard places the status and the output beside them instead).
     status : ipywidgets.HTML
         The current rules' preset or changed parameters, or the error message.
     output : ipywidgets.Output
@@ -81,9 +84,12 @@ class RulesPanel:
     """
 
     def __init__(self, game, run, preset: str = "standard", n_games: int = 100_000, *,
-                 columns: int = 3, auto: bool = True, title: str | None = None):
+                 columns: int = 3, auto: bool = True, title: str | None = None, slot=None, check=None):
         self.spec = get_spec(game)
         self.run = run
+        self.slot = slot  # a toolkit.viz.background.Slot: runs off the page's thread, a new change cancels
+        self.on_result = None  # on_result(result): called when a run's result is shown (the dashboard keeps its run)
+        self.check = check  # check(rules): more checks before a run (the dashboard's seats), ValueError refuses
         self._pass_n_games = _accepts_n_games(run)
         self.params = params_of(self.spec.Rules)
         rules = self.spec.Rules.preset(preset)  # a bad preset raises here, before anything is drawn
@@ -130,8 +136,9 @@ class RulesPanel:
             heading_html = w.HTML(f'<div style="{_HEADING_STYLE}">{_html_escape(heading)}</div>')
             self.sections[heading] = w.VBox([heading_html, grid])
         header = [w.HTML(f"<b>{_html_escape(title or self.spec.title + ' rules')}</b>")]
-        self.box = w.VBox(header + [w.HBox([self.preset, w.VBox([self.n_games, self.messages["games"]])]),
-                                    *self.sections.values(), self.status, self.output])
+        self.controls = w.VBox(header + [w.HBox([self.preset, w.VBox([self.n_games, self.messages["games"]])]),
+                                         *self.sections.values()])
+        self.box = w.VBox([self.controls, self.status, self.output])
 
     # -- the function form -------------------------------------------------------
 
@@ -156,11 +163,19 @@ class RulesPanel:
         try:
             rules = self.rules()
             n_games = self.games()
+            if self.check is not None:
+                self.check(rules)
         except ValueError as error:
+            if self.slot is not None:
+                self.slot.cancel()  # a run still going is for values the controls no longer show
             return self._fail(error)
         self._clear_messages()
         self.status.value = "running …"
         self.runs += 1
+        if self.slot is not None:
+            self.slot.start(lambda: self._call(rules, n_games), lambda result: self._shown(result, rules),
+                            self._failed, text=f"{n_games:,} games")
+            return None
         with self.output:
             try:
                 if self._pass_n_games:
@@ -173,8 +188,33 @@ class RulesPanel:
                 self.output.clear_output(wait=True)
             self._display(result, display)
         self.last_result, self.last_error = result, None
+        if self.on_result is not None:
+            self.on_result(result)
         self.status.value = self.describe(rules)
         return result
+
+    def _call(self, rules, n_games):
+        return self.run(rules, n_games=n_games) if self._pass_n_games else self.run(rules)
+
+    def _shown(self, result, rules) -> None:
+        """A run in the background finished and is still the latest: show what it returned."""
+        self.output.outputs = _outputs(result)
+        self.last_result, self.last_error = result, None
+        if self.on_result is not None:
+            self.on_result(result)
+        self.status.value = self.describe(rules)
+
+    def _failed(self, error: Exception) -> None:
+        """A run in the background failed: a refused value as at the field, anything else as a defect."""
+        if isinstance(error, ValueError):
+            self._fail(error)
+            return
+        import traceback
+
+        trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        self.last_result, self.last_error = None, f"{type(error).__name__}: {error}"
+        self.status.value = (f'<span style="{_ERROR_STYLE}">the run failed: {_html_escape(self.last_error)}</span>'
+                             f"<details><summary>details</summary><pre>{_html_escape(trace)}</pre></details>")
 
     def games(self) -> int:
         """The games box's number, or a ``ValueError`` naming it (0 games is refused, not run as 1)."""
@@ -316,6 +356,29 @@ class RulesPanel:
         display(self.box)
 
 
+def _outputs(result) -> tuple:
+    """What ``run`` returned as an Output widget's outputs (set from any thread, unlike ``with output``):
+    a Figure or an Axes as a PNG, anything with an HTML form as that HTML, else its text."""
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from toolkit.viz.report_html import figure_uri
+
+    shown = []
+    for item in result if isinstance(result, (tuple, list)) else (result,):
+        if item is None:
+            continue
+        figure = item.figure if isinstance(item, Axes) else item
+        if isinstance(figure, Figure):
+            data = {"text/html": f'<img src="{figure_uri(figure)}" style="max-width:100%">'}
+        elif hasattr(item, "_repr_html_"):
+            data = {"text/html": item._repr_html_()}
+        else:
+            data = {"text/plain": repr(item)}
+        shown.append({"output_type": "display_data", "data": data, "metadata": {}})
+    return tuple(shown)
+
+
 def _close(widget) -> None:
     """Close a control and the controls inside it (each is a model in the browser until closed)."""
     for child in getattr(widget, "children", ()):
@@ -324,7 +387,8 @@ def _close(widget) -> None:
 
 
 def rules_panel(game, run, preset: str = "standard", n_games: int = 100_000, *, columns: int = 3,
-                auto: bool = True, refresh: bool = True, title: str | None = None) -> RulesPanel:
+                auto: bool = True, refresh: bool = True, title: str | None = None, slot=None,
+                check=None) -> RulesPanel:
     """An ipywidgets panel with one control per rule parameter of ``game``, grouped under headings.
 
     Parameters
@@ -346,6 +410,11 @@ def rules_panel(game, run, preset: str = "standard", n_games: int = 100_000, *, 
         Rerun on every change (default); ``False``: only on :meth:`RulesPanel.refresh`.
     refresh : bool
         Run once right away, so the panel opens with plots.
+    slot : toolkit.viz.background.Slot, optional
+        Run off the page's thread: the page stays live, a change cancels the run it makes stale and
+        only the latest settings are drawn (``refresh`` then returns ``None``; ``slot.wait()`` waits).
+    check : callable, optional
+        ``check(rules)`` before each run; its ``ValueError`` is shown as a refused value is.
 
     Returns
     -------
@@ -362,7 +431,7 @@ def rules_panel(game, run, preset: str = "standard", n_games: int = 100_000, *, 
     >>> calls[-1].extra_throw_enabled
     True
     """
-    panel = RulesPanel(game, run, preset, n_games, columns=columns, auto=auto, title=title)
+    panel = RulesPanel(game, run, preset, n_games, columns=columns, auto=auto, title=title, slot=slot, check=check)
     if refresh:
         panel.refresh()
     return panel

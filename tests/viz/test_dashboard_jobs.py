@@ -1,0 +1,172 @@
+"""The dashboard's work off the page's thread (issue 36, points 2-4): stale runs cancelled, only the latest
+drawn, long jobs with progress and a cancel, a pinned baseline read back as paired differences.
+
+The page in Chromium is tests/browser/test_app_browser.py; here the same Dashboard runs outside a kernel
+with ``background=True`` (its slots play in threads, ``slot.wait()`` waits)."""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import toolkit
+from toolkit.analysis import paired
+from toolkit.viz import background
+from toolkit.viz.dashboard import Dashboard, job_games
+
+BIG = 150_000  # games a run: seconds of play, so three quick changes all land while the first still plays
+
+
+def _recording(board):
+    shown = []
+    keep = board._shown
+    board.panel.on_result = lambda view: (shown.append(view.rules.zero_runes_value), keep(view))
+    return shown
+
+
+def test_three_quick_changes_draw_only_the_last_setting():
+    board = Dashboard("valhalla", n_games=BIG, threads=1, refresh=False, background=True)
+    board.seat_policies[0].value = board.seat_policies[1].value = "random"  # no run yet: refresh=False, auto on
+    board.run_slot.wait(60)
+    shown = _recording(board)
+    cancelled = board.run_slot.cancelled
+    started = []
+    start = board.run_slot.start
+    board.run_slot.start = lambda *args, **kwargs: started.append(start(*args, **kwargs)) or started[-1]
+    for value in (3, 4, 6):
+        board.panel.widgets["zero_runes_value"].value = value  # returns at once: the page stays live
+    assert board.run_slot.running
+    assert board.run_slot.wait(120)
+    assert shown == [6] and board.rules.zero_runes_value == 6  # the stale runs were never drawn
+    assert board.run_slot.cancelled - cancelled == 2 and len(started) == 3
+    assert all(job.done < BIG for job in started[:2]) and started[2].done == BIG  # and stopped, not played out
+    expected = toolkit.simulate("valhalla", board.rules, BIG, seed=0, policies=("random", "random"), threads=1,
+                                keep="summary", progress=False)
+    assert int(board.frame["win_0"].sum()) == int(round(expected.sums[expected.columns.index("win_0")]))
+
+
+def test_without_the_background_every_change_is_drawn_in_turn():
+    board = Dashboard("valhalla", n_games=500, threads=1, refresh=False, background=False)  # the control
+    shown = _recording(board)
+    for value in (3, 4, 6):
+        board.panel.widgets["zero_runes_value"].value = value
+    assert shown == [3, 4, 6] and board.run_slot.cancelled == 0
+
+
+def test_a_bad_value_stops_the_run_it_makes_stale_and_says_so_at_once():
+    board = Dashboard("valhalla", n_games=BIG, threads=1, refresh=False, background=True)
+    shown = _recording(board)
+    board.panel.widgets["zero_runes_value"].value = 6
+    start = time.perf_counter()
+    board.panel.widgets["blockade_zone"].value = "25,99"
+    assert time.perf_counter() - start < 1.0  # the message does not wait for the run
+    assert "blockade_zone" in board.panel.messages["blockade_zone"].value
+    assert board.run_slot.wait(60)
+    assert shown == [] and board.frame is None  # the run for the old value was not drawn
+
+
+def test_a_tournament_can_be_cancelled_and_the_page_stays_free():
+    board = Dashboard("valhalla", n_games=200, threads=1, refresh=False, background=True, tournament_games=400_000)
+    job = board.run_tournament()
+    while job.done == 0:
+        time.sleep(0.01)
+    assert not board.tournament_slot.wait(0.3)  # the control: left alone, it is still playing
+    assert "of" in board.tournament_progress.label.value and "games" in board.tournament_progress.label.value
+    board.panel.widgets["zero_runes_value"].value = 6  # a rule run meanwhile: drawn while the tournament plays
+    assert board.run_slot.wait(60) and board.rules.zero_runes_value == 6 and board.tournament_slot.running
+    asked = time.perf_counter()
+    board.tournament_progress.cancel_button.click()
+    assert board.tournament_slot.wait(5)
+    assert time.perf_counter() - asked < 5  # within a chunk's time (loose: the CPU is shared in CI)
+    assert board.tournament is None and "cancelled" in board.tournament_progress.label.value
+    assert 0 < job.done < job.total
+
+
+def test_the_progress_counts_every_game_of_the_plan():
+    board = Dashboard("valhalla", n_games=200, threads=1, refresh=False, tournament_games=30)
+    reports = []
+    show = board.tournament_progress.show
+    board.tournament_progress.show = lambda job: (reports.append((job.done, job.total)), show(job))
+    job = board.run_tournament()
+    assert job.done == job.total == 9 * 30  # three players, every ordered pair
+    assert reports and all(total == 9 * 30 for _, total in reports)  # the whole plan from the first report
+    assert board.tournament_progress.box.layout.display == "none"  # hidden once done
+
+
+def test_default_job_sizes_follow_the_game_and_the_player_count():
+    board = Dashboard("attila", n_games=20, threads=1, refresh=False)
+    spec = board.spec
+    four = board.tournament_games.value
+    assert four == job_games(spec, spec.Rules(), "tournament") == spec.page_runs.tournament
+    board.panel.widgets["num_players"].value = 5
+    board.panel.refresh()
+    assert board.tournament_games.value == job_games(spec, spec.Rules(num_players=5), "tournament") < four
+    board.panel.widgets["num_players"].value = 2
+    board.panel.refresh()
+    assert board.tournament_games.value > four
+
+
+# -- before and after on common seeds (point 2) -------------------------------------------------------------
+
+
+def test_a_pinned_baseline_shows_the_paired_differences_of_the_next_run():
+    board = Dashboard("valhalla", n_games=3_000, threads=1)
+    assert "Against the baseline" not in board.panel.last_result.data
+    baseline = board.pin_baseline()
+    assert baseline.frame is board.frame
+    board.panel.widgets["zero_runes_value"].value = 6
+    table = board.differences
+    before = toolkit.simulate("valhalla", None, 3_000, seed=0, policies="greedy", threads=1, progress=False)
+    after = toolkit.simulate("valhalla", {"zero_runes_value": 6}, 3_000, seed=0, policies="greedy", threads=1,
+                             progress=False)
+    row = table.set_index("quantity").loc["game length (turns)"]
+    d = after["turns"].to_numpy(float) - before["turns"].to_numpy(float)
+    half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(d.size)
+    assert row["difference"] == pytest.approx(d.mean()) and row["baseline"] == pytest.approx(before["turns"].mean())
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((d.mean() - half, d.mean() + half))
+    first = table.set_index("quantity").loc["the first player's win rate"]
+    won_first = lambda f: f[["win_0", "win_1"]].to_numpy()[np.arange(len(f)), f["first_seat"].to_numpy()]  # noqa: E731
+    assert first["difference"] == pytest.approx(won_first(after).mean() - won_first(before).mean())
+    shown = board.panel.last_result.data
+    assert "Against the baseline" in shown
+    for sentence in table["sentence"]:
+        assert html.escape(sentence) in shown
+    board.clear_baseline()
+    board.panel.widgets["zero_runes_value"].value = 5
+    assert board.differences is None and "Against the baseline" not in board.panel.last_result.data
+
+
+def test_the_sentence_says_no_measurable_change_when_the_interval_holds_zero():
+    a = toolkit.simulate("valhalla", None, 2_000, seed=1, progress=False)
+    same = paired.before_after(a, a)
+    assert not same["measurable"].any() and all("no measurable change at 2,000 games" in s for s in same["sentence"])
+    b = toolkit.simulate("valhalla", {"zero_runes_value": 6}, 2_000, seed=1, progress=False)
+    moved = paired.before_after(a, b).set_index("quantity").loc["game length (turns)"]
+    assert moved["measurable"] and moved["sentence"].startswith("your change moved game length (turns) from ")
+    other_seed = toolkit.simulate("valhalla", {"zero_runes_value": 6}, 2_000, seed=2, progress=False)
+    unpaired = paired.before_after(a, other_seed).set_index("quantity").loc["game length (turns)"]
+    assert not unpaired["paired"] and unpaired["ci_high"] - unpaired["ci_low"] > moved["ci_high"] - moved["ci_low"]
+
+
+def test_the_axes_only_widen_from_run_to_run():
+    board = Dashboard("valhalla", n_games=2_000, threads=1)
+    first = dict(board.limits)
+    board.panel.widgets["zero_runes_value"].value = 6
+    for key, (xlim, ylim) in first.items():
+        new_x, new_y = board.limits[key]
+        assert new_x[0] <= xlim[0] and new_x[1] >= xlim[1] and new_y[0] <= ylim[0] and new_y[1] >= ylim[1]
+    fresh = Dashboard("valhalla", n_games=2_000, threads=1, refresh=False)
+    fresh.panel.widgets["zero_runes_value"].value = 6  # the control: alone, the second run's own axes differ
+    assert any(fresh.limits[key] != board.limits[key] for key in first)
+
+
+def test_a_slot_shows_a_failure_that_is_not_a_refusal_as_a_defect():
+    slot = background.Slot(True)
+    caught = []
+    done = threading.Event()
+    slot.start(lambda: 1 / 0, lambda _: None, lambda error: (caught.append(error), done.set()))
+    assert done.wait(10) and isinstance(caught[0], ZeroDivisionError)
