@@ -278,3 +278,39 @@ def test_pin_a_baseline_and_read_the_change_from_it(page):
     b = toolkit.simulate("valhalla", rules, games, seed=0, policies=policies, progress=False)
     for sentence in paired.before_after(a, b)["sentence"]:
         assert sentence in text
+
+
+def test_pin_a_baseline_and_read_the_change_from_it(page):
+    """Pin, change a rule, read the paired difference (issue 36, point 2); the sentences are recomputed
+    outside the page from the same games (the run's rules from its CSV sidecar, seed 0, its players)."""
+    import toolkit
+    from toolkit.analysis import paired
+
+    old = plot_source(page)
+    control(page, "dropdown", "game").locator("select").select_option(label="Valhalla")  # a test left Attila
+    wait_for_redraw(page, old, "switching back to Valhalla")
+    pin = page.get_by_role("button", name="pin as baseline")
+    box = pin.bounding_box()  # nothing lies over the button (the run's column once squeezed it under the plots)
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button') !== null",
+                         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    pin.click()
+    expect(page.locator("body")).to_contain_text("baseline: ")
+    old = plot_source(page)
+    mode = control(page, "dropdown", "throw_mode").locator("select")
+    before_mode = mode.input_value()
+    after_mode = "runes" if before_mode == "simplified" else "simplified"
+    mode.select_option(after_mode)
+    wait_for_redraw(page, old, "a change against a pinned baseline")
+    expect(page.locator("body")).to_contain_text("Against the baseline")
+    text = page.inner_text("body")
+    page.get_by_role("button", name="prepare the CSV of this run").click()
+    sidecar = page.locator("a[download$='.json']")
+    sidecar.wait_for(timeout=60_000)
+    shown = json.loads(base64.b64decode(sidecar.get_attribute("href").split(",", 1)[1]))
+    rules = toolkit.GAMES["valhalla"].Rules.from_json(shown["rules"])
+    assert rules.throw_mode == after_mode
+    a = toolkit.simulate("valhalla", rules.replace(throw_mode=before_mode), shown["n_games"], seed=0,
+                         policies=shown["policies"], progress=False)
+    b = toolkit.simulate("valhalla", rules, shown["n_games"], seed=0, policies=shown["policies"], progress=False)
+    sentences = list(paired.before_after(a, b)["sentence"])
+    assert sentences and all(s in text for s in sentences)

@@ -55,6 +55,7 @@ _duration = jobs.format_duration
 # the run's column stays in view beside the controls while they scroll (Voilà scrolls its own box)
 _PAGE_STYLE = """<style>
 .toolkit-run {position: sticky; top: 0; align-self: flex-start; max-height: 100vh; overflow-y: auto;}
+.toolkit-run > * {flex-shrink: 0;}  /* its parts keep their height: the column scrolls, they do not overlap */
 .toolkit-run img {max-width: 100%;}
 .toolkit-run table {font-size: 12px;}
 </style>"""
