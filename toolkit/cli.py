@@ -69,6 +69,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from toolkit.core import jobs
+
 PROG = "toolkit"
 
 
@@ -359,8 +361,9 @@ def cmd_compare(args) -> int:
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     output = _check_output(args.output)
-    table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
-                               threads=args.threads, progress=_progress(args))
+    with jobs.bar(f"compare {spec.name}", enabled=not args.no_progress):  # one bar over every pairing
+        table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
+                                   threads=args.threads, progress=_progress(args))
     if "tested_policy" in table.columns:
         _print_field_comparison(spec, table, args, _rules_label(spec, rules, args))
     else:
@@ -482,9 +485,10 @@ def cmd_ladder(args) -> int:
     rules = _rules(spec, args)
     output = _check_output(args.output)
     plot = _check_output(args.plot, (".png", ".svg", ".pdf"), "plot")
-    table = strength.ladder(spec, rules, policies=args.policies, n_games=args.n_games,
-                            selfplay_games=args.selfplay_games, seed=args.seed, threads=args.threads,
-                            progress=_progress(args))
+    with jobs.bar(f"ladder {spec.name}", enabled=not args.no_progress):  # one bar over every run
+        table = strength.ladder(spec, rules, policies=args.policies, n_games=args.n_games,
+                                selfplay_games=args.selfplay_games, seed=args.seed, threads=args.threads,
+                                progress=_progress(args))
     kind = "Elo" if table.attrs["rating"] == "elo" else "OpenSkill mu"
     print(f"{spec.name}: strength ladder, {args.n_games:,} games per pairing for the ratings, "
           f"{table.attrs['selfplay_games']:,} self-play games per policy, seed {args.seed}, "
@@ -614,10 +618,12 @@ def cmd_tune(args) -> int:
     vary = tuning.parse_vary(args.vary)
     output = _check_output(args.output, (".json",))
     start = time.perf_counter()
-    found = tuning.tune(spec, targets, vary, args.trials, args.n_games, seed=args.seed, weights=weights, rules=rules,
-                      policies=args.policies, finalists=args.finalists, final_games=args.final_games,
-                      final_seed=args.final_seed, skilled=args.skilled, unskilled=args.unskilled, batch=args.batch,
-                      scheduler=args.scheduler, threads=args.threads, progress=_progress(args))
+    with jobs.bar(f"tune {spec.name}", enabled=not args.no_progress):  # one bar over every trial's games
+        found = tuning.tune(spec, targets, vary, args.trials, args.n_games, seed=args.seed, weights=weights,
+                            rules=rules, policies=args.policies, finalists=args.finalists,
+                            final_games=args.final_games, final_seed=args.final_seed, skilled=args.skilled,
+                            unskilled=args.unskilled, batch=args.batch, scheduler=args.scheduler,
+                            threads=args.threads, progress=_progress(args))
     seconds = time.perf_counter() - start
     s = found.settings
     print(f"{spec.name}: {s['trials']} trials x {s['n_games']:,} games on seed {s['seed']} ({s['sampler']}, "
