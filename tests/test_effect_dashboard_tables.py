@@ -1,0 +1,181 @@
+"""Every table and matrix the dashboard renders, read back cell by cell from its HTML against the frame it
+shows (issue 36, point 8).
+
+The dashboard's run shows the design metrics and the exact odds beside the simulated ones, and, against a
+pinned baseline, the paired differences; its tournament the heat map of the matrix and the ratings; its
+ladder the ladder's table.  Each is parsed from the page's HTML (``html.parser``, the helpers of
+``tests/test_effect_report_tables.py``) and each cell compared with the frame computed in Python from the
+same games: ``design_metrics`` of the run, ``simulated_odds``, ``paired.before_after`` of the baseline and
+the run, ``ratings`` and ``matrix`` of ``compare``, ``ladder`` (the value and its interval to the digits
+printed; the row and column labels in order).  The heat map is read from its figure, each value at the
+cell of its row and column.
+
+Valhalla with greedy against random (seats that differ, so a row or a seat shown for another shows), a
+few hundred games, the tournament and the ladder at 20 games a pairing on random, greedy and lookahead.
+
+Negative controls (one-line bugs in ``toolkit/viz/dashboard.py`` in a scratch copy, each caught here; the
+old dashboard tests missed all but the odds one): the metrics of the baseline's frame once one is pinned, the
+ratings table without its index, the differences' baseline column showing the run, the odds' simulated
+column shifted by a row, the ladder's table transposed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_effect_report_tables import assert_shows, header, html_tables
+
+import toolkit
+from toolkit.analysis import paired
+from toolkit.analysis.metrics import design_metrics
+from toolkit.analysis.ratings import ratings
+from toolkit.analysis.strength import ladder
+from toolkit.analysis.tournament import compare, matrix
+from toolkit.games import GAMES
+from toolkit.viz import report_html
+from toolkit.viz.dashboard import Dashboard, job_players, simulated_odds
+
+N = 300
+JOB_GAMES = 20
+PLAYERS = ("greedy", "random")
+
+
+@pytest.fixture(scope="module")
+def board():
+    """Valhalla's dashboard: a run pinned as the baseline, a run with ``zero_runes_value=4`` beside it, a
+    tournament and a ladder (of random, greedy and lookahead: the page's mcts rung left out to keep it
+    short).  Returns the dashboard, the baseline run's HTML and the heat map's figure."""
+    figures = []
+    figure_uri = report_html.figure_uri
+
+    def keep_figure(fig):
+        figures.append(fig)
+        return figure_uri(fig)
+
+    spec = GAMES["valhalla"]
+    runs = dataclasses.replace(spec.page_runs, ladder_policies=("random", "greedy", "lookahead"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(report_html, "figure_uri", keep_figure)
+        mp.setitem(GAMES, "valhalla", dataclasses.replace(spec, page_runs=runs))
+        shown = Dashboard("valhalla", n_games=N, threads=1, tournament_games=JOB_GAMES, background=False)
+        shown.seat_policies[1].value = "random"  # a run: greedy against random
+        assert shown.policies == PLAYERS
+        first = shown.panel.last_result.data
+        shown.pin_baseline()
+        shown.panel.widgets["zero_runes_value"].value = 4  # a run beside the baseline
+        figures.clear()
+        shown.run_tournament()
+        heat = next(f for f in figures if any(ax.images for ax in f.axes))
+        shown.ladder_games.value = JOB_GAMES
+        shown.run_ladder()
+        assert job_players(GAMES["valhalla"], "ladder") == ["random", "greedy", "lookahead"]
+    return shown, first, heat
+
+
+def _run_html(board) -> str:
+    return board.panel.last_result.data
+
+
+def test_the_runs_are_the_games_they_show(board):
+    shown, _, _ = board
+    assert shown.rules == toolkit.rules("valhalla", zero_runes_value=4)
+    expected = toolkit.simulate("valhalla", shown.rules, N, seed=0, policies=PLAYERS, threads=1, progress=False)
+    pd.testing.assert_frame_equal(shown.frame, expected)
+    baseline = toolkit.simulate("valhalla", toolkit.rules("valhalla"), N, seed=0, policies=PLAYERS, threads=1,
+                                progress=False)
+    pd.testing.assert_frame_equal(shown.baseline.frame, baseline)
+
+
+@pytest.mark.parametrize("which", ["baseline", "run"])
+def test_the_metrics_table(board, which):
+    shown, first, _ = board
+    text, frame = (first, shown.baseline.frame) if which == "baseline" else (_run_html(shown), shown.frame)
+    table = next(t for t in html_tables(text) if header(t)[:1] == ["metric"])
+    expected = design_metrics(frame)
+    assert header(table) == ["metric", "value [95% interval]", "description"]
+    assert [row[0] for row in table.body] == list(expected.index)
+    for row, (name, m) in zip(table.body, expected.iterrows()):
+        if name == "games":
+            assert row[1] == f"{int(m['value']):,}"
+        else:
+            assert_shows(row[1], m["value"], m["ci_low"], m["ci_high"], name)
+        assert row[2] == " ".join(m["description"].split())
+
+
+def test_the_odds_table(board):
+    shown, _, _ = board
+    table = next(t for t in html_tables(_run_html(shown)) if header(t)[:2] == ["quantity", "exact"])
+    expected = simulated_odds(shown.spec, shown.rules, shown.frame, shown.policies)
+    assert header(table) == ["quantity", "exact", "value", "simulated"]
+    assert [row[0] for row in table.body] == list(expected["quantity"])
+    for row, (_, r) in zip(table.body, expected.iterrows()):
+        assert row[1] == str(r["exact"])
+        assert_shows(row[2], r["value"], what=row[0])
+        assert_shows(row[3], r["simulated"], what=row[0])
+    assert expected["simulated"].notna().sum() >= 2  # measured rows: a shift would show
+
+
+def test_the_differences_table(board):
+    """The run beside the baseline: each quantity's baseline, this run's value and the paired difference."""
+    shown, _, _ = board
+    table = next(t for t in html_tables(_run_html(shown)) if "difference [95%]" in header(t))
+    expected = paired.before_after(shown.baseline.frame, shown.frame)
+    assert header(table) == ["quantity", "baseline", "this run", "difference [95%]"]
+    assert [row[0] for row in table.body] == list(expected["quantity"])
+    for row, (_, r) in zip(table.body, expected.iterrows()):
+        assert_shows(row[1], r["baseline"], what=row[0])
+        assert_shows(row[2], r["now"], what=row[0])
+        assert_shows(row[3], r["difference"], r["ci_low"], r["ci_high"], row[0])
+    assert (expected["baseline"] != expected["now"]).any()  # the rule moved something: a swap would show
+
+
+def test_the_ratings_table(board):
+    shown, _, _ = board
+    names = job_players(GAMES["valhalla"], "tournament")
+    table = compare("valhalla", names, JOB_GAMES, seed=0, rules=shown.rules, threads=1, progress=False)
+    pd.testing.assert_frame_equal(shown.tournament, table)
+    expected = ratings(table)
+    (rated,) = html_tables(shown.tournament_output.outputs[0]["data"]["text/html"])
+    assert header(rated)[1:] == list(expected.columns)
+    assert [row[0] for row in rated.body] == list(expected.index)
+    for row, (policy, r) in zip(rated.body, expected.iterrows()):
+        for column, cell in zip(expected.columns, row[1:]):
+            assert_shows(cell, r[column], what=(policy, column))
+    assert expected.iloc[:, 0].nunique() == len(expected)
+
+
+def test_the_heat_map_writes_each_cell_where_its_row_and_column_are(board):
+    shown, _, figure = board
+    m = matrix(shown.tournament)
+    ax = next(a for a in figure.axes if a.images)
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    columns = [t.get_text() for t in ax.get_xticklabels()]
+    assert rows == list(m["win_rate"].index) and columns == list(m["win_rate"].columns)
+    assert len(ax.texts) == len(rows) * len(columns)
+    for text in ax.texts:
+        x, y = text.get_position()
+        a, b = rows[round(y)], columns[round(x)]
+        assert_shows(text.get_text(), m["win_rate"].loc[a, b], m["ci_low"].loc[a, b], m["ci_high"].loc[a, b], (a, b))
+    rates = m["win_rate"].to_numpy()
+    assert np.abs(rates - rates.T).max() > 0.1
+
+
+def test_the_ladder_table(board):
+    shown, _, _ = board
+    expected = ladder("valhalla", shown.rules, policies=("random", "greedy", "lookahead"), n_games=JOB_GAMES, seed=0,
+                      threads=1, progress=False)
+    pd.testing.assert_frame_equal(shown.ladder, expected)
+    text = shown.ladder_output.outputs[0]["data"]["text/html"]
+    (table,) = html_tables(text)
+    assert header(table)[1:] == list(expected.columns)
+    assert [row[0] for row in table.body] == list(expected.index)
+    for row, policy in zip(table.body, expected.index):
+        for column, cell in zip(expected.columns, row[1:]):
+            value = expected.at[policy, column]
+            if pd.api.types.is_float_dtype(expected[column]):
+                assert_shows(cell, value, what=(policy, column))
+            else:
+                assert cell == str(value), (policy, column)
