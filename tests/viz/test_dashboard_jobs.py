@@ -11,6 +11,7 @@ import threading
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import toolkit
@@ -170,3 +171,20 @@ def test_a_slot_shows_a_failure_that_is_not_a_refusal_as_a_defect():
     done = threading.Event()
     slot.start(lambda: 1 / 0, lambda _: None, lambda error: (caught.append(error), done.set()))
     assert done.wait(10) and isinstance(caught[0], ZeroDivisionError)
+
+
+def test_a_skill_gap_tuning_plays_the_questions_players():
+    """Herrlof's question asks greedy against random: the dashboard's tuning plays those, not tune()'s
+    default lookahead (which took minutes)."""
+    from toolkit.analysis import tuning
+
+    board = Dashboard("herrlof", n_games=20, threads=1, refresh=False)
+    assert board.tune_metric.value == "skill_gap"
+    board.tune_rules.value = ("effect_1",)
+    board.tune_trials.value, board.tune_games.value = 2, 30
+    board.run_tuning()
+    expected = tuning.tune("herrlof", {"skill_gap": "max"}, {"effect_1": None}, 2, 30, rules=board.panel.rules(),
+                           policies=board.policies or ("greedy", "greedy"), skilled="greedy", threads=1,
+                           progress=False)
+    assert board.tuning.settings["skill"] == ["greedy", "random"] == expected.settings["skill"]
+    pd.testing.assert_frame_equal(board.tuning.trials, expected.trials)

@@ -683,10 +683,12 @@ class Dashboard:
                                      f'tuning {", ".join(vary)} toward {metric} = {goal}: {trials} trials of '
                                      f"{games:,} games with {','.join(policies)} …</span>")
         spec, seed, threads = self.spec, self.seed, self.threads
+        question = spec.tune_question  # a skill gap's players are the question's (Herrlof: greedy against random)
+        skill = {} if question is None else {"skilled": question.skilled, "unskilled": question.unskilled}
 
         def work():
             found = tuning.tune(spec, {metric: goal}, dict.fromkeys(vary), trials, games, seed=seed, rules=rules,
-                                policies=policies, threads=threads, progress=False)
+                                policies=policies, threads=threads, progress=False, **skill)
             with page_jobs.DRAW_LOCK:
                 return found, self._tuning_html(found)
 
