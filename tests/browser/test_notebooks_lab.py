@@ -62,13 +62,14 @@ class PanelCase:
     bad: tuple[str, str, str]  # CSS of the input, text typed into it, the name the message must give
 
 
-def _text_input(label: str) -> str:
-    return f".widget-text:has(> .widget-label:text-is('{label}')) input"
+def _text_input(rule: str) -> str:
+    """The text box of rule ``rule`` in a rules panel (its cell has the class ``toolkit-rule-<name>``)."""
+    return f".toolkit-rule-{rule} .widget-text input"
 
 
 def _grid_cell(grid: str, cell: str) -> str:
-    """A number box of a grid control (a mapping): the cell ``cell`` under the heading ``grid``."""
-    return f".widget-vbox:has(> .widget-label:text-is('{grid}')) {_text_input(cell)}"
+    """A number box of a grid control (a mapping): the cell labelled ``cell`` of rule ``grid``."""
+    return f".toolkit-rule-{grid} .widget-text:has(> .widget-label:text-is('{cell}')) input"
 
 
 def panel_case(name: str) -> PanelCase:
@@ -328,6 +329,19 @@ def control(area, kind: str, label: str):
     return found
 
 
+def rule_control(area, kind: str, rule: str):
+    """The control of class ``widget-<kind>`` of rule ``rule`` in a rules panel inside ``area``: its cell
+    (class ``toolkit-rule-<name>``) shows the rule in words above it, with the name in its tooltip."""
+    cell = area.locator(f".toolkit-rule-{rule}")
+    assert cell.count() == 1, f"{cell.count()} cells of rule {rule!r}"
+    label = cell.locator(".toolkit-rule-label")
+    assert label.inner_text().strip() not in ("", rule), f"{rule}: no words above the control"
+    assert label.get_attribute("title").startswith(f"{rule}: "), f"{rule}: the tooltip does not name the rule"
+    found = cell.locator(f".widget-{kind}")
+    assert found.count() == 1, f"{found.count()} {kind} controls of rule {rule!r}"
+    return found
+
+
 def image_source(area) -> str:
     image = area.locator(".widget-output img")
     assert image.count() == 1, f"{image.count()} images in the output widget"
@@ -440,7 +454,7 @@ def test_panel_dropdown_redraws(notebook):
         return
     label, option = case.dropdown
     old = image_source(panel)
-    control(panel, "dropdown", label).locator("select").select_option(option)
+    rule_control(panel, "dropdown", label).locator("select").select_option(option)
     wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after a dropdown ({label})")
     expect(panel).to_contain_text(f"{label}={option}")  # the panel's status names the change (just after)
 
@@ -450,7 +464,7 @@ def test_panel_checkbox_redraws(notebook):
     if panel is None:
         return
     old = image_source(panel)
-    box = control(panel, "checkbox", case.checkbox).locator("input[type=checkbox]")
+    box = rule_control(panel, "checkbox", case.checkbox).locator("input[type=checkbox]")
     was = box.is_checked()
     box.click()
     what = f"JupyterLab: {notebook.name} panel redraw after a checkbox ({case.checkbox})"
@@ -464,7 +478,7 @@ def test_panel_slider_redraws(notebook):
         return
     label, key = case.slider
     old = image_source(panel)
-    slider = control(panel, "hslider", label)
+    slider = rule_control(panel, "hslider", label)
     before = int(slider.locator(".widget-readout").text_content())
     slider.locator(".noUi-handle").focus()
     notebook.page.keyboard.press(key)

@@ -157,7 +157,7 @@ def test_bad_value_shows_message_instead_of_raising():
     panel.widgets["safe_squares"].value = (1, 2, 99)  # no checkbox for 99: kept, and refused
     assert "safe_squares" in panel.last_error and "not allowed" in panel.last_error
     assert "not allowed" in panel.messages["safe_squares"].value  # at its field (issue 36, point 3)
-    assert "see the message under <b>safe_squares</b>" in panel.status.value
+    assert "see the message under <b>Squares whose ships cannot be attacked</b>" in panel.status.value
     panel.widgets["stick_rune_up_probability"].value = 0.0  # open interval: refused
     assert "stick_rune_up_probability" in panel.last_error
     assert seen == []

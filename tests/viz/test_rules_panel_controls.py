@@ -357,8 +357,8 @@ def test_panel_shows_a_heading_per_group_in_order_and_every_field_once(game):
         assert [params_of(panel.spec.Rules)[name].group for name in panel.groups[group]] == [group] * len(controls)
         # each control in its cell, with the place for its message under it
         assert controls == [panel.cells[name] for name in panel.groups[group]]
-        assert [c.children[0] for c in controls] == [panel.widgets[name] for name in panel.groups[group]]
-    placed = [id(c.children[0]) for _, controls in shown for c in controls]
+        assert [c.children[1] for c in controls] == [panel.widgets[name] for name in panel.groups[group]]
+    placed = [id(c.children[1]) for _, controls in shown for c in controls]
     assert sorted(placed) == sorted(id(w) for w in panel.widgets.values())  # each field exactly once
     # the preset and the game count come first, above the groups
     children = list(panel.controls.children)
@@ -403,7 +403,7 @@ def test_grids_take_a_whole_row_of_their_group():
     for name, control in panel.widgets.items():
         spans = panel.cells[name].layout.grid_column == "1 / -1"  # the control's cell, its message under it
         assert spans == isinstance(control, ControlGrid), name
-        assert panel.cells[name].children == (control, panel.messages[name])
+        assert panel.cells[name].children == (panel.labels[name], control, panel.messages[name])
 
 
 def test_a_refused_value_is_shown_at_its_field_and_cleared_by_a_good_one():
@@ -415,7 +415,7 @@ def test_a_refused_value_is_shown_at_its_field_and_cleared_by_a_good_one():
     panel.widgets["rock_square"].value = panel.widgets["dock_square"].value  # refused by validate()
     red = [name for name, html in panel.messages.items() if "b00020" in html.value]
     assert red == ["rock_square"] and "must differ from dock_square" in panel.messages["rock_square"].value
-    assert "b00020" not in panel.status.value and "<b>rock_square</b>" in panel.status.value
+    assert "b00020" not in panel.status.value and "<b>The rocky coast</b>" in panel.status.value
     panel.widgets["rock_square"].value = 30
     assert all(html.value == "" for html in panel.messages.values()) and panel.last_error is None
     panel.n_games.value = 0
@@ -447,4 +447,76 @@ def test_a_rule_that_does_not_matter_is_greyed_out():
     panel.set_preset("standard")
     assert not hagalaz.disabled and classes.disabled
     assert [n for n, p in params_of(GAMES["valhalla"].Rules).items() if p.applies] == [
-        "hagalaz_alone_value", "extra_throw_values", "extra_throw_optional"]
+        "hagalaz_alone_value", "backward_attacks_allowed", "unentered_count_as_row1", "extra_throw_values",
+        "extra_throw_optional"]
+
+
+# every game's conditional rules (issue 36, point 12): the rule, the controlling field's value that makes
+# it not matter, and the words its label then shows (that it truly does not matter: tests/core/test_applies.py)
+GREYED = {
+    "herrlof": [("three_trigger", "effect_3", "off", "while effect_3 is not off"),
+                ("double_hagalaz_winner", "hagalaz_count", 1, "while there are 2 Hagalaz cards or more"),
+                ("double_valknut_changes_trump", "valknut_count", 0, "while there are 2 Valknut cards or more"),
+                ("consolation_range", "consolation_bonus", 0, "while consolation_bonus is not 0")],
+    "halali": [("no_return_applies_to_neutrals", "no_return_rule", False, "while no_return_rule is true"),
+               ("locked_neutral_capturable", "neutral_lock", "off", "while neutral_lock is not off"),
+               ("exits_only_in_end_phase", "exit_squares", (), "while the board has an exit square"),
+               ("rescue_neutrals", "exit_squares", (), "while the board has an exit square")],
+    "attila": [("two_player_second_place_gap", "num_players", 3, "while there are 2 players")],  # 2 players: on
+    "walhalla": [("horn_strength", "action_deck", {"horn": 0}, "while the action deck holds a Battle Horn"),
+                 ("plunder_vp", "action_deck", {"plunder": 0}, "while the action deck holds a Plunder card"),
+                 ("walhalla_card_bonus", "action_deck", {"walhalla": 0}, "while the action deck holds a Walhalla card")],
+}
+
+
+@pytest.mark.parametrize("game", sorted(GREYED))
+def test_every_game_greys_out_the_rules_that_do_not_matter(game):
+    panel = _panel(game)
+    declared = params_of(GAMES[game].Rules)
+    assert sorted(n for n, p in declared.items() if p.applies) == sorted(r for r, *_ in GREYED[game])
+    if game == "attila":
+        panel.widgets["num_players"].value = 2  # the standard 4 players: the 2-player gap does not matter
+    for rule, field, value, words in GREYED[game]:
+        assert not panel.widgets[rule].disabled, rule  # it matters
+        assert "(matters only" not in panel.labels[rule].value and "matters only" in panel.labels[rule].value
+        control = panel.widgets[field]
+        before = control.value
+        control.value = {**control.value, **value} if isinstance(value, dict) else value
+        assert panel.widgets[rule].disabled, (rule, field, value)
+        assert f"(matters only {words})" in panel.labels[rule].value  # the label says when it would
+        control.value = before
+        assert not panel.widgets[rule].disabled and "(matters only" not in panel.labels[rule].value
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_each_rule_is_labelled_in_words_with_its_name_in_the_tooltip(game):
+    """Issue 36, point 6: the label is the declaration's doc without its spec reference; the name (used by
+    --set) stays in the tooltip and in the status line's --set form."""
+    panel = _panel(game)
+    for name, declared in params_of(GAMES[game].Rules).items():
+        html = panel.labels[name].value
+        label = declared.label
+        assert label and label != name, name
+        assert f">{widgets._html_escape(label)}<" in html, (name, html)
+        assert f'title="{name}: ' in html, name
+        assert "§" not in label and not label.endswith(")") or "(" in label.rstrip(")"), (name, label)
+        assert panel.widgets[name].description == ""  # the words above, not the name beside it
+        assert f"toolkit-rule-{name}" in panel.cells[name]._dom_classes
+    assert params_of(GAMES["valhalla"].Rules)["dock_release"].label == "Throw that releases a repairing ship"
+    assert params_of(GAMES["valhalla"].Rules)["blockade_zone"].label == "First and last square where blockade runs protect"
+
+
+def test_the_rules_outside_the_spec_are_marked():
+    """Attila's two variants are the toolkit's own, not the spec's: their labels say so, no other does."""
+    for game in GAME_NAMES:
+        panel = _panel(game)
+        marked = [n for n in panel.labels if "not in the spec" in panel.labels[n].value]
+        assert marked == (["finish_round", "later_seat_vp"] if game == "attila" else []), game
+
+
+def test_a_refused_value_names_the_rule_in_words_in_the_status():
+    panel = _panel("valhalla")
+    panel.widgets["blockade_zone"].value = "25,99"
+    panel.refresh()
+    assert "First and last square where blockade runs protect" in panel.status.value
+    assert "blockade_zone=" in panel.messages["blockade_zone"].value  # the message itself names the --set name

@@ -40,6 +40,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -577,23 +578,65 @@ class ByPlayers:
 
 
 @dataclasses.dataclass(frozen=True)
+class When:
+    """The condition under which a rule matters: ``field`` equals ``test``, or ``test(value of field)``
+    holds when ``test`` is a function; ``text`` says it in words (\"while effect_3 is not off\")."""
+
+    field: str
+    test: Any
+    text: str = ""
+
+    def holds(self, value) -> bool:
+        return bool(self.test(value)) if callable(self.test) else value == self.test
+
+    def words(self) -> str:
+        if self.text:
+            return self.text
+        shown = str(self.test).lower() if isinstance(self.test, bool) else self.test
+        return f"while {self.field} is {shown}"
+
+
+# a spec reference closing a rule's doc: "(V-5.3)", "(DP-2)", a section sign and what follows it
+_SPEC_REFERENCE = re.compile(r"\s*\((?:[^()]*§[^()]*|[A-Z]{1,2}-\d[\w.]*(?:[,;][^()]*)?|variant \d+)\)\s*$")
+LABEL_CHARS = 70  # a longer doc is labelled by its part before ": " (the rest stays in the tooltip)
+OUTSIDE_SPEC = "[design: variant]"  # the basis of a rule the game's spec does not have (Attila's variants)
+
+
+@dataclasses.dataclass(frozen=True)
 class Param:
     kind: Kind
     doc: str
     basis: str = ""
     default: Any = None  # the declared default (may be a ByPlayers)
     group: str = ""  # the heading the rules panel shows it under ("set-up", "scoring"); "" = "other"
-    # (field, value): the rule only matters while that other field has that value (Valhalla's
+    # a When (or a (field, value) pair): the rule only matters under that condition (Valhalla's
     # hagalaz_alone_value in runes mode); the rules panel greys its control out otherwise
-    applies: tuple | None = None
+    applies: When | None = None
+
+    def __post_init__(self):
+        if self.applies is not None and not isinstance(self.applies, When):
+            object.__setattr__(self, "applies", When(*self.applies))
 
     def applies_to(self, values) -> bool:
         """Whether the rule matters under ``values`` (field -> value; a mapping or a Rules)."""
         if self.applies is None:
             return True
-        field, wanted = self.applies
-        current = values[field] if isinstance(values, dict) else getattr(values, field)
-        return current == wanted
+        field = self.applies.field
+        return self.applies.holds(values[field] if isinstance(values, dict) else getattr(values, field))
+
+    @property
+    def label(self) -> str:
+        """The rule in words, for a control's label: its doc without the spec reference that closes it
+        (\"Throw that releases a repairing ship\" for ``dock_release``, whose doc ends \"(V-5.3)\")."""
+        words = _SPEC_REFERENCE.sub("", self.doc).strip()
+        if len(words) > LABEL_CHARS and ": " in words:
+            words = words.split(": ", 1)[0]
+        return words
+
+    @property
+    def outside_spec(self) -> bool:
+        """A rule the game's spec does not have: the toolkit's own variant, off by default."""
+        return OUTSIDE_SPEC in self.basis
 
 
 class _Unset:
@@ -606,12 +649,15 @@ class _Unset:
 UNSET = _Unset()
 
 
-def param(default, kind: Kind, doc: str, basis: str = "", group: str = "", applies: tuple | None = None):
+def param(default, kind: Kind, doc: str, basis: str = "", group: str = "", applies: When | tuple | None = None):
     """Declare a rule field: ``x: int = param(6, Int(1, 6), "ships per player", group="set-up")``.
 
-    ``group`` is the heading the field is shown under in the rules panel (fields
-    without one are shown under "other").  ``applies=(field, value)``: the rule only
-    matters while ``field`` has ``value`` (the panel greys its control out otherwise).
+    ``doc`` says the rule in words; a spec reference closing it (``"(V-5.3)"``) is left out of the
+    rules panel's label (:attr:`Param.label`).  ``group`` is the heading the field is shown under in
+    the rules panel (fields without one are shown under "other").  ``applies=(field, value)`` or
+    ``applies=When(field, test, text)``: the rule only matters while ``field`` has ``value`` (or
+    ``test(value)`` holds); the panel greys its control out otherwise, and a test plays games with the
+    condition false and the rule changed and finds them the same (``tests/core/test_applies.py``).
     """
     meta = {"param": Param(kind=kind, doc=doc, basis=basis, default=default, group=group, applies=applies)}
     if isinstance(default, ByPlayers):

@@ -7,6 +7,12 @@ area.  On every change it rebuilds the ``Rules`` (validation included), calls
 the ``run`` function it was given and shows what that returns.  Nothing here
 knows any game: a new game gets its panel for free.
 
+Each control shows its rule in words above it (the declaration's doc without its spec reference,
+``Param.label``; the parameter's name, used by ``--set``, is in its tooltip and in the status line), a
+rule the spec does not have says so, and a rule that does not matter under the other rules
+(``param(applies=...)``) is greyed out with the condition under which it would.  Each control's cell has
+the classes ``toolkit-rule`` and ``toolkit-rule-<name>``.
+
 The controls are grouped under headings taken from the declarations
 (``param(..., group="scoring")``), in the order each group first appears;
 fields without a group are shown under "other".  A set is a grid of
@@ -32,6 +38,7 @@ The panel also works without a browser, which is how it is tested::
 
 from __future__ import annotations
 
+import html
 import inspect
 import re
 
@@ -46,6 +53,26 @@ _ERROR_STYLE = "color:#b00020;font-weight:bold"
 _HEADING_STYLE = "font-weight:bold;border-bottom:1px solid #ccc;margin-top:6px"
 OTHER = "other"  # the heading of fields declared without a group
 MAX_GAMES = 100_000_000  # the most games one run of the panel plays
+
+
+_VARIANT_STYLE = "font-size:85%;color:#8a4b00;border:1px solid #d9a066;border-radius:3px;padding:0 3px;margin-left:4px"
+_GREY = "color:#888"
+
+
+def rule_label(name: str, spec, disabled: bool = False) -> str:
+    """A rule's label in the rules panel: its words (:attr:`Param.label`), marked "not in the spec" for
+    the toolkit's own variants; the tooltip holds the parameter's name, its doc and basis.  A rule that
+    does not matter under the other rules (greyed out) says when it does."""
+    tip = f"{name}: {spec.doc} {spec.basis}".strip()
+    if spec.applies is not None:
+        tip += f"; matters only {spec.applies.words()}"
+    text = _html_escape(spec.label)
+    if spec.outside_spec:
+        text += f'<span style="{_VARIANT_STYLE}">not in the spec</span>'
+    if disabled and spec.applies is not None:
+        text = (f'<span style="{_GREY}">{text}</span> <span style="{_GREY};font-size:85%">'
+                f"(matters only {_html_escape(spec.applies.words())})</span>")
+    return f'<div class="toolkit-rule-label" title="{html.escape(tip)}" style="line-height:1.25">{text}</div>'
 
 
 def _accepts_n_games(run) -> bool:
@@ -103,16 +130,23 @@ class RulesPanel:
         self.n_games = w.IntText(value=n_games, step=10_000, description="games",
                                  style={"description_width": "initial"})
         self.widgets = {}
+        # each control's rule in words above it (the name, the doc and where the rule comes from in its
+        # tooltip, the name again in the --set line of the status); a rule outside the spec says so
+        self.labels = {}
         for name, spec in self.params.items():
             widget = spec.kind.widget(name, getattr(rules, name), spec.doc)
             if hasattr(widget, "continuous_update"):
                 widget.continuous_update = False  # one run per finished edit, not per keystroke
             widget.layout.width = "auto"
+            widget.description = ""
+            if isinstance(widget, ControlGrid):
+                widget.children[0].layout.display = "none"  # the grid's own label: the words above say it
             self.widgets[name] = widget
+            self.labels[name] = w.HTML()
         self.status = w.HTML()
         self.output = w.Output()
 
-        self._grey_out()
+        self._grey_out()  # and the labels drawn
         self.preset.observe(self._on_preset, names="value")
         self.n_games.observe(self._on_change, names="value")
         for widget in self.widgets.values():
@@ -124,8 +158,11 @@ class RulesPanel:
         self.sections = {}
         # each control with the place its refused value's message shows, right under it
         self.messages = {name: w.HTML() for name in [*self.widgets, "games"]}
-        self.cells = {name: w.VBox([widget, self.messages[name]], layout=w.Layout(min_width="0"))
+        self.cells = {name: w.VBox([self.labels[name], widget, self.messages[name]], layout=w.Layout(min_width="0"))
                       for name, widget in self.widgets.items()}
+        for name, cell in self.cells.items():
+            cell.add_class("toolkit-rule")
+            cell.add_class(f"toolkit-rule-{name}")  # where a page (and a browser test) finds a rule by its name
         for heading, names in self.groups.items():
             for name in names:
                 if isinstance(self.widgets[name], ControlGrid):
@@ -279,22 +316,26 @@ class RulesPanel:
             self.status.value = red
         else:
             self.messages[field].value = red
+            where = self.params[field].label if field in self.params else field
             self.status.value = (f"not run: a value is not allowed, see the message under "
-                                 f"<b>{_html_escape(field)}</b>; the plots below are the last good rules'")
+                                 f"<b>{_html_escape(where)}</b>; the plots below are the last good rules'")
         return None
 
     def _grey_out(self) -> None:
         """Disable each control whose rule does not matter under the others' current values
-        (``param(..., applies=(field, value))``), and enable it again when it does."""
+        (``param(..., applies=...)``), enable it again when it does, and draw each label as it stands."""
         for name, spec in self.params.items():
-            if spec.applies is None:
-                continue
-            field = spec.applies[0]
-            try:
-                current = {field: self.params[field].kind.from_widget(field, self.widgets[field].value)}
-            except ValueError:
-                continue  # the controlling field's own value is refused: leave the control as it is
-            self.widgets[name].disabled = not spec.applies_to(current)
+            if spec.applies is not None:
+                field = spec.applies.field
+                try:
+                    current = {field: self.params[field].kind.from_widget(field, self.widgets[field].value)}
+                except ValueError:
+                    current = None  # the controlling field's own value is refused: leave the control as it is
+                if current is not None:
+                    self.widgets[name].disabled = not spec.applies_to(current)
+            label = rule_label(name, spec, self.widgets[name].disabled)
+            if self.labels[name].value != label:
+                self.labels[name].value = label
 
     def _clear_messages(self) -> None:
         for html in self.messages.values():

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.core.params import (
-    Bool, ByPlayers, Choice, DataFile, Int, IntList, Optional, RulesBase, param,
+    Bool, ByPlayers, Choice, DataFile, Int, IntList, Optional, RulesBase, When, param,
 )
 from toolkit.games.attila.board import DEFAULT_MAP, load_map
 
@@ -69,7 +69,8 @@ class Rules(RulesBase):
                               group="scoring")
     two_player_second_place_gap: int = param(ByPlayers({2: 2, 3: None, 4: None, 5: None}), Optional(Int(0, 100)),
                                              "2 players: second place scores only within this gap (A-5.3)",
-                                             "[src:A14]", group="scoring")
+                                             "[src:A14]", group="scoring",
+                                             applies=When("num_players", 2, "while there are 2 players"))
     initiator_skips_refill_after_war: bool = param(False, Bool(), "A player who starts a war does not refill "
                                                    "that turn (A-3.5)", "[design]", group="turn")
     map: str = param(DEFAULT_MAP, DataFile(), "The map file (§2.1)", "[design]", group="set-up")

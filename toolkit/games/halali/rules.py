@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from toolkit.core.params import Bool, Choice, ChoiceSet, FrozenMap, Int, Mapping_, RulesBase, param
+from toolkit.core.params import Bool, Choice, ChoiceSet, FrozenMap, Int, Mapping_, RulesBase, When, param
 
 KINDS = ("bear", "fox", "lumberjack", "hunter", "pheasant", "duck", "tree")
 BEAR, FOX, LUMBERJACK, HUNTER, PHEASANT, DUCK, TREE = range(7)
@@ -50,6 +50,9 @@ DEFAULT_CAPTURES = FrozenMap(zip(KINDS, (("lumberjack", "hunter"), ("pheasant", 
                                          ("bear", "fox", "pheasant", "duck"), (), (), ())))
 
 
+HAS_EXITS = When("exit_squares", bool, "while the board has an exit square")  # the exit rules matter only then
+
+
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
     """Halali rule values (spec ``docs/rules/halali.md`` §9.2)."""
@@ -76,12 +79,15 @@ class Rules(RulesBase):
     no_return_rule: bool = param(True, Bool(), "No moving an own tile back at once (H-3.5)", "[src:H1,H2]",
                                  group="moves and captures")
     no_return_applies_to_neutrals: bool = param(False, Bool(), "The no-return rule covers ducks and pheasants",
-                                                "[design]", group="moves and captures")
+                                                "[design]", group="moves and captures",
+                                                applies=("no_return_rule", True))
     neutral_lock: str = param("reveal_or_move", Choice(("reveal_or_move", "reveal_only", "off")),
                               "A revealed or moved duck/pheasant is locked for the opponent (H-3.6)",
                               "[seed][src:H2]", group="moves and captures")
     locked_neutral_capturable: bool = param(True, Bool(), "The locked tile may still be captured (H-3.6)",
-                                            "[design]", group="moves and captures")
+                                            "[design]", group="moves and captures",
+                                            applies=When("neutral_lock", lambda v: v != "off",
+                                                         "while neutral_lock is not off"))
     forced_capture: bool = param(False, Bool(), "A legal capture must be taken (H-2)", "[src:H2]",
                                  group="moves and captures")
     end_phase_moves: int = param(5, Int(1, 100), "Actions per player after the last reveal (H-4)", "[seed]",
@@ -90,9 +96,9 @@ class Rules(RulesBase):
                                 "Exit squares and their outward directions (H-3.7)", "[design]",
                                 group="end phase and exits")
     exits_only_in_end_phase: bool = param(True, Bool(), "Exits only after the last reveal (H-3.7)", "[seed]",
-                                          group="end phase and exits")
+                                          group="end phase and exits", applies=HAS_EXITS)
     rescue_neutrals: bool = param(False, Bool(), "Ducks and pheasants may exit too (H-3.7)", "[seed][src:H3]",
-                                  group="end phase and exits")
+                                  group="end phase and exits", applies=HAS_EXITS)
     early_end_no_own_tiles: bool = param(True, Bool(), "The game ends when a player has no own tile left (H-5)",
                                          "[seed]", group="end")
     tiebreak: str = param("most_tiles_then_draw", Choice(("most_tiles_then_draw", "draw")),

@@ -18,9 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from toolkit.core.params import Bool, Choice, Int, IntSet, RulesBase, param
+from toolkit.core.params import Bool, Choice, Int, IntSet, RulesBase, When, param
 
 EFFECT = ("optional", "mandatory", "off")
+
+
+# the consolation range matters only with a bonus to pay (consolation_requires_exact_bid does matter
+# without one: it also takes the exact bonus away, which tests/core/test_applies.py found)
+WITH_CONSOLATION = When("consolation_bonus", lambda n: n != 0, "while consolation_bonus is not 0")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,9 +56,13 @@ class Rules(RulesBase):
     specials_always_playable: bool = param(True, Bool(), "Valknut and Hagalaz may always be played (R-3.2)",
                                            "[src:R5]", group="tricks")
     double_hagalaz_winner: str = param("first_played", Choice(("first_played", "second_played")),
-                                       "Who wins a trick of two Hagalaz (R-3.3.2)", "[src:R3,R5]", group="tricks")
+                                       "Who wins a trick of two Hagalaz (R-3.3.2)", "[src:R3,R5]", group="tricks",
+                                       applies=When("hagalaz_count", lambda n: n >= 2,
+                                                    "while there are 2 Hagalaz cards or more"))
     double_valknut_changes_trump: bool = param(True, Bool(), "Two Valknuts turn a new indicator (R-3.3.1)",
-                                               "[src:R4]/[design]", group="tricks")
+                                               "[src:R4]/[design]", group="tricks",
+                                               applies=When("valknut_count", lambda n: n >= 2,
+                                                            "while there are 2 Valknut cards or more"))
     destroyed_trick_next_leader: str = param("same_leader", Choice(("same_leader", "valknut_player", "other_player")),
                                              "Who leads after a destroyed trick (R-4.4.1)", "[design]", group="tricks")
     valknut_overrides_hagalaz_lead: bool = param(True, Bool(),
@@ -64,7 +73,8 @@ class Rules(RulesBase):
     effect_3: str = param("optional", Choice(EFFECT), "A 3 trades a card with the stock (R-4.1)", "[seed]",
                           group="card effects")
     three_trigger: str = param("played", Choice(("played", "won")), "Which 3s trade (R-4.1)", "[seed]/[design]",
-                               group="card effects")
+                               group="card effects",
+                               applies=When("effect_3", lambda v: v != "off", "while effect_3 is not off"))
     effect_6: str = param("optional", Choice(EFFECT), "A trick won with a 6 swaps a card (R-4.3)",
                           "[seed]/[design]", group="card effects")
     effect_9: bool = param(True, Bool(), "A trick won with a 9 cedes the lead (R-4.4.3)", "[seed]",
@@ -76,7 +86,7 @@ class Rules(RulesBase):
                                    "[seed][src:R2]", group="scoring")
     consolation_range: frozenset = param(frozenset({3, 4, 5}), IntSet(0, 100),
                                          "Trick counts that earn the consolation bonus (R-5)", "[seed]/[src:R2]",
-                                         group="scoring")
+                                         group="scoring", applies=WITH_CONSOLATION)
     consolation_requires_exact_bid: bool = param(False, Bool(),
                                                  "The consolation bonus replaces the exact bonus, only for a met "
                                                  "bid (R-5)", "[seed] (true = [src:R3])", group="scoring")

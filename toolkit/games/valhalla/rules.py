@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.core.params import (
-    Bool, Choice, ChoiceSet, Float, Int, IntList, IntSet, RulesBase, param,
+    Bool, Choice, ChoiceSet, Float, Int, IntList, IntSet, RulesBase, When, param,
 )
 
 EXTRA_THROW_CLASSES = ("natural_one", "unnatural_one", "2", "3", "4", "5", "6")
@@ -68,7 +68,9 @@ class Rules(RulesBase):
                                           group="blockades")
     backward_rule: str = param("full_throw", Choice(("full_throw", "one_square", "none")),
                                "Distance of a forced backward move (V-5.5)", "[seed]/[design]", group="moves")
-    backward_attacks_allowed: bool = param(True, Bool(), "A backward move may attack", "[design]", group="moves")
+    backward_attacks_allowed: bool = param(True, Bool(), "A backward move may attack", "[design]", group="moves",
+                                           applies=When("backward_rule", lambda v: v != "none",
+                                                        "while backward_rule is not none"))
     blocked_entry_forfeits_turn: bool = param(False, Bool(),
                                               "A blocked entry square forfeits the throw (V-5.6)", "[design]",
                                               group="moves")
@@ -77,7 +79,9 @@ class Rules(RulesBase):
     bear_off_gate: str = param("every_bear_off", Choice(("every_bear_off", "first_only", "none")),
                                "When the first-row gate applies (V-7)", "[seed]/[design]", group="bearing off")
     unentered_count_as_row1: bool = param(True, Bool(), "Ships at home close the gate (V-7)", "[design]",
-                                          group="bearing off")
+                                          group="bearing off",
+                                          applies=When("bear_off_gate", lambda v: v != "none",
+                                                       "while bear_off_gate is not none"))
     extra_throw_enabled: bool = param(False, Bool(), "Extra throws exist (V-4.5)", "[seed]", group="throws")
     extra_throw_values: tuple = param(("natural_one", "4", "5"), ChoiceSet(EXTRA_THROW_CLASSES),
                                       "Throw classes that grant an extra throw", "[seed]", group="throws",

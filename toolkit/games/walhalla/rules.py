@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.core.params import (
-    Bool, ByPlayers, Choice, FrozenMap, Int, IntList, Mapping_, RulesBase, param,
+    Bool, ByPlayers, Choice, FrozenMap, Int, IntList, Mapping_, RulesBase, When, param,
 )
 from toolkit.games.walhalla.data import CARD_TYPES, N_TILES, load_action_cards, load_dragons, load_tiles
 
@@ -43,6 +43,11 @@ DRAW_18 = "draw_18"
 # the physical 18-tile combinations ``draw_18`` picks from, each with probability 1/3 (W-2.1)
 DRAW_18_COMBINATIONS = ((5, 5, 8), (5, 6, 7), (6, 6, 6))
 DEFAULT_ACTION_DECK = FrozenMap(load_action_cards().deck)
+
+
+def _in_deck(card: str, words: str) -> When:
+    """The condition of a rule about one card type: the action deck holds that card."""
+    return When("action_deck", lambda deck: deck[card] > 0, f"while the action deck holds {words}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,10 +88,12 @@ class Rules(RulesBase):
                                    "Cards of each type in the action deck (§2.3)", "[design] (total 32 [src:W3])",
                                    group="action cards")
     horn_strength: int = param(2, Int(0, 10), "Strength a Battle Horn adds on its peninsula (W-7.2)", "[design]",
-                               group="action cards")
-    plunder_vp: int = param(2, Int(0, 10), "VP a Plunder card gives (W-7.2)", "[design]", group="action cards")
+                               group="action cards", applies=_in_deck("horn", "a Battle Horn"))
+    plunder_vp: int = param(2, Int(0, 10), "VP a Plunder card gives (W-7.2)", "[design]", group="action cards",
+                            applies=_in_deck("plunder", "a Plunder card"))
     walhalla_card_bonus: int = param(2, Int(0, 10), "Walhalla count a Walhalla card adds for the reinforcement "
-                                     "ranking (W-10.1)", "[design]", group="reinforcement")
+                                     "ranking (W-10.1)", "[design]", group="reinforcement",
+                                     applies=_in_deck("walhalla", "a Walhalla card"))
     sell_cards_for_vikings: bool = param(True, Bool(), "Action cards may be sold 1:1 for Vikings from Asgard "
                                          "(W-10.4)", "[src:W12] / [design]", group="reinforcement")
     reinforcement_table: tuple = param(ByPlayers({3: (10, 9, 8), 4: (8, 7, 6, 5)}), IntList(0, 40),
