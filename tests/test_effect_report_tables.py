@@ -343,7 +343,10 @@ def test_the_seat_table(pages, game):
     assert header(table) == ["by", "seat / place", "wins", "games", "win rate [95% interval]", "fair share"]
     assert len(table.body) == len(sa)
     for row, (_, r) in zip(table.body, sa.iterrows()):
-        place = f"seat {r['index']}" if r["by"] == "seat" else f"place {r['index']}"
+        spec = toolkit.GAMES[game]
+        name = spec.seat_name(d.rules, r["index"])
+        place = (f"seat {r['index']}" + ("" if name == f"seat {r['index']}" else f" ({name})") if r["by"] == "seat"
+                 else f"place {r['index']}")
         assert row[0] == r["by"] and row[1] == place + (" (moved first)" if place == "place 0" else "")
         assert row[2:4] == [f"{int(r['wins']):,}", f"{int(r['games']):,}"]
         assert_shows(row[4], r["win_rate"], r["ci_low"], r["ci_high"], row[:2])

@@ -188,3 +188,38 @@ def test_a_skill_gap_tuning_plays_the_questions_players():
                            progress=False)
     assert board.tuning.settings["skill"] == ["greedy", "random"] == expected.settings["skill"]
     pd.testing.assert_frame_equal(board.tuning.trials, expected.trials)
+
+
+def test_halali_seats_are_named_blue_and_brown_as_the_game_names_them(monkeypatch):
+    """Issue 36, point 6: seat 0 plays Blue (H-1), so the paired sentences, the seat boxes and the plots'
+    legends say Blue and Brown; in a two-game match the colours swap, so the names say "in game 1", and
+    a baseline whose seats had other names falls back to the seat numbers."""
+    a = toolkit.simulate("halali", None, 1_500, seed=3, progress=False)
+    b = toolkit.simulate("halali", {"end_phase_moves": 1}, 1_500, seed=3, progress=False)
+    table = paired.before_after(a, b).set_index("quantity")
+    assert list(table.index[:2]) == ["Blue's win rate", "Brown's win rate"]
+    for seat, name in enumerate(("Blue", "Brown")):  # the name is seat k's: its rates are win_k's
+        assert table.loc[f"{name}'s win rate", "baseline"] == pytest.approx(a[f"win_{seat}"].mean())
+        assert table.loc[f"{name}'s win rate", "now"] == pytest.approx(b[f"win_{seat}"].mean())
+    match = toolkit.simulate("halali", {"match_games": 2}, 300, seed=3, progress=False)
+    assert list(paired.before_after(match, match)["quantity"][:2]) == ["Blue in game 1's win rate",
+                                                                       "Brown in game 1's win rate"]
+    assert list(paired.before_after(a, match)["quantity"][:2]) == ["seat 0's win rate", "seat 1's win rate"]
+    assert list(paired.before_after(*(toolkit.simulate("valhalla", None, 300, seed=1, progress=False),) * 2)
+                ["quantity"][:2]) == ["seat 0's win rate", "seat 1's win rate"]  # a game that names none
+
+    from toolkit.viz import report_html
+
+    legends = []
+    uri = report_html.figure_uri
+
+    def reading(figure, *args, **kwargs):  # the legends of every figure the dashboard draws
+        legends.extend(t.get_text() for ax in figure.axes if ax.get_legend() for t in ax.get_legend().get_texts())
+        return uri(figure, *args, **kwargs)
+
+    monkeypatch.setattr(report_html, "figure_uri", reading)
+    board = Dashboard("halali", n_games=300, threads=1)
+    assert [box.description for box in board.seat_policies] == ["Blue", "Brown"]
+    assert any("0 = Blue, 1 = Brown" in t for t in legends) and any(t.startswith("Brown: mean ") for t in legends)
+    board.panel.widgets["match_games"].value = 2
+    assert [box.description for box in board.seat_policies] == ["Blue in game 1", "Brown in game 1"]

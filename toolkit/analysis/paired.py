@@ -43,11 +43,22 @@ def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=
 # -- a run beside a pinned baseline (the dashboard's before/after) ---------------------------------------
 
 
-def _per_game(frame: pd.DataFrame, seats: int) -> dict:
+def seat_names(frame: pd.DataFrame, seats: int) -> list[str]:
+    """The seats of a run's frame as its game names them under the frame's rules (Halali's "Blue"), from
+    its ``attrs`` (``game``, ``rules``); "seat 0", "seat 1", ... without them."""
+    try:
+        spec = get_spec(frame.attrs["game"])
+        rules = spec.Rules.from_json(frame.attrs["rules"])
+    except (KeyError, ValueError, TypeError):
+        return [f"seat {s}" for s in range(seats)]
+    return [spec.seat_name(rules, s) for s in range(seats)]
+
+
+def _per_game(frame: pd.DataFrame, seats: int, names: list[str]) -> dict:
     """The headline quantities of each game of a run (one row per game): label -> values."""
     out = {}
     for seat in range(seats):
-        out[f"seat {seat}'s win rate"] = frame[f"win_{seat}"].to_numpy(dtype=float)
+        out[f"{names[seat]}'s win rate"] = frame[f"win_{seat}"].to_numpy(dtype=float)
     if "first_seat" in frame:
         first = frame["first_seat"].to_numpy(dtype=np.int64)
         wins = frame[[f"win_{s}" for s in range(seats)]].to_numpy(dtype=float)
@@ -65,7 +76,7 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     same chance stream, so the per-game differences are paired (their interval is much narrower than
     two independent runs'); on different seeds the runs are independent and the interval is the unpaired
     one.  Only the games both runs played (the first ``min`` of them) are compared, and only the seats
-    both have.  A quantity both runs hold constant (a share of no winner in a game with none) is left out.
+    both have; a seat is named as the game names it (:func:`seat_names`, Halali's "Blue's win rate").  A quantity both runs hold constant (a share of no winner in a game with none) is left out.
 
     Returns one row per quantity: ``quantity``, ``baseline``, ``now``, ``difference``, ``ci_low``,
     ``ci_high`` (95%), ``games``, ``paired``, ``measurable`` (the interval excludes 0) and ``sentence``.
@@ -83,8 +94,11 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     same_seed = baseline.attrs.get("seed") == now.attrs.get("seed") and \
         (baseline["game_index"].to_numpy()[:games] == now["game_index"].to_numpy()[:games]).all()
     seats = min(_seats(baseline), _seats(now))
-    before = _per_game(baseline.iloc[:games], seats)
-    after = _per_game(now.iloc[:games], seats)
+    names = seat_names(now, seats)
+    if seat_names(baseline, seats) != names:  # the seats' names changed with the rules (a Halali match)
+        names = [f"seat {s}" for s in range(seats)]
+    before = _per_game(baseline.iloc[:games], seats, names)
+    after = _per_game(now.iloc[:games], seats, names)
     rows = []
     for label in before:
         if label not in after:

@@ -95,6 +95,8 @@ class GameSpec:
     categories: dict | None = None  # column -> labels of its codes
     histogram_columns: tuple = ("turns", "plies")
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
+    # rules -> the seats' names as the game says them (Halali's Blue and Brown); None: "seat 0", "seat 1", ...
+    seat_names: Callable | None = None
     policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
     columns_for: Callable | None = None  # rules -> the columns a frame shows (seats beyond the player count dropped)
     # (column getter) -> array of the seat that moved first in each game; turns then follow seat order.
@@ -103,7 +105,9 @@ class GameSpec:
     # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` that a run's records also
     # measure, or a replay of its deals (``toolkit.core.deals``), shown beside the exact ones by the dashboard
     simulated_odds: Callable | None = None
-    panel_games: int = 20_000  # games per run of the dashboard: about a second on two cores
+    # games per run of the dashboard: played and drawn in about a second on two cores with the default
+    # players at the standard player count (each game measures its own: benchmarks/redraw.py)
+    panel_games: int = 20_000
     # what the outcome record can hold besides one winner: a win shared by tied seats (each counts it),
     # a draw (nobody wins), a game stopped unfinished (nobody wins)
     shared_wins: bool = False
@@ -187,6 +191,11 @@ class GameSpec:
             raise ValueError(f"{self.name} declares no {name} hook")
         module, _, attribute = target.partition(":")
         return getattr(importlib.import_module(module), attribute)
+
+    def seat_name(self, rules, seat: int) -> str:
+        """Seat ``seat`` as the game names it under ``rules`` (Halali: "Blue"), else "seat 0", "seat 1", ..."""
+        names = self.seat_names(rules) if self.seat_names is not None else None
+        return names[seat] if names else f"seat {seat}"
 
     def seat_counts(self) -> tuple:
         """The numbers of seats the game can be played with: the range of its ``num_players`` rule, or

@@ -342,6 +342,8 @@ class Dashboard:
 
         seats = self.spec.seats(rules)
         if keep and len(self.seat_policies) == seats:
+            for k, box in enumerate(self.seat_policies):  # a rule may rename the seats (a Halali match)
+                box.description = self.spec.seat_name(rules, k)
             return
         defaults = self.spec.default_policies(rules)  # the report's players, so the first numbers agree
         old = [d.value for d in self.seat_policies] if keep else []
@@ -351,7 +353,7 @@ class Dashboard:
         choices = list(self.spec.player_choices())
         for k in range(seats):
             box = w.Combobox(value=old[k] if k < len(old) else defaults[k], options=choices, ensure_option=False,
-                             placeholder="a player, e.g. mcts:300", description=f"seat {k}",
+                             placeholder="a player, e.g. mcts:300", description=self.spec.seat_name(rules, k),
                              continuous_update=False, layout=w.Layout(width="15em"))
             box.observe(self._on_seat, names="value")
             self.seat_policies.append(box)
@@ -459,7 +461,9 @@ class Dashboard:
         figure = _figure(figsize=(10, 6.6))
         axes = figure.subplots(2, 2).ravel()
         seats = self.spec.seats(rules)
-        plots.seat_advantage_bar(metrics.seat_advantage(frame), ax=axes[0], title="win rate by seat and by place")
+        names = [self.spec.seat_name(rules, s) for s in range(seats)]
+        plots.seat_advantage_bar(metrics.seat_advantage(frame), ax=axes[0], title="win rate by seat and by place",
+                                 seat_names=names)
         self._steady(axes[0], seats, "seats", x=False)
         if baseline is not None:
             plots.length_histogram(baseline.frame, "turns", ax=axes[1], label="baseline")
@@ -467,7 +471,7 @@ class Dashboard:
                                label="this run" if baseline is not None else None)
         axes[1].set_xlabel(f"turns (a turn is {self.spec.turn_word})")
         self._steady(axes[1], seats, "length")
-        plots.score_distribution(frame, ax=axes[2], title="final score per seat")
+        plots.score_distribution(frame, ax=axes[2], title="final score per seat", seat_names=names)
         self._steady(axes[2], seats, "score")
         differences = None
         if baseline is None:

@@ -537,7 +537,7 @@ def means_bar(table: pd.DataFrame, ax=None, *, x: str = "quantity", hue: str | N
 # ------------------------------------------------------------------ designer report: seats and scores
 
 
-def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None):
+def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None, seat_names=None):
     """Win rates by seat number and by place in the turn order, with 95% intervals and the fair share.
 
     Parameters
@@ -548,6 +548,8 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
         ``ci_high`` and ``fair`` (``1 / seats``).
     ax : matplotlib Axes, optional
     title : str, optional
+    seat_names : sequence of str, optional
+        The seats as the game names them (Halali's Blue and Brown), said in the legend.
 
     Returns
     -------
@@ -571,6 +573,8 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
     ax = _axes(ax)
     groups = [g for g in ("seat", "place") if (table["by"] == g).any()]
     names = {"seat": "by seat number", "place": "by place in the turn order (0 = moved first)"}
+    if seat_names is not None and any(n != f"seat {s}" for s, n in enumerate(seat_names)):
+        names["seat"] += ": " + ", ".join(f"{s} = {n}" for s, n in enumerate(seat_names))
     colours = {"seat": _EXACT_COLOUR, "place": "#fdae6b"}
     width = 0.8 / len(groups)
     top = 0.0
@@ -603,7 +607,8 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
     return ax
 
 
-def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None, bin_width: int | None = None):
+def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None, bin_width: int | None = None,
+                       seat_names=None):
     """Distribution of each seat's final score (the ``score_<seat>`` columns), one outline per seat.
 
     Parameters
@@ -659,7 +664,9 @@ def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None,
         mean = float((values * weights).sum())
         var = float(((values - mean) ** 2 * weights).sum()) * n / max(n - 1, 1)
         half = stats.Z95 * np.sqrt(var / n)
-        label = f"seat {column[6:]}: mean {mean:.2f} ± {half:.2f} (95%)"
+        seat = int(column[6:])
+        name = seat_names[seat] if seat_names is not None and seat < len(seat_names) else f"seat {seat}"
+        label = f"{name}: mean {mean:.2f} ± {half:.2f} (95%)"
         if few:  # a handful of values: bars side by side read better than crossing outlines
             bar = width_bar * 0.95
             patches = ax.bar(values - 0.4 + width_bar * (k + 0.5), weights, width=bar, label=label,

@@ -21,9 +21,12 @@ SPEC = GameSpec(
     play_reference=_play_reference,
     histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
     turn_word="one action",
+    # seat 0 plays Blue (H-1; in a two-game match Blue in the first game, the colours swap for the second)
+    seat_names=lambda rules: ("Blue", "Brown") if rules.match_games == 1 else ("Blue in game 1", "Brown in game 1"),
     first_mover=lambda column: column("first_player"),  # the first mover of the match's first game
     draws=True,
     aborts=True,  # H-7
+    panel_games=10_000,  # greedy: 10,000 games played and drawn in about 1 s (benchmarks/redraw.py)
     hidden_information=True,  # the face-down tiles
     # toolkit report --html: 5.5 CPU s for 2,000 games per pair (two lookahead players make long games)
     page_runs=PageRuns(tournament=2_000, skill=2_000, lookahead="lookahead"),
