@@ -963,7 +963,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=APP_PORT, help=f"port on 127.0.0.1 (default {APP_PORT})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser; print the address only")
     p.add_argument("-n", "--n-games", type=int, default=None,
-                   help="games per run (default: about a second of simulation, e.g. 100,000 for Valhalla)")
+                   help="games per run (default: about a second of simulation with the default players, "
+                        "e.g. 20,000 for Valhalla)")
     p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
     p.set_defaults(func=cmd_app)
 

@@ -1,14 +1,15 @@
 """``toolkit app valhalla`` in Chromium: the page renders, every kind of control redraws, errors keep the plots.
 
 One server and one page for the module (each page load starts a kernel and
-plays 100,000 games); the tests run in file order on that page, each reading
-the plot it starts from.
+plays Valhalla's ``panel_games``, 20,000 greedy games); the tests run in file order on that page, each
+reading the plot it starts from.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import re
 import urllib.error
 import urllib.request
 import tempfile
@@ -18,9 +19,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import toolkit
+from toolkit.core.params import params_of
+
 from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server, url_in_log
 
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
+N = toolkit.GAMES["valhalla"].panel_games  # the page's games per run
+SHOWN = f"{N:,} Valhalla games"
 REDRAW_TIMEOUT_MS = 120_000
 
 
@@ -45,7 +51,7 @@ def page(browser, app_url, tmp_path_factory):
     start = time.monotonic()
     page.goto(app_url, timeout=REDRAW_TIMEOUT_MS)
     page.wait_for_selector(PLOT, timeout=REDRAW_TIMEOUT_MS)
-    TIMINGS["dashboard ready in the browser (page load to first plots, 100,000 Valhalla games)"] = (
+    TIMINGS[f"dashboard ready in the browser (page load to first plots, {SHOWN})"] = (
         time.monotonic() - start)
     page.shots = tmp_path_factory.mktemp("screenshots")
     yield page
@@ -53,8 +59,19 @@ def page(browser, app_url, tmp_path_factory):
 
 
 def control(page, kind: str, label: str):
-    """The ipywidgets control of class ``widget-<kind>`` whose label is ``label``."""
-    found = page.locator(f".widget-{kind}").filter(has=page.get_by_text(label, exact=True))
+    """The ipywidgets control of class ``widget-<kind>`` whose label is ``label``: a rule's control is found
+    by the rule's name (its cell's class ``toolkit-rule-<name>``), and its cell must show the rule in words
+    from the declaration, the name only in the tooltip."""
+    cell = page.locator(f".toolkit-rule-{label}")
+    if cell.count():
+        assert cell.count() == 1, f"{cell.count()} cells of rule {label!r}"
+        words = next(declared[label].label for spec in toolkit.GAMES.values()
+                     if label in (declared := params_of(spec.Rules)))
+        expect(cell.locator(".toolkit-rule-label")).to_have_text(words)
+        assert cell.locator(".toolkit-rule-label").get_attribute("title").startswith(f"{label}: ")
+        found = cell.locator(f".widget-{kind}")
+    else:
+        found = page.locator(f".widget-{kind}").filter(has=page.get_by_text(label, exact=True))
     assert found.count() == 1, f"{found.count()} {kind} controls labelled {label!r}"
     return found
 
@@ -85,7 +102,7 @@ def test_page_renders_real_controls_and_no_errors(page):
 def test_dropdown_change_redraws(page):
     old = plot_source(page)
     control(page, "dropdown", "throw_mode").locator("select").select_option("simplified")
-    wait_for_redraw(page, old, "a dropdown (throw_mode), 100,000 Valhalla games")
+    wait_for_redraw(page, old, f"a dropdown (throw_mode), {SHOWN}")
     expect(page.locator("body")).to_contain_text("throw_mode=simplified")  # the panel's status names the change
     page.screenshot(path=page.shots / "after_dropdown.png", full_page=True)
 
@@ -95,7 +112,7 @@ def test_checkbox_change_redraws(page):
     box = control(page, "checkbox", "extra_throw_enabled").locator("input[type=checkbox]")
     assert not box.is_checked()
     box.click()
-    wait_for_redraw(page, old, "a checkbox (extra_throw_enabled), 100,000 Valhalla games")
+    wait_for_redraw(page, old, f"a checkbox (extra_throw_enabled), {SHOWN}")
     expect(page.locator("body")).to_contain_text("extra_throw_enabled=true")  # as --set takes it
 
 
@@ -104,7 +121,7 @@ def test_slider_change_redraws(page):
     slider = control(page, "hslider", "ships_per_player")
     slider.locator(".noUi-handle").focus()
     page.keyboard.press("ArrowLeft")
-    wait_for_redraw(page, old, "a slider (ships_per_player), 100,000 Valhalla games")
+    wait_for_redraw(page, old, f"a slider (ships_per_player), {SHOWN}")
     assert slider.locator(".widget-readout").inner_text().strip() == "5"
     expect(page.locator("body")).to_contain_text("ships_per_player=5")
 
@@ -141,10 +158,10 @@ def test_csv_download_holds_every_game_of_the_run_and_its_rules(page, tmp_path):
     download.value.save_as(tmp_path / "run.csv")
     lines = (tmp_path / "run.csv").read_text().splitlines()
     assert lines[0].startswith('"game_index","first_seat","winner"')
-    assert len(lines) == 1 + 100_000
+    assert len(lines) == 1 + N
     sidecar = page.locator("a[download$='.json']").get_attribute("href")
     rules = json.loads(base64.b64decode(sidecar.split(",", 1)[1]))
-    assert rules["n_games"] == 100_000 and rules["rules"]["blockade_zone"] == [25, 35]
+    assert rules["n_games"] == N and rules["rules"]["blockade_zone"] == [25, 35]
     assert rules["rules"]["ships_per_player"] == 5 and rules["rules"]["throw_mode"] == "simplified"
 
 
@@ -218,9 +235,9 @@ def test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the
 def test_switching_game_rebuilds_panel_and_seats(page):
     old = plot_source(page)
     control(page, "dropdown", "game").locator("select").select_option(label="Attila")
-    wait_for_redraw(page, old, "switching to Attila (20,000 games)")
+    wait_for_redraw(page, old, f"switching to Attila ({toolkit.GAMES['attila'].panel_games:,} games)")
     assert page.locator(".widget-text", has_text="seat 3").count() == 1  # Attila: 4 seats by default
-    assert page.locator(".widget-label", has_text="throw_mode").count() == 0
+    assert page.locator(".toolkit-rule-throw_mode").count() == 0
     assert page_problems(page) == []
     page.screenshot(path=page.shots / "attila.png", full_page=True)
 
@@ -236,48 +253,13 @@ def test_the_plots_are_in_the_first_viewport_at_1440_by_900(browser, app_url):
         plot = page.locator(PLOT).bounding_box()
         assert plot["y"] < 900 * 0.4 and plot["y"] + plot["height"] * 0.8 < 900  # most of the plot is on screen
         assert plot["width"] > 600
-        controls = page.locator(".widget-dropdown", has=page.get_by_text("throw_mode", exact=True)).bounding_box()
+        controls = page.locator(".toolkit-rule-throw_mode .widget-dropdown").bounding_box()
         assert controls["x"] + controls["width"] <= plot["x"] + 1  # the controls to its left, not above it
         csv = page.get_by_role("button", name="prepare the CSV of this run").bounding_box()
         assert csv["y"] > 900
         page.screenshot(path=Path(tempfile.gettempdir()) / "toolkit_dashboard_1440x900.png")
     finally:
         page.close()
-
-
-def test_pin_a_baseline_and_read_the_change_from_it(page):
-    """Pin, change a rule, read the paired difference (issue 36, point 2); the value is recomputed outside
-    the page from the same games (the page's rules, seed 0, its players)."""
-    from toolkit.analysis import paired
-
-    old = plot_source(page)
-    control(page, "dropdown", "game").locator("select").select_option("valhalla")  # the last test left Attila
-    wait_for_redraw(page, old, "switching back to Valhalla")
-    page.get_by_role("button", name="pin as baseline").click()
-    expect(page.locator("body")).to_contain_text("baseline: ")
-    old = plot_source(page)
-    box = control(page, "dropdown", "throw_mode").locator("select")
-    before_mode = box.input_value()
-    after_mode = "runes" if before_mode == "simplified" else "simplified"
-    box.select_option(after_mode)
-    wait_for_redraw(page, old, "a change against a pinned baseline")
-    expect(page.locator("body")).to_contain_text("Against the baseline")
-    text = page.inner_text("body")
-    games = int(page.locator(".widget-text:has(> .widget-label:text-is('games')) input").input_value())
-    import toolkit
-
-    page.get_by_role("button", name="prepare the CSV of this run").click()  # its sidecar: the run's rules
-    sidecar = page.locator("a[download$='.json']")
-    sidecar.wait_for(timeout=60_000)
-    shown = json.loads(base64.b64decode(sidecar.get_attribute("href").split(",", 1)[1]))
-    rules = toolkit.GAMES["valhalla"].Rules.from_json(shown["rules"])
-    assert rules.throw_mode == after_mode and shown["n_games"] == games
-    policies = shown["policies"]
-    a = toolkit.simulate("valhalla", rules.replace(throw_mode=before_mode), games, seed=0, policies=policies,
-                         progress=False)
-    b = toolkit.simulate("valhalla", rules, games, seed=0, policies=policies, progress=False)
-    for sentence in paired.before_after(a, b)["sentence"]:
-        assert sentence in text
 
 
 def test_pin_a_baseline_and_read_the_change_from_it(page):
@@ -314,3 +296,76 @@ def test_pin_a_baseline_and_read_the_change_from_it(page):
     b = toolkit.simulate("valhalla", rules, shown["n_games"], seed=0, policies=shown["policies"], progress=False)
     sentences = list(paired.before_after(a, b)["sentence"])
     assert sentences and all(s in text for s in sentences)
+
+
+# every new image the run's output shows, recorded in the page as it appears (a MutationObserver)
+RECORD_DRAWINGS = """selector => { window.toolkitRecorder?.disconnect(); window.toolkitDrawn = [];
+    const seen = new Set(); const first = document.querySelector(selector); if (first) seen.add(first.src);
+    window.toolkitRecorder = new MutationObserver(() => { const i = document.querySelector(selector);
+        if (i && !seen.has(i.src)) { seen.add(i.src); window.toolkitDrawn.push(i.src); } });
+    window.toolkitRecorder.observe(document.body, {subtree: true, childList: true, attributes: true,
+                                                   attributeFilter: ['src']}); }"""
+
+
+def _settled(page, text: str) -> None:
+    """Until the status line names ``text`` and no run is going."""
+    page.wait_for_function("text => { const t = document.body.innerText;"
+                           " return t.includes(text) && !t.includes('running …'); }", arg=text,
+                           timeout=REDRAW_TIMEOUT_MS)
+
+
+def test_three_quick_slider_moves_draw_only_the_last_setting(page):
+    """Issue 36, points 3 and 9: three key presses on a slider in quick succession start three runs; the
+    two made stale are cancelled and never drawn, the page draws the last setting once.  The control:
+    the same three moves made slowly, each waited for, are drawn three times (the recorder sees every
+    drawing)."""
+    slider = control(page, "hslider", "zero_runes_value")
+    assert slider.locator(".widget-readout").inner_text().strip() == "5"
+    page.evaluate(RECORD_DRAWINGS, PLOT)
+    slider.locator(".noUi-handle").focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")  # 4, 3, 2: each a finished edit, each a run
+    _settled(page, "zero_runes_value=2")
+    page.wait_for_timeout(1500)  # a stale run drawn late would show here
+    assert slider.locator(".widget-readout").inner_text().strip() == "2"
+    assert page.evaluate("window.toolkitDrawn.length") == 1
+    assert page.locator(PLOT).get_attribute("alt").startswith("Valhalla")
+    page.evaluate(RECORD_DRAWINGS, PLOT)  # the control: slowly back to 5
+    for value in (3, 4, 5):
+        old = plot_source(page)
+        slider.locator(".noUi-handle").focus()
+        page.keyboard.press("ArrowRight")
+        wait_for_redraw(page, old, f"a slider step to zero_runes_value={value}")
+        _settled(page, f"zero_runes_value={value}" if value != 5 else "")
+    assert page.evaluate("window.toolkitDrawn.length") == 3
+
+
+def test_cancel_a_tournament_and_the_page_answers_at_once(page):
+    """Issue 36, points 4 and 9: a long tournament shows its progress; cancel stops it, the page says so
+    within 2 s, no result is shown, and a rule change is drawn while the page would otherwise still be
+    playing the tournament.  The control: before the cancel the count of games played really grows."""
+    label = page.locator(".widget-html", has_text=re.compile(r"^tournament"))
+    games = page.locator(".widget-hbox", has=page.get_by_role("button", name="run a policy tournament")).locator(
+        ".widget-text:has(> .widget-label:text-is('games per pairing')) input")
+    games.fill("200000")  # hours of play: only a cancel ends it
+    games.press("Enter")
+    page.get_by_role("button", name="run a policy tournament").click()
+    expect(label).to_contain_text(" of ", timeout=REDRAW_TIMEOUT_MS)  # "tournament: 1,200 of 1,600,000 games, …"
+    first = label.inner_text()
+    page.wait_for_function("([old]) => { const e = [...document.querySelectorAll('.widget-html')]"
+                           ".find(e => e.innerText.startsWith('tournament')); return e && e.innerText !== old; }",
+                           arg=[first], timeout=30_000)  # the count moves: it is playing
+    cancel = page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel")
+    start = time.monotonic()
+    cancel.click()
+    expect(label).to_have_text("tournament: cancelled", timeout=2_000)
+    TIMINGS["tournament cancelled: the page says so"] = time.monotonic() - start
+    old = plot_source(page)
+    mode = control(page, "dropdown", "throw_mode").locator("select")
+    mode.select_option("runes" if mode.input_value() == "simplified" else "simplified")
+    wait_for_redraw(page, old, "a rule change right after a cancelled tournament")
+    TIMINGS["tournament cancelled: from the cancel to the next rule's plots"] = time.monotonic() - start
+    page.wait_for_timeout(1000)
+    assert page.locator(".widget-output img[alt^='tournament']").count() == 0  # its result never shown
+    expect(label).to_have_text("tournament: cancelled")
+    assert page_problems(page) == []

@@ -29,6 +29,8 @@ SPEC = GameSpec(
     # 13 ms, L+3 greedy 43 ms, random+3 L 45 ms, greedy+3 L 61 ms, 4 L 77 ms: 0.72 CPU s per game per
     # seating for the tournament, 0.10 for skill gap + luck.  50 games per seating still give 200 per
     # matrix cell (+-0.07).
+    # four greedy players: 4,000 games played and drawn in about 1 s (benchmarks/redraw.py)
+    panel_games=4_000,
     page_runs=PageRuns(tournament=50, skill=80, lookahead="lookahead:4", ladder=10,
                        ladder_policies=("random", "greedy", "mcts:100")),
     # the overview notebook: 60-70 lookahead:2 games a second against random (two cores)

@@ -52,7 +52,7 @@ SPEC = GameSpec(
     first_mover=lambda column: 1 - column("first_dealer"),  # the non-dealer bids and leads first
     draws=True,
     hidden_information=True,  # the hands, the stock and the secret bids
-    panel_games=50_000,
+    panel_games=30_000,  # greedy: 30,000 games played and drawn in about 1 s (benchmarks/redraw.py)
     # toolkit report --html: lookahead:32 (the default, PIMC) plays 12 games/s against random,
     # lookahead:4 140; the tournament at lookahead:4 takes 4.4 CPU s for 200 games per pair, skill gap
     # and luck 3.2 CPU s for 200

@@ -16,7 +16,9 @@ SPEC = GameSpec(
     first_mover=lambda column: column("start_seat"),
     extra_odds={"the 16 stick outcomes": odds.throw_table, "throw values": odds.value_distribution},
     aborts=True,  # a game stopped at the turn limit (result "aborted")
-    panel_games=100_000,
+    # the dashboard's default players are greedy (the report's), about 40,000 games a second on two cores
+    # (random players: 150,000): 20,000 games play and are drawn in about 1 s (benchmarks/redraw.py)
+    panel_games=20_000,
     # toolkit report --html: lookahead takes no argument; the whole tournament costs 2.5 CPU s for
     # 2,000 games per pair (load 5-6), cheap enough for 5,000
     page_runs=PageRuns(tournament=5_000, skill=5_000, lookahead="lookahead"),

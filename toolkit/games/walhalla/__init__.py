@@ -24,6 +24,8 @@ SPEC = GameSpec(
     # toolkit report --html, lookahead:4, CPU time per game: L+3 random 7 ms, L+3 greedy 6 ms, random+3 L
     # 19 ms, greedy+3 L 16 ms, 4 L 23 ms: 0.21 CPU s per game per seating for the tournament, 0.06 for
     # skill gap + luck
+    # four greedy players: 5,000 games played and drawn in about 1 s (benchmarks/redraw.py)
+    panel_games=5_000,
     page_runs=PageRuns(tournament=100, skill=100, lookahead="lookahead:4", ladder=10,
                        ladder_policies=("random", "greedy", "mcts:100")),
     # the overview notebook: 60-70 lookahead:4 games a second against random (two cores)
