@@ -32,7 +32,7 @@ TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4,
 # Valhalla's page keeps its runs and rungs (the mcts one too), its ladder at 10 games a pairing (40 by default)
 SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].page_runs, ladder=10)
 TINY_VALHALLA = PageRuns(tournament=20, skill=20, ladder=4, ladder_policies=("random", "greedy"))
-CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder")
+CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder", "tuning")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -98,7 +98,7 @@ def test_page_has_every_section(written, game):
 def test_images_are_base64_pngs(written, game):
     text = page(written[2], game)
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
-    assert len(images) == 5  # heat map, ladder, seat advantage, length, scores
+    assert len(images) == 6  # heat map, ladder, tuning, seat advantage, length, scores
     for encoded in images:
         raw = base64.b64decode(encoded, validate=True)
         assert raw[:8] == PNG_SIGNATURE and raw[12:16] == b"IHDR"
@@ -241,3 +241,41 @@ def test_the_ratings_are_said_in_words(written):
     sentence = in_words(rated)
     assert "Elo (95%: " in sentence
     assert html.escape(sentence) in page(written[2], "valhalla")
+
+
+@pytest.mark.parametrize("game", GAMES_HERE)
+def test_the_tuning_section_answers_the_games_question(written, game):
+    """Issue 36, point 6: the page shows the game's tuning question, answered by the same search run here
+    (its trials and games capped at the report's N, its players and preset, the report's seed): the
+    question, the answer in words, the base and tuned metrics with their intervals, the commands that
+    play it again; the trials are written beside the page."""
+    from toolkit.report import tune_command, tune_question
+
+    _, _, html_dir = written
+    text = page(html_dir, game)
+    section = re.search(r'<section id="tuning">(.*?)</section>', text, re.S).group(1)
+    spec = GAMES[game]
+    found = tune_question(spec, n_games=N, seed=SEED, progress=False)
+    assert found.settings["n_games"] == min(N, spec.tune_question.n_games)
+    assert html.escape(spec.tune_question.question) in section
+    assert html.escape(found.answer()) in section  # the same search: the same trials, finalists and verdict
+    assert html.escape(tune_command(spec, found)) in section
+    table = found.table()
+    for metric, row in table.iterrows():
+        assert report_html.interval(row["base"], row["base_low"], row["base_high"], 4) in section, metric
+        assert report_html.interval(row["tuned"], row["tuned_low"], row["tuned_high"], 4) in section, metric
+    trials = pd.read_csv(html_dir / f"{game}_tuning.csv")
+    assert len(trials) == found.settings["trials"]
+    assert np.allclose(trials["distance"].to_numpy(float), found.trials["distance"].to_numpy(float), equal_nan=True)
+
+
+def test_the_tune_command_plays_the_same_search(tmp_path, capsys):
+    """The command the page shows, run by the CLI, prints the page's answer."""
+    from toolkit.report import tune_command, tune_question
+
+    spec = GAMES["valhalla"]
+    found = tune_question(spec, n_games=N, seed=SEED, progress=False)
+    command = tune_command(spec, found).split()
+    assert command[:3] == ["toolkit", "tune", "valhalla"]
+    assert main(command[1:] + ["--no-progress"]) == 0
+    assert found.answer() in capsys.readouterr().out

@@ -263,6 +263,9 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     strength = ladder(spec, rules, policies=sizes["ladder_policies"], n_games=sizes["ladder"], seed=seed,
                       threads=threads, progress=progress)
     ladder_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    tuned = tune_question(spec, n_games=n_games, seed=seed, threads=threads, progress=progress)
+    tuning_seconds = time.perf_counter() - start
 
     default_policies = _policies_text(list(df.attrs["policies"]))
     metrics = design_metrics(df)
@@ -278,6 +281,8 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
              "matrix": long_matrix[["policy", "opponent", "win_rate", "ci_low", "ci_high", "wins", "games"]],
              "ratings": rated.reset_index(), "seat_advantage": seat_table, "odds": odds,
              "ladder": strength.reset_index()}
+    if tuned is not None:
+        files["tuning"] = tuned.trials
     names = []
     for key, frame in files.items():
         name = f"{spec.name}_{key}.csv"
@@ -303,6 +308,9 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
         "strength ladder": f"{', '.join(sizes['ladder_policies'])}: {sizes['ladder']:,} games per {fmt} and of each "
                            f"policy's self-play, in {ladder_seconds:.1f} s",
         "lookahead setting": _lookahead_note(spec, look),
+        **({"tuning": f"the game's question: {tuned.settings['trials']} trials of {tuned.settings['n_games']:,} games, "
+                      f"{len(tuned.finalists)} finalists played again on {tuned.settings['final_games']:,} games, "
+                      f"in {tuning_seconds:.1f} s"} if tuned is not None else {}),
         "software": f"Python {platform.python_version()}, NumPy {np.__version__}, pandas {pd.__version__}, "
                     f"Numba {numba.__version__}, matplotlib {matplotlib.__version__}",
     }
@@ -314,10 +322,41 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
                        f"plays more, up to mcts:1000)."}
     data = report_html.DesignerData(spec=spec, rules=rules, frame=df, metrics=metrics, tournament=table,
                                     matrix=pairs, ratings=rated, seat_advantage=seat_table, odds=odds,
-                                    provenance=provenance, files=names, notes=notes, ladder=strength)
+                                    provenance=provenance, files=names, notes=notes, ladder=strength,
+                                    tuning=tuned, tune_command=tune_command(spec, tuned) if tuned else None)
     page = out / f"{spec.name}.html"
     page.write_text(report_html.render(data), encoding="utf-8")
     return page
+
+
+def tune_question(spec, *, n_games: int | None = None, seed: int = 0, threads: int | None = None,
+                  progress: bool | None = None):
+    """The game's own tuning question (``GameSpec.tune_question``) answered as the overview notebook answers
+    it at full size: its trials and games per trial (capped at ``n_games``), its players, from its preset,
+    on ``seed``; None for a game without a question."""
+    from toolkit.analysis.tuning import tune
+
+    q = spec.tune_question
+    if q is None:
+        return None
+    games = q.n_games if n_games is None else min(q.n_games, int(n_games))
+    return tune(spec, q.targets, q.vary, trials=q.trials, n_games=games, seed=seed, preset=q.preset,
+                policies=q.policies, skilled=q.skilled, unskilled=q.unskilled, threads=threads, progress=progress)
+
+
+def tune_command(spec, found) -> str:
+    """The ``toolkit tune`` command that plays the same search as ``found`` (:func:`tune_question`)."""
+    q, s = spec.tune_question, found.settings
+    parts = ["toolkit", "tune", spec.name] + (["--preset", q.preset] if q.preset else [])
+    parts += ["--policies", s["policies"]]
+    for metric, goal in q.targets.items():
+        parts += ["--target", f"{metric}={goal}"]
+    if s.get("skill"):
+        parts += ["--skilled", s["skill"][0], "--unskilled", s["skill"][1]]
+    for name, values in q.vary.items():
+        parts += ["--vary", name if values is None else f"{name}={values}"]
+    parts += ["--trials", str(s["trials"]), "-n", str(s["n_games"]), "--seed", str(s["seed"])]
+    return " ".join(parts)
 
 
 def _lookahead_note(spec, look: str) -> str:

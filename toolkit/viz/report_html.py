@@ -72,6 +72,7 @@ SECTIONS = (
     ("metrics", "Design metrics"),
     ("tournament", "Tournament"),
     ("ladder", "Strength ladder"),
+    ("tuning", "Tuning: which rules fix it"),
     ("seats", "Seat advantage"),
     ("distributions", "Game length and scores"),
     ("odds", "Exact odds"),
@@ -95,6 +96,8 @@ class DesignerData:
     files: list  # names of the CSV files written beside the page
     notes: dict = dataclasses.field(default_factory=dict)  # section id -> extra sentence
     ladder: pd.DataFrame | None = None  # toolkit.analysis.ladder
+    tuning: object = None  # toolkit.analysis.tuning.Tuning of the game's question (toolkit.report.tune_question)
+    tune_command: str | None = None  # the toolkit tune command that plays the same search
 
 
 # ---------------------------------------------------------------------------------------- formatting
@@ -324,10 +327,25 @@ def ladder_table(t: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def seat_table(sa: pd.DataFrame) -> pd.DataFrame:
+def tuning_table(t) -> pd.DataFrame:
+    """The targeted metrics under the base and the tuned rules on the fresh seed, ``value [low, high]``."""
+    table = t.table()
+    out = pd.DataFrame({"target": [v if isinstance(v, str) else f"{v:g}" for v in table["target"]],
+                        "base rules [95% interval]": [interval(*v, 4) for v in
+                                                      zip(table["base"], table["base_low"], table["base_high"])],
+                        "tuned rules [95% interval]": [interval(*v, 4) for v in
+                                                       zip(table["tuned"], table["tuned_low"], table["tuned_high"])]},
+                       index=table.index)
+    out.index.name = "metric"
+    return out
+
+
+def seat_table(sa: pd.DataFrame, seat_names=None) -> pd.DataFrame:
+    """Wins by seat and by place; a seat the game names (Halali's Blue) shows its name: "seat 0 (Blue)"."""
     def label(by, k):
         if by == "seat":
-            return f"seat {k}"
+            name = seat_names[k] if seat_names is not None and k < len(seat_names) else f"seat {k}"
+            return f"seat {k}" + ("" if name == f"seat {k}" else f" ({name})")
         return f"place {k}" + (" (moved first)" if k == 0 else "")
 
     return pd.DataFrame({"by": sa["by"], "seat / place": [label(b, k) for b, k in zip(sa["by"], sa["index"])],
@@ -363,6 +381,7 @@ def _plots(d: DesignerData) -> dict:
     spec = d.spec
     seats = spec.seats(d.rules)
     n = len(d.frame)
+    names = [spec.seat_name(d.rules, s) for s in range(seats)]
     uris = {}
 
     # the matrix makes its own figure, grown until every cell holds its value and interval at 9 points;
@@ -376,7 +395,7 @@ def _plots(d: DesignerData) -> dict:
 
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * seats + 2.5), 3.6))
     plots.seat_advantage_bar(d.seat_advantage, ax=ax,
-                             title=f"{spec.title}: win rate by seat and by place ({n:,} games)")
+                             title=f"{spec.title}: win rate by seat and by place ({n:,} games)", seat_names=names)
     uris["seats"] = figure_uri(fig)
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -385,13 +404,16 @@ def _plots(d: DesignerData) -> dict:
     uris["length"] = figure_uri(fig)
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    plots.score_distribution(d.frame, ax=ax, title=f"{spec.title}: final score per seat ({n:,} games)")
+    plots.score_distribution(d.frame, ax=ax, title=f"{spec.title}: final score per seat ({n:,} games)",
+                             seat_names=names)
     uris["scores"] = figure_uri(fig)
 
     if d.ladder is not None:
         axes = plots.ladder_plot(d.ladder)
         axes[0].figure.suptitle(f"{spec.title}: the design metrics by strength")
         uris["ladder"] = figure_uri(axes[0].figure)
+    if d.tuning is not None:
+        uris["tuning"] = figure_uri(plots.tuning_figure(d.tuning, title=f"{spec.title}: the tuning question"))
     return uris
 
 
@@ -475,12 +497,38 @@ def render(d: DesignerData) -> str:
                         "Each metric against the rating (Elo with two seats, OpenSkill mu with more); whiskers: "
                         "95% intervals both ways."))
 
+    question = spec.tune_question
+    if d.tuning is None:
+        section("tuning", _p(f"{spec.title} declares no tuning question (GameSpec.tune_question); "
+                             f"toolkit tune {spec.name} searches any rules for any target."))
+    else:
+        t = d.tuning
+        s = t.settings
+        flags = ([f"--preset {question.preset}"] if question.preset else []) + [f"--policies {s['policies']}"]
+        simulate = f"toolkit simulate {spec.name} {' '.join(flags + (t.set_flags() if t.proposed else []))}"
+        section("tuning",
+                _p("The designer's question this game declares, answered by toolkit tune: Optuna's TPE sampler "
+                   "searches the rules named, every trial on the same seed (common random numbers); the three "
+                   "nearest candidates are played again on a fresh seed beside the base rules, and a change is "
+                   "proposed only where it moves the metric beyond the base rules' 95% interval."),
+                f'<p class="lead">{html.escape(question.question)}</p>',
+                _p(f"Found ({s['trials']} trials of {s['n_games']:,} games): {t.answer()}", "lead"),
+                "<p>" + ("The tuned rules" if t.proposed else "The base rules") + ": <code>"
+                + html.escape(simulate) + "</code>. The search again: <code>" + html.escape(d.tune_command or "")
+                + "</code>.</p>",
+                _table(tuning_table(t), index=True),
+                _figure(uris["tuning"], "the tuning",
+                        "Left: each trial's distance to the target and the best so far (the finalists ringed); "
+                        "middle: each rule's share of how much that distance varied over the trials (which rule "
+                        "moves the metric most, not which one reaches the target); right: the targeted metric "
+                        "under the base and the tuned rules on the fresh seed, with 95% intervals."))
+
     fair = 1.0 / seats
     section("seats",
             _p(f"Win rates of the default run by seat number and by place in the turn order (place 0 moved "
                f"first), with 95% Wilson intervals. The fair share is 1/{seats} = {fair:.3f}; draws lower the "
                f"rates' sum below 1, shared wins raise it."),
-            _table(seat_table(d.seat_advantage)),
+            _table(seat_table(d.seat_advantage, [spec.seat_name(d.rules, s) for s in range(seats)])),
             _figure(uris["seats"], "seat advantage", f"Bars: win rate; whiskers: 95% interval; dashed line: the "
                                                      f"fair share {fair:.3f}."))
 
