@@ -43,15 +43,15 @@ browser-deps:
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium as root): the browser tests will fail"
 
 # a skipped test fails make test (tests/no_skips.py): here the whole suite must really run.
-# Two passes: every test but the dashboard's browser tests on two pytest-xdist workers (one a core,
-# a module at a time in the order tests/conftest.py sorts them: the long ones first),
-# then those (marker solo) alone, so the redraw times they measure are not those of a test on the
-# other core; without PYTEST_ARGS that pass collects tests/browser only (a solo test anywhere else
-# stops the first pass: tests/conftest.py).  A pass that PYTEST_ARGS leaves without tests (pytest's exit code 5) is not a failure.
+# Two pytest-xdist workers, one a core, a module at a time in the order tests/conftest.py sorts them
+# (the long ones first).  Each worker plays on one Numba thread where a test does not ask for more
+# (TOOLKIT_TEST_THREADS; the tests of thread counts ask): two threads a worker on two cores kept a
+# worker's parallel runs waiting on the other's (measured: 7% longer for the same tests).  The redraw
+# times a designer sees are benchmarks/redraw.py's; the browser tests print theirs when run by hand.
+# A run that PYTEST_ARGS leaves without tests (pytest's exit code 5) is not a failure.
 test: warm browser-deps
-	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -n 2 --dist loadscope --no-loadscope-reorder -m "not solo" --durations=20 $(PYTEST_ARGS) \
-	  || [ $$? = 5 ]
-	TOOLKIT_NO_SKIPS=1 $(PY) -m pytest -m solo --durations=10 $(if $(PYTEST_ARGS),$(PYTEST_ARGS),tests/browser) || [ $$? = 5 ]
+	TOOLKIT_NO_SKIPS=1 TOOLKIT_TEST_THREADS=1 $(PY) -m pytest -n 2 --dist loadscope --no-loadscope-reorder \
+	  --durations=20 $(PYTEST_ARGS) || [ $$? = 5 ]
 
 # git tracks only the notebooks' jupytext sources (notebooks/*.py); each .ipynb is git-ignored and
 # made here from its .py when missing or older (--update keeps its outputs; a newer .ipynb is left

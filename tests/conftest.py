@@ -10,8 +10,8 @@
   such as building and installing the wheel) has its ``start_background()``
   called as soon as the tests are collected, so the job runs on the second
   core while the rest of the suite runs; its tests wait for it.
-- The dashboard's browser tests (marker ``solo``: they measure redraw times) run last; ``make test``
-  runs them in a pass of their own, after the rest has run on two pytest-xdist workers.
+- ``TOOLKIT_TEST_THREADS`` (``make test`` sets 1): the Numba threads of a run on a pytest-xdist
+  worker whose test does not ask for a number (:func:`pytest_configure`).
 """
 
 from __future__ import annotations
@@ -28,23 +28,26 @@ from no_skips import pytest_sessionfinish  # noqa: E402,F401  TOOLKIT_NO_SKIPS=1
 
 
 def pytest_collection_modifyitems(config, items):
-    """The ``solo`` tests (the dashboard's browser tests, which measure redraw times) run last: by then
-    nothing else runs beside them, and ``make test`` runs them in a pass of their own.  The long jobs
-    come first, the background job's tests and the other browser tests (JupyterLab), then the modules
+    """The long jobs come first, the background job's tests and the browser tests, then the modules
     marked ``slow`` (the equality runs), then the rest in collection order: on pytest-xdist workers
     (``make test``: ``--dist loadscope --no-loadscope-reorder``, which hands out modules in this order
     instead of the most tests first) the longest start at once and the short ones fill in at the end,
     instead of one worker busy with a long module while the other waits."""
     def key(item):
         long_job = item.get_closest_marker("background") or item.get_closest_marker("browser")
-        return (item.get_closest_marker("solo") is not None, long_job is None,
-                item.get_closest_marker("slow") is None)
+        return (long_job is None, item.get_closest_marker("slow") is None)
 
     items.sort(key=key)  # stable
-    elsewhere = [item.nodeid for item in items if item.get_closest_marker("solo")
-                 and not item.nodeid.startswith("tests/browser/") and not item.nodeid.startswith("browser/")]
-    if elsewhere:  # make test's solo pass collects tests/browser only
-        raise pytest.UsageError(f"a solo test outside tests/browser would not run in make test: {elsewhere}")
+
+
+def pytest_configure(config):
+    """On a pytest-xdist worker, ``TOOLKIT_TEST_THREADS`` (if set) is the number of Numba threads a run
+    plays on when the test does not say (``threads=None``); a test that asks for threads gets them."""
+    threads = os.environ.get("TOOLKIT_TEST_THREADS")
+    if threads and os.environ.get("PYTEST_XDIST_WORKER"):
+        import numba
+
+        numba.set_num_threads(int(threads))
 
 
 def pytest_collection_finish(session):

@@ -4,10 +4,10 @@
 see the Makefile), and the ``dev`` extra brings Playwright.  Every page gets a
 screenshot in the test's temporary folder.  Timings the tests measure are
 collected in :data:`TIMINGS` and printed at the end of the run (they are
-reported, never asserted: this VM's speed drifts).  ``make test`` runs the
-dashboard's tests (marker ``solo``) in a pass of their own, and the JupyterLab
-ones with the rest of the suite on the pytest-xdist workers, where the printed
-timings of a worker are not shown (run ``pytest tests/browser`` to see them).
+reported, never asserted: this VM's speed drifts).  ``make test`` runs them
+with the rest of the suite on the pytest-xdist workers, where the printed
+timings of a worker are not shown (run ``pytest tests/browser`` to see them;
+the dashboard's redraw times are measured by ``benchmarks/redraw.py``).
 """
 
 from __future__ import annotations
@@ -26,16 +26,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-dev-shm-usage"]
 
 
-SOLO = ("test_app_browser.py",)  # they time the dashboard's redraws: nothing may run beside them
-
-
 def pytest_collection_modifyitems(items):
     here = Path(__file__).parent
     for item in items:
         if Path(str(item.fspath)).is_relative_to(here):
             item.add_marker(pytest.mark.browser)
-            if Path(str(item.fspath)).name in SOLO:
-                item.add_marker(pytest.mark.solo)
 
 
 def pytest_terminal_summary(terminalreporter):
