@@ -239,16 +239,23 @@ def _argv(command: str, tmp: Path, n: int | None = None, *extra) -> list:
 
 @pytest.fixture(scope="module")
 def plain_runs(tmp_path_factory):
-    """The kernel calls of each command of :data:`COMMANDS` without the options under test (the control)."""
+    """The kernel calls of each command of :data:`COMMANDS` without the options under test (the control),
+    on every Numba thread (``make test``'s workers play on one where a test does not ask: the control of
+    ``--threads 1`` needs more)."""
     tmp = tmp_path_factory.mktemp("plain")
     runs = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for command in COMMANDS:
-            calls = []
-            _record_into(calls, mp)
-            assert main(_argv(command, tmp) + ["--no-progress"]) == 0, command
-            mp.undo()
-            runs[command] = calls
+    before = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            for command in COMMANDS:
+                calls = []
+                _record_into(calls, mp)
+                assert main(_argv(command, tmp) + ["--no-progress"]) == 0, command
+                mp.undo()
+                runs[command] = calls
+    finally:
+        numba.set_num_threads(before)
     return runs
 
 

@@ -52,7 +52,7 @@ def test_provenance_in_attrs(three_way):
 
 
 def test_same_seed_gives_same_numbers():
-    a = compare("valhalla", ["random", "greedy"], n_games=300, seed=5, progress=False)
+    a = compare("valhalla", ["random", "greedy"], n_games=300, seed=5, progress=False, threads=2)
     b = compare("valhalla", ["random", "greedy"], n_games=300, seed=5, progress=False, threads=1)
     pd.testing.assert_frame_equal(a, b)
     c = compare("valhalla", ["random", "greedy"], n_games=300, seed=6, progress=False)

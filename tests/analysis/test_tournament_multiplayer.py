@@ -108,7 +108,7 @@ def test_matrix_pools_every_seating(four_players):
 
 
 def test_same_seed_gives_same_table():
-    a = compare("attila", NAMES, n_games=150, seed=8, rules={"num_players": 3}, progress=False)
+    a = compare("attila", NAMES, n_games=150, seed=8, rules={"num_players": 3}, progress=False, threads=2)
     b = compare("attila", NAMES, n_games=150, seed=8, rules={"num_players": 3}, progress=False, threads=1)
     pd.testing.assert_frame_equal(a, b)
     assert a.attrs == b.attrs and a.attrs["policies"] == NAMES and a.attrs["n_games"] == 150

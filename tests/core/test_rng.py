@@ -237,7 +237,7 @@ def test_first_game_offset(full_run):
 
 
 def test_summary_independent_of_chunking():
-    a = toolkit.simulate("valhalla", n_games=3_000, seed=5, keep="summary", progress=False)
+    a = toolkit.simulate("valhalla", n_games=3_000, seed=5, keep="summary", threads=2, progress=False)
     b = toolkit.simulate("valhalla", n_games=3_000, seed=5, keep="summary", chunk_size=1_000, threads=1,
                          progress=False)
     np.testing.assert_array_equal(a.sums, b.sums)
