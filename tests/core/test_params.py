@@ -34,6 +34,7 @@ from toolkit.core.params import (
     param,
     params_of,
 )
+from toolkit.viz.controls import control as make_control
 from toolkit.games.valhalla.rules import EXTRA_THROW_CLASSES
 from toolkit.games.valhalla.rules import Rules as ValhallaRules
 
@@ -113,7 +114,7 @@ def test_json_round_trip(case_id, kind, value, text):
 
 @pytest.mark.parametrize("case_id, kind, value, text", KIND_CASES, ids=CASE_IDS)
 def test_widget_round_trip(case_id, kind, value, text):
-    widget = kind.widget("p", value, description="a parameter")
+    widget = make_control(kind, "p", value, description="a parameter")
     assert isinstance(widget, ipywidgets.Widget)
     assert isinstance(widget, ipywidgets.ValueWidget)
     assert widget.description == "p"
@@ -123,26 +124,26 @@ def test_widget_round_trip(case_id, kind, value, text):
 def test_widget_types():
     from toolkit.viz.widgets import CheckboxGrid, CheckboxMatrix, MappingGrid
 
-    assert isinstance(Int(1, 6).widget("p", 3), ipywidgets.IntSlider)
+    assert isinstance(make_control(Int(1, 6), "p", 3), ipywidgets.IntSlider)
     # a wide range is a plain box: BoundedIntText would clamp 0 to 1 without a word; the box passes it on
-    box = Int(1, 1_000_000).widget("p", 3)
+    box = make_control(Int(1, 1_000_000), "p", 3)
     assert isinstance(box, ipywidgets.IntText) and not isinstance(box, ipywidgets.BoundedIntText)
     box.value = 0
     with pytest.raises(ValueError, match=r"p=0 is not allowed: an integer in 1\.\.1000000"):
         Int(1, 1_000_000).from_widget("p", box.value)
-    assert isinstance(Float(0, 1).widget("p", 0.5), ipywidgets.FloatSlider)
-    assert isinstance(Bool().widget("p", True), ipywidgets.Checkbox)
-    assert isinstance(Choice(("a", "b")).widget("p", "a"), ipywidgets.Dropdown)
+    assert isinstance(make_control(Float(0, 1), "p", 0.5), ipywidgets.FloatSlider)
+    assert isinstance(make_control(Bool(), "p", True), ipywidgets.Checkbox)
+    assert isinstance(make_control(Choice(("a", "b")), "p", "a"), ipywidgets.Dropdown)
     # a set shows every option as a checkbox, unless there are too many to tick one by one
-    assert isinstance(ChoiceSet(("a", "b")).widget("p", ("a",)), CheckboxGrid)
-    assert isinstance(IntSet(1, 35).widget("p", frozenset({1})), CheckboxGrid)
-    assert isinstance(IntSet(0, 100).widget("p", frozenset({1})), ipywidgets.IntsInput)
-    assert isinstance(IntSet().widget("p", frozenset({1})), ipywidgets.IntsInput)
+    assert isinstance(make_control(ChoiceSet(("a", "b")), "p", ("a",)), CheckboxGrid)
+    assert isinstance(make_control(IntSet(1, 35), "p", frozenset({1})), CheckboxGrid)
+    assert isinstance(make_control(IntSet(0, 100), "p", frozenset({1})), ipywidgets.IntsInput)
+    assert isinstance(make_control(IntSet(), "p", frozenset({1})), ipywidgets.IntsInput)
     # a mapping is a grid: number boxes, or a matrix of checkboxes for a set per key
-    assert isinstance(Mapping_(("a",), Int()).widget("p", FrozenMap({"a": 1})), MappingGrid)
-    assert isinstance(Mapping_(("a",), ChoiceSet(("x", "y"))).widget("p", FrozenMap({"a": ("x",)})), CheckboxMatrix)
+    assert isinstance(make_control(Mapping_(("a",), Int()), "p", FrozenMap({"a": 1})), MappingGrid)
+    assert isinstance(make_control(Mapping_(("a",), ChoiceSet(("x", "y"))), "p", FrozenMap({"a": ("x",)})), CheckboxMatrix)
     for kind, value in [(Optional(Int(0, 3)), None), (IntList(), (1, 2)), (DataFile(), "x.json")]:
-        assert isinstance(kind.widget("p", value), ipywidgets.Text)
+        assert isinstance(make_control(kind, "p", value), ipywidgets.Text)
 
 
 # Allowed values at the edge of what a widget can hold.  The contract of
@@ -158,16 +159,16 @@ WIDGET_EXTREMES = [
 @pytest.mark.parametrize("case_id, kind, value", WIDGET_EXTREMES, ids=[c[0] for c in WIDGET_EXTREMES])
 def test_widget_keeps_allowed_extreme_values(case_id, kind, value):
     assert kind.check("p", value) == value  # the value is allowed
-    widget = kind.widget("p", value)
+    widget = make_control(kind, "p", value)
     assert kind.from_widget("p", widget.value) == value
 
 
 def test_chosen_values_through_widgets():
     kind = ChoiceSet(EXTRA_THROW_CLASSES)
-    widget = kind.widget("extra_throw_values", ("natural_one",))
+    widget = make_control(kind, "extra_throw_values", ("natural_one",))
     widget.value = ("5", "natural_one")  # user clicks; order comes back canonical
     assert kind.from_widget("extra_throw_values", widget.value) == ("natural_one", "5")
-    grid = Mapping_(("bear", "fox"), Int(0, 9)).widget("counts", FrozenMap({"bear": 1, "fox": 2}))
+    grid = make_control(Mapping_(("bear", "fox"), Int(0, 9)), "counts", FrozenMap({"bear": 1, "fox": 2}))
     grid.value = {"fox": 3, "bear": 4}
     assert Mapping_(("bear", "fox"), Int(0, 9)).from_widget("counts", grid.value) == {"bear": 4, "fox": 3}
     # the text form still reads, as from the text box the grid replaced
@@ -542,7 +543,7 @@ def test_every_toy_field_widget_round_trip():
     r = Rules.from_assignments(["num_players=3", "second_place_gap=4", "safe=1..3", "extras=fox:2"])
     for name, spec in params_of(Rules).items():
         value = getattr(r, name)
-        widget = spec.kind.widget(name, value, spec.doc)
+        widget = make_control(spec.kind, name, value, spec.doc)
         assert spec.kind.from_widget(name, widget.value) == value, name
 
 
@@ -737,5 +738,5 @@ def test_valhalla_every_field_widget_round_trip():
                                        preset="alternative")
     for name, spec in params_of(ValhallaRules).items():
         value = getattr(r, name)
-        widget = spec.kind.widget(name, value, spec.doc)
+        widget = make_control(spec.kind, name, value, spec.doc)
         assert spec.kind.from_widget(name, widget.value) == value, name

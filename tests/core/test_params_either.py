@@ -15,6 +15,7 @@ import ipywidgets
 import pytest
 
 from toolkit.core.params import IntList, Mapping_, RulesBase, param, params_of
+from toolkit.viz.controls import control as make_control
 
 KIND = IntList(5, 8, length=3, named=("draw_18", "random"))
 
@@ -35,7 +36,7 @@ def test_text_json_and_widget_round_trips(value, text):
     assert obj == (value if isinstance(value, str) else list(value))
     back = KIND.from_json("p", obj)
     assert back == value and type(back) is type(value)
-    widget = KIND.widget("p", value, "a parameter")
+    widget = make_control(KIND, "p", value, "a parameter")
     assert isinstance(widget, ipywidgets.Text) and widget.value == text
     assert KIND.from_widget("p", widget.value) == value
 
@@ -117,6 +118,6 @@ def test_through_rules():
     row = Rules.describe()[0]
     assert row["default"] == "6,6,6" and row["allowed"] == "a list of 3 integers in 5..8, or draw_18"
     spec = params_of(Rules)["lengths"]
-    assert spec.kind.from_widget("lengths", spec.kind.widget("lengths", "draw_18").value) == "draw_18"
+    assert spec.kind.from_widget("lengths", make_control(spec.kind, "lengths", "draw_18").value) == "draw_18"
     with pytest.raises(ValueError, match=r"^lengths='draw' is not allowed"):
         Rules.from_assignments(["lengths=draw"])

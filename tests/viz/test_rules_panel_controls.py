@@ -7,7 +7,7 @@
   allowed option, and ticking one adds it to the others;
 - the fields are grouped under headings declared with ``param(group=...)``.
 
-Every control still round-trips: ``kind.from_widget(kind.widget(value).value) == value``.
+Every control still round-trips: ``kind.from_widget(make_control(kind, value).value) == value``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pytest
 ipywidgets = pytest.importorskip("ipywidgets")
 
 from toolkit.core.params import ChoiceSet, Int, IntSet, Mapping_, param, params_of  # noqa: E402
+from toolkit.viz.controls import control as make_control  # noqa: E402
 from toolkit.core.runner import get_spec  # noqa: E402
 from toolkit.games import GAMES  # noqa: E402
 from toolkit.games.halali.rules import EXIT_CHOICES, KINDS  # noqa: E402
@@ -68,7 +69,7 @@ def test_every_field_of_every_preset_round_trips_through_its_control(game):
     for preset, rules in _all_presets(game):
         for name, spec in params_of(type(rules)).items():
             value = getattr(rules, name)
-            control = spec.kind.widget(name, value, spec.doc)
+            control = make_control(spec.kind, name, value, spec.doc)
             assert isinstance(control, ipywidgets.ValueWidget), name
             assert spec.kind.from_widget(name, control.value) == value, (preset, name)
 
@@ -78,7 +79,7 @@ def test_sets_and_mappings_get_grids(game):
     """Every set with few enough options is a checkbox grid, every mapping a grid; none is a text box."""
     rules = get_spec(game).Rules.preset("standard")
     for name, spec in params_of(type(rules)).items():
-        control = spec.kind.widget(name, getattr(rules, name))
+        control = make_control(spec.kind, name, getattr(rules, name))
         if isinstance(spec.kind, ChoiceSet) or isinstance(spec.kind, IntSet) and spec.kind.options():
             assert isinstance(control, CheckboxGrid), name
         elif isinstance(spec.kind, IntSet):
@@ -91,7 +92,7 @@ def test_a_changed_control_does_not_round_trip_to_the_old_value():
     """Negative control of the round trip: the check would see a control that lost a change."""
     kind = params_of(get_spec("halali").Rules)["capture_matrix"].kind
     default = get_spec("halali").Rules().capture_matrix
-    matrix = kind.widget("capture_matrix", default)
+    matrix = make_control(kind, "capture_matrix", default)
     matrix.checkboxes["bear", "fox"].value = True
     assert kind.from_widget("capture_matrix", matrix.value) != default
 
@@ -215,7 +216,7 @@ def test_mapping_control_set_from_code_changes_the_cells_once():
 
 def test_mapping_with_an_unknown_key_is_refused_by_name():
     kind = params_of(get_spec("halali").Rules)["points"].kind
-    grid = kind.widget("points", get_spec("halali").Rules().points)
+    grid = make_control(kind, "points", get_spec("halali").Rules().points)
     grid.value = {"wolf": 3}
     with pytest.raises(ValueError, match=r"points='wolf' is not allowed: keys must be among bear"):
         kind.from_widget("points", grid.value)
@@ -230,7 +231,7 @@ def _shows_every_option(control, kind) -> bool:
 
 def test_shows_every_option_checker():
     kind = ChoiceSet(("a", "b", "c"))
-    assert _shows_every_option(kind.widget("p", ("a",)), kind)
+    assert _shows_every_option(make_control(kind, "p", ("a",)), kind)
     assert not _shows_every_option(CheckboxGrid(("a", "b"), ("a",)), kind)  # negative control: one missing
 
 

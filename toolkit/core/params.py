@@ -6,8 +6,9 @@ Every game's ``Rules`` is a frozen dataclass whose fields are made with
 - validation (a bad value raises ``ValueError`` naming the parameter, the
   value and what is allowed),
 - the CLI ``--set NAME=VALUE`` syntax (:meth:`Kind.parse`),
-- the notebook widgets (:meth:`Kind.widget`; a set is a grid of checkboxes
-  and a mapping a grid of labelled number boxes, see ``toolkit.viz.controls``),
+- the notebook widgets (``toolkit.viz.controls.control``; a set is a grid of checkboxes
+  and a mapping a grid of labelled number boxes): this module imports nothing of the toolkit and no
+  widget library, what a control holds comes back through :meth:`Kind.from_widget`,
 - the JSON form written to CSV sidecars (:meth:`Kind.to_json` / ``from_json``),
 - the ``toolkit rules GAME`` table (:meth:`Kind.allowed`).
 
@@ -114,13 +115,6 @@ class Kind:
     def from_json(self, name: str, obj: Any) -> Any:
         return self.check(name, obj)
 
-    def widget(self, name: str, value: Any, description: str = ""):
-        """An ipywidgets control whose ``.value`` goes back through :meth:`from_widget`."""
-        import ipywidgets as w
-
-        return w.Text(value=self.format(value), description=name, tooltip=description,
-                      style={"description_width": "initial"})
-
     def from_widget(self, name: str, widget_value: Any) -> Any:
         """The value a widget holds: parsed from its text, or checked where the widget holds a typed
         value (``typed_widget``: sliders, checkboxes, drop-downs)."""
@@ -149,19 +143,6 @@ class Int(Kind):
         if (self.low is not None and ivalue < self.low) or (self.high is not None and ivalue > self.high):
             raise _fail(name, value, self.allowed())
         return ivalue
-
-    def widget(self, name, value, description=""):
-        import ipywidgets as w
-
-        style = {"description_width": "initial"}
-        if self.low is not None and self.high is not None and self.high - self.low <= 200:
-            return w.IntSlider(value=value, min=self.low, max=self.high, description=name,
-                               tooltip=description, style=style, continuous_update=False)
-        # a plain box, not BoundedIntText: that one silently clamps a value out of range to the nearest
-        # bound; here the value reaches ``check`` and an out-of-range one is refused by name
-        return w.IntText(value=value, description=name, tooltip=description, style=style)
-
-
 
 def _range_text(low, high):
     return f"{'-inf' if low is None else low}..{'inf' if high is None else high}"
@@ -203,19 +184,6 @@ class Float(Kind):
             raise _fail(name, value, self.allowed())
         return fvalue
 
-    def widget(self, name, value, description=""):
-        import ipywidgets as w
-
-        style = {"description_width": "initial"}
-        if self.low is None or self.high is None:
-            return w.FloatText(value=value, description=name, tooltip=description, style=style)
-        # the slider spans the closed range; an open end is refused by from_widget's check
-        return w.FloatSlider(value=value, min=self.low, max=self.high, step=(self.high - self.low) / 100,
-                             readout_format=".3f", description=name, tooltip=description, style=style,
-                             continuous_update=False)
-
-
-
 @dataclasses.dataclass(frozen=True)
 class Bool(Kind):
     type_name: ClassVar[str] = "bool"
@@ -235,13 +203,6 @@ class Bool(Kind):
 
     def format(self, value):
         return "true" if value else "false"
-
-    def widget(self, name, value, description=""):
-        import ipywidgets as w
-
-        return w.Checkbox(value=value, description=name, tooltip=description, indent=False)
-
-
 
 @dataclasses.dataclass(frozen=True)
 class Choice(Kind):
@@ -263,14 +224,6 @@ class Choice(Kind):
                 if not isinstance(c, bool) and value.strip() == str(c):
                     return c
         raise _fail(name, value, self.allowed())
-
-    def widget(self, name, value, description=""):
-        import ipywidgets as w
-
-        return w.Dropdown(options=[(str(c), c) for c in self.choices], value=value,
-                          description=name, tooltip=description, style={"description_width": "initial"})
-
-
 
 @dataclasses.dataclass(frozen=True)
 class Optional(Kind):
@@ -365,18 +318,6 @@ class IntSet(Kind):
             return None
         return tuple(range(self.low, self.high + 1))
 
-    def widget(self, name, value, description=""):
-        options = self.options()
-        if options is None:  # a box of typed numbers, each shown as a removable tag
-            import ipywidgets as w
-
-            return w.IntsInput(value=sorted(value), min=self.low, max=self.high, description=name,
-                               tooltip=description, style={"description_width": "initial"})
-        from toolkit.viz.controls import CheckboxGrid
-
-        return CheckboxGrid(options, value, description=name, tooltip=description)
-
-
 @dataclasses.dataclass(frozen=True)
 class ChoiceSet(Kind):
     """A subset of a fixed list of choices (kept in the choices' order)."""
@@ -401,11 +342,6 @@ class ChoiceSet(Kind):
     def options(self) -> tuple:
         """Every allowed element (a ``ChoiceSet`` is always shown as checkboxes)."""
         return tuple(self.choices)
-
-    def widget(self, name, value, description=""):
-        from toolkit.viz.controls import CheckboxGrid
-
-        return CheckboxGrid(self.options(), value, description=name, tooltip=description)
 
     def from_widget(self, name, widget_value):
         return self.check(name, list(widget_value))
@@ -511,33 +447,6 @@ class Mapping_(Kind):
 
     def to_json(self, value):
         return {str(k): self.value.to_json(v) for k, v in value.items()}
-
-    def widget(self, name, value, description=""):
-        """A grid with one cell per key of ``value`` (every key, for a rule's value).
-
-        A set per key (Halali's ``capture_matrix``) is a matrix of checkboxes,
-        one row per key; any other value a labelled box per key: a number box
-        for ``Int`` and ``Float``, else the value kind's own control.
-        """
-        from toolkit.viz.controls import CheckboxMatrix, MappingGrid
-
-        keys = [k for k in self.keys if k in value]
-        options = self.value.options() if isinstance(self.value, (IntSet, ChoiceSet)) else None
-        if options is not None:
-            return CheckboxMatrix(keys, options, {k: value[k] for k in keys}, description=name,
-                                  tooltip=description)
-        return MappingGrid({k: self._cell(k, value[k]) for k in keys}, description=name, tooltip=description)
-
-    def _cell(self, key, value):
-        import ipywidgets as w
-
-        # an unbounded number box, so a bad entry is shown as typed and refused by from_widget
-        # with a message, rather than silently clamped
-        number = {Int: w.IntText, Float: w.FloatText}.get(type(self.value))
-        if number is not None:
-            return number(value=value, description=str(key), tooltip=self.value.allowed(),
-                          layout=w.Layout(width="auto"))
-        return self.value.widget(str(key), value, self.value.allowed())
 
     def from_widget(self, name, widget_value):
         if isinstance(widget_value, str):

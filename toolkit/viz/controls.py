@@ -3,18 +3,21 @@
 A set is a grid of checkboxes (:class:`CheckboxGrid`), a mapping a grid of
 labelled number boxes (:class:`MappingGrid`) or, for a set per key, a matrix of
 checkboxes (:class:`CheckboxMatrix`): each is one control with a ``value``,
-like any ipywidgets control.  The rule declarations (``toolkit.core.params``,
-each kind's ``widget``) build them; the rules panel (``toolkit.viz.widgets``)
-lays them out.  This module imports nothing of the toolkit, so the declarations
-can use it without depending on the panel (and through it on the runner).
+like any ipywidgets control.  :func:`control` makes the control of any kind of
+rule value declared in ``toolkit.core.params`` (which knows no widget: the
+layers run downward, core below viz); the rules panel
+(``toolkit.viz.widgets``) lays them out.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import ipywidgets as w
 import traitlets
+
+from toolkit.core import params as P
 
 
 def html_escape(text: str) -> str:
@@ -223,3 +226,85 @@ class CheckboxMatrix(ControlGrid):
         merged = self._read()  # rows left out keep what their checkboxes show
         merged.update({r: _ordered(self.columns, chosen) for r, chosen in value.items()})
         return merged
+
+
+# ------------------------------------------------------------------ a control for each kind of rule value
+
+
+@functools.singledispatch
+def control(kind, name: str, value, description: str = ""):
+    """The ipywidgets control of a rule value of ``kind`` (a ``toolkit.core.params.Kind``); its ``.value``
+    goes back through ``kind.from_widget``.  Any kind without its own control is a text box of its
+    ``--set`` form."""
+    return w.Text(value=kind.format(value), description=name, tooltip=description,
+                  style={"description_width": "initial"})
+
+
+@control.register
+def _(kind: P.Int, name, value, description=""):
+    style = {"description_width": "initial"}
+    if kind.low is not None and kind.high is not None and kind.high - kind.low <= 200:
+        return w.IntSlider(value=value, min=kind.low, max=kind.high, description=name,
+                           tooltip=description, style=style, continuous_update=False)
+    # a plain box, not BoundedIntText: that one silently clamps a value out of range to the nearest
+    # bound; here the value reaches ``check`` and an out-of-range one is refused by name
+    return w.IntText(value=value, description=name, tooltip=description, style=style)
+
+
+@control.register
+def _(kind: P.Float, name, value, description=""):
+    style = {"description_width": "initial"}
+    if kind.low is None or kind.high is None:
+        return w.FloatText(value=value, description=name, tooltip=description, style=style)
+    # the slider spans the closed range; an open end is refused by from_widget's check
+    return w.FloatSlider(value=value, min=kind.low, max=kind.high, step=(kind.high - kind.low) / 100,
+                         readout_format=".3f", description=name, tooltip=description, style=style,
+                         continuous_update=False)
+
+
+@control.register
+def _(kind: P.Bool, name, value, description=""):
+    return w.Checkbox(value=value, description=name, tooltip=description, indent=False)
+
+
+@control.register
+def _(kind: P.Choice, name, value, description=""):
+    return w.Dropdown(options=[(str(c), c) for c in kind.choices], value=value,
+                      description=name, tooltip=description, style={"description_width": "initial"})
+
+
+@control.register
+def _(kind: P.IntSet, name, value, description=""):
+    options = kind.options()
+    if options is None:  # a box of typed numbers, each shown as a removable tag
+        return w.IntsInput(value=sorted(value), min=kind.low, max=kind.high, description=name,
+                           tooltip=description, style={"description_width": "initial"})
+    return CheckboxGrid(options, value, description=name, tooltip=description)
+
+
+@control.register
+def _(kind: P.ChoiceSet, name, value, description=""):
+    return CheckboxGrid(kind.options(), value, description=name, tooltip=description)
+
+
+@control.register
+def _(kind: P.Mapping_, name, value, description=""):
+    """A grid with one cell per key of ``value`` (every key, for a rule's value).
+
+    A set per key (Halali's ``capture_matrix``) is a matrix of checkboxes, one row per key; any other
+    value a labelled box per key: an unbounded number box for ``Int`` and ``Float`` (a bad entry is shown
+    as typed and refused by ``from_widget`` with a message, never silently clamped), else the value
+    kind's own control."""
+    keys = [k for k in kind.keys if k in value]
+    options = kind.value.options() if isinstance(kind.value, (P.IntSet, P.ChoiceSet)) else None
+    if options is not None:
+        return CheckboxMatrix(keys, options, {k: value[k] for k in keys}, description=name, tooltip=description)
+
+    def cell(key, cell_value):
+        number = {P.Int: w.IntText, P.Float: w.FloatText}.get(type(kind.value))
+        if number is not None:
+            return number(value=cell_value, description=str(key), tooltip=kind.value.allowed(),
+                          layout=w.Layout(width="auto"))
+        return control(kind.value, str(key), cell_value, kind.value.allowed())
+
+    return MappingGrid({k: cell(k, value[k]) for k in keys}, description=name, tooltip=description)

@@ -1,7 +1,7 @@
 """The rules panel: ipywidgets controls generated from a game's ``Rules`` fields.
 
 :func:`rules_panel` builds one control per rule parameter from its
-declaration (``toolkit.core.params``: each field's ``kind.widget`` and
+declaration (``toolkit.core.params``; ``toolkit.viz.controls.control(kind, ...)`` and
 ``kind.from_widget``), a preset dropdown, a game-count box and an output
 area.  On every change it rebuilds the ``Rules`` (validation included), calls
 the ``run`` function it was given and shows what that returns.  Nothing here
@@ -47,6 +47,7 @@ import ipywidgets as w
 from toolkit.core.params import params_of
 from toolkit.core.runner import get_spec
 from toolkit.viz.controls import CheckboxGrid, CheckboxMatrix, ControlGrid, MappingGrid  # noqa: F401 (the panel's controls)
+from toolkit.viz.controls import control
 from toolkit.viz.controls import html_escape as _html_escape
 
 _ERROR_STYLE = "color:#b00020;font-weight:bold"
@@ -134,7 +135,7 @@ class RulesPanel:
         # tooltip, the name again in the --set line of the status); a rule outside the spec says so
         self.labels = {}
         for name, spec in self.params.items():
-            widget = spec.kind.widget(name, getattr(rules, name), spec.doc)
+            widget = control(spec.kind, name, getattr(rules, name), spec.doc)
             if hasattr(widget, "continuous_update"):
                 widget.continuous_update = False  # one run per finished edit, not per keystroke
             widget.layout.width = "auto"
@@ -370,7 +371,7 @@ class RulesPanel:
     def _control_value(self, name, value):
         """``value`` in the form ``widgets[name].value`` takes (text, a tuple of ticked options, a dict)."""
         spec = self.params[name]
-        fresh = spec.kind.widget(name, value, spec.doc)  # the kind alone knows the form
+        fresh = control(spec.kind, name, value, spec.doc)  # the kind alone knows the form
         try:
             return fresh.value
         finally:

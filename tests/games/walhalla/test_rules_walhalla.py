@@ -10,6 +10,7 @@ import re
 import pytest
 
 from toolkit.core.params import FrozenMap, params_of
+from toolkit.viz.controls import control as make_control
 from toolkit.games.walhalla.data import load_action_cards, load_dragons, load_tiles
 from toolkit.games.walhalla.rules import DRAW_18, DRAW_18_COMBINATIONS, Rules
 
@@ -324,7 +325,7 @@ def test_every_field_widget_round_trip(preset):
     r = Rules.preset(preset, num_players=3)
     for name, spec in params_of(Rules).items():
         value = getattr(r, name)
-        widget = spec.kind.widget(name, value, spec.doc)
+        widget = make_control(spec.kind, name, value, spec.doc)
         assert spec.kind.from_widget(name, widget.value) == value, name
 
 
