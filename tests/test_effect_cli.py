@@ -613,4 +613,4 @@ def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
     second = started[1]
     assert "--no-browser" not in second["argv"] and f"--port={port}" in second["argv"]
     source = second["source"] if isinstance(second["source"], str) else "".join(second["source"])
-    assert source.endswith("dashboard('valhalla')")
+    assert source.endswith(f"dashboard({next(iter(GAMES))!r})")  # the first registered game

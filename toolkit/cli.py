@@ -759,8 +759,9 @@ def cmd_app(args) -> int:
     import tempfile
 
     from toolkit.core.runner import get_spec
+    from toolkit.games import GAMES
 
-    spec = get_spec(args.game)
+    spec = get_spec(args.game if args.game is not None else next(iter(GAMES)))
     if args.n_games is not None and not 1 <= args.n_games <= APP_MAX_GAMES:
         raise ValueError(f"-n {args.n_games} is not allowed: the games per run are 1..{APP_MAX_GAMES:,}")
     if args.threads is not None and args.threads < 1:
@@ -959,7 +960,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("app", help="the rule-tweaking dashboard in the browser (Voila, on 127.0.0.1)")
-    p.add_argument("game", nargs="?", default="valhalla", help="the game it opens with (default valhalla)")
+    p.add_argument("game", nargs="?", default=None,
+                   help="the game it opens with (default: the first game toolkit list shows)")
     p.add_argument("--port", type=int, default=APP_PORT, help=f"port on 127.0.0.1 (default {APP_PORT})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser; print the address only")
     p.add_argument("-n", "--n-games", type=int, default=None,

@@ -367,3 +367,14 @@ def test_metric_descriptions_name_no_rule_a_game_lacks():
             named = {word.strip("(),.`") for word in text.split() if "_" in word} & every_rule  # identifiers
             assert named <= own, (game, metric, named - own)
     assert "a ply is one decision point of one seat" in DESCRIPTIONS["duration_plies"]
+
+
+def test_no_game_named_opens_the_first_registered_game(monkeypatch):
+    """Issue 37, point 3: no default game by name; with the registry in another order, another game opens."""
+    from toolkit.games import GAMES
+
+    assert Dashboard(n_games=20, threads=1, refresh=False).spec.name == next(iter(GAMES))
+    monkeypatch.setattr("toolkit.games.GAMES", dict(reversed(list(GAMES.items()))))
+    import toolkit.games
+
+    assert Dashboard(n_games=20, threads=1, refresh=False).spec.name == next(iter(toolkit.games.GAMES)) != "valhalla"

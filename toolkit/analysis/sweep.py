@@ -87,7 +87,7 @@ def run_task(game: str, rules_json: dict, policies, seed: int, first_game: int, 
     return run_part(game, rules_json, policies, seed, first_game, n_games, "summary", threads=threads)
 
 
-def warm_workers(client, game: str = "valhalla", rules=None, policies=None) -> None:
+def warm_workers(client, game, rules=None, policies=None) -> None:
     """Run a tiny game on every worker of ``client`` so the kernels are loaded before timing."""
     spec = get_spec(game)
     rules = resolve_rules(spec, rules)

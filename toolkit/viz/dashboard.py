@@ -171,12 +171,14 @@ class Dashboard:
         Where each kind of work runs (in a thread when ``background``; ``wait()`` waits for it).
     """
 
-    def __init__(self, game: str = "valhalla", *, n_games: int | None = None, seed: int = 0,
+    def __init__(self, game: str | None = None, *, n_games: int | None = None, seed: int = 0,
                  threads: int | None = None, tournament_games: int | None = None, refresh: bool = True,
                  background: bool | None = None):
         import ipywidgets as w
 
         from toolkit.games import GAMES
+
+        game = next(iter(GAMES)) if game is None else game  # no game named here: the first registered
 
         self.seed = seed
         self.threads = threads
@@ -770,8 +772,9 @@ class Dashboard:
         display(self.box)
 
 
-def dashboard(game: str = "valhalla", **options) -> Dashboard:
-    """The rule-tweaking dashboard for ``game`` (see the module docstring); displays itself.
+def dashboard(game: str | None = None, **options) -> Dashboard:
+    """The rule-tweaking dashboard for ``game`` (default: the first registered game; see the module
+    docstring); displays itself.
 
     ``options``: ``n_games`` (games per run; default ``GameSpec.panel_games``), ``seed``,
     ``threads``, ``tournament_games`` (default :func:`job_games`), ``refresh`` (run once at once, default
