@@ -2,9 +2,8 @@
 ``toolkit.analysis``, below ``toolkit.viz``, below the command line, the report and the notebooks.
 
 Every ``import`` statement of the package is read (the source's syntax tree: imports inside functions
-count, examples in docstrings do not) and each from a layer to a higher one is listed.  The imports of
-the game registry that ``core`` still makes are the known rest of issue 37, listed by place; the test
-fails on any other, and on a listed one that is gone (so the list cannot go stale).
+count, examples in docstrings do not) and each from a layer to a higher one is listed: there must be
+none (:data:`KNOWN` would list one kept on purpose, by place).
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "toolkit"
 # left out of the check
 LAYERS = ["core", "games", "analysis", "viz", "top"]  # a game's viz.py is in the viz layer
 TOP = {"cli", "report", "app"}
-# core's lookups of the registry by name, to be moved above core (issue 37, point 4)
-KNOWN = {("core/runner.py", "toolkit.games"), ("core/results.py", "toolkit.games")}
+KNOWN: set = set()  # none left (core's name lookups read toolkit.core.registry, filled from above)
 
 
 def layer_of(module: str) -> str | None:

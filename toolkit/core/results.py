@@ -323,7 +323,7 @@ def load(path) -> pd.DataFrame:
     if meta.exists():
         df.attrs.update(json.loads(meta.read_text()))
     if path.suffix == ".csv" and isinstance(df.attrs.get("game"), str):
-        from toolkit.games import GAMES
+        from toolkit.core.registry import GAMES
 
         spec = GAMES.get(df.attrs["game"])
         for column, labels in (spec.categories.items() if spec is not None else ()):

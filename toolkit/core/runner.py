@@ -22,7 +22,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from toolkit.core import cluster, jobs, results, stats, warm
+from toolkit.core import cluster, jobs, registry, results, stats, warm
 from toolkit.core.jit import njit
 from toolkit.core.layout import seat_count
 
@@ -31,9 +31,7 @@ PROGRESS_DELAY_S = 2.0  # a bar appears only for runs longer than this
 
 
 def _games():
-    from toolkit.games import GAMES
-
-    return GAMES
+    return registry.GAMES
 
 
 def get_spec(game):
