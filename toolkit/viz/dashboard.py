@@ -586,19 +586,26 @@ class Dashboard:
         self._show(self.tournament_output, f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
                                            f'playing every pairing of {", ".join(names)}, {games:,} games each …</span>')
         spec, seed, threads = self.spec, self.seed, self.threads
+        return self._start_job(
+            "tournament", self.tournament_slot, self.tournament_output,
+            lambda: tournament.compare(spec, names, games, seed=seed, rules=rules, threads=threads, progress=False),
+            lambda table: self._tournament_html(table, rules), f"every pairing of {', '.join(names)}")
 
+    def _start_job(self, attribute: str, slot, output, compute, render, text: str):
+        """Start ``compute()`` in ``slot`` (a long job: progress, cancel); its result goes to
+        ``self.<attribute>`` and ``render(result)``, drawn under the draw lock, to ``output``; a failure is
+        shown in ``output``.  Returns the Job."""
         def work():
-            table = tournament.compare(spec, names, games, seed=seed, rules=rules, threads=threads, progress=False)
+            result = compute()
             with page_jobs.DRAW_LOCK:
-                return table, self._tournament_html(table, rules)
+                return result, render(result)
 
-        def done(result):
-            self.tournament, text = result
-            self._show(self.tournament_output, text)
+        def done(pair):
+            setattr(self, attribute, pair[0])
+            self._show(output, pair[1])
 
-        self.tournament = None
-        return self.tournament_slot.start(work, done, lambda e: self._show(self.tournament_output, _error(e)),
-                                          text=f"every pairing of {', '.join(names)}")
+        setattr(self, attribute, None)
+        return slot.start(work, done, lambda e: self._show(output, _error(e)), text=text)
 
     def _tournament_html(self, table, rules) -> str:
         from toolkit.analysis import ratings, tournament
@@ -631,20 +638,11 @@ class Dashboard:
         spec, seed, threads = self.spec, self.seed, self.threads
         self._show(self.ladder_output, f'<span style="{_NOTE_STYLE}">climbing {", ".join(names)}, {games:,} games '
                                        "per pairing …</span>")
-
-        def work():
-            table = strength.ladder(spec, rules, policies=names, n_games=games, seed=seed, threads=threads,
-                                    progress=False)
-            with page_jobs.DRAW_LOCK:
-                return table, self._ladder_html(table)
-
-        def done(result):
-            self.ladder, text = result
-            self._show(self.ladder_output, text)
-
-        self.ladder = None
-        return self.ladder_slot.start(work, done, lambda e: self._show(self.ladder_output, _error(e)),
-                                      text=f"the ladder {', '.join(names)}")
+        return self._start_job(
+            "ladder", self.ladder_slot, self.ladder_output,
+            lambda: strength.ladder(spec, rules, policies=names, n_games=games, seed=seed, threads=threads,
+                                    progress=False),
+            self._ladder_html, f"the ladder {', '.join(names)}")
 
     def _ladder_html(self, table) -> str:
         from toolkit.analysis import strength
@@ -691,20 +689,11 @@ class Dashboard:
         spec, seed, threads = self.spec, self.seed, self.threads
         question = spec.tune_question  # a skill gap's players are the question's (Herrlof: greedy against random)
         skill = {} if question is None else {"skilled": question.skilled, "unskilled": question.unskilled}
-
-        def work():
-            found = tuning.tune(spec, {metric: goal}, dict.fromkeys(vary), trials, games, seed=seed, rules=rules,
-                                policies=policies, threads=threads, progress=False, **skill)
-            with page_jobs.DRAW_LOCK:
-                return found, self._tuning_html(found)
-
-        def done(result):
-            self.tuning, text = result
-            self._show(self.tune_output, text)
-
-        self.tuning = None
-        return self.tune_slot.start(work, done, lambda e: self._show(self.tune_output, _error(e)),
-                                    text=f"{trials} trials of {games:,} games")
+        return self._start_job(
+            "tuning", self.tune_slot, self.tune_output,
+            lambda: tuning.tune(spec, {metric: goal}, dict.fromkeys(vary), trials, games, seed=seed, rules=rules,
+                                policies=policies, threads=threads, progress=False, **skill),
+            self._tuning_html, f"{trials} trials of {games:,} games")
 
     def _tuning_html(self, found) -> str:
         from toolkit.viz import plots, report_html
