@@ -64,54 +64,39 @@ START = -1  # the pending "decision" of the chance node before the start
 DECIDING = -2  # no pending decision: a decision point (or the end)
 
 
-def _action_bounds() -> dict:
-    from toolkit.games.attila import kernel as attila
-    from toolkit.games.herrlof import kernel as herrlof
-    return {
-        "valhalla": 38,  # DP-1 an origin's bit 1..37, DP-2 THROW_AGAIN / DECLINE
-        "herrlof": herrlof.MAX_FACES,  # a bid, a face, YES / DECLINE
-        "halali": 49 + 28 * 49,  # a reveal 0..48, a move 49 + 28 * origin + 7 * direction + distance - 1
-        "attila": attila.N_TRIBES << attila.PAIR_SHIFT,  # DP-4's pairs t << PAIR_SHIFT | x above the others
-        "walhalla": 256 * VECTOR_BASE ** 4,  # a count vector (entry 0 below 256, the others <= 40), see to_action
-    }
-
-
-VECTOR_BASE = 41  # Walhalla's count vectors have entries <= 40 (its kernel's docstring)
+def _declared(attribute: str, default=None) -> dict:
+    """Game name -> its kernel's ``attribute`` (the bridge's declarations live in each game's kernel)."""
+    return {name: getattr(spec.kernel, attribute, default) for name, spec in toolkit.GAMES.items()}
 
 
 def to_action(name: str, code: int) -> int:
-    """OpenSpiel's action for option ``code`` of game ``name``: the code itself, except Walhalla's count
-    vectors (8 bits per entry, up to 2**40), which are renumbered in base 41 above their first entry
-    (OpenSpiel's actions count must fit an int).  Raises for a code beyond :data:`ACTION_BOUND`."""
-    action = code
-    if name == "walhalla":
-        entries = [(code >> (8 * c)) & 255 for c in range(5)]
-        if code >> 40 or max(entries[1:]) >= VECTOR_BASE:
-            raise ValueError(f"walhalla's option code {code:#x} has a count vector entry above 40")
-        action = entries[0] + 256 * (entries[1] + VECTOR_BASE * (entries[2] + VECTOR_BASE * (entries[3] + VECTOR_BASE
-                                                                                              * entries[4])))
-    if not 0 <= action < ACTION_BOUND[name]:
+    """OpenSpiel's action for option ``code`` of game ``name``: the code itself, or the game's own numbering
+    (its kernel's ``action_of``: Walhalla's count vectors).  Raises for a code beyond :data:`ACTION_BOUND`."""
+    kernel = toolkit.GAMES[name].kernel
+    action = kernel.action_of(code) if hasattr(kernel, "action_of") else code
+    if not 0 <= action < _bound(name):
         raise ValueError(f"{name}'s option code {code} is beyond its action bound {ACTION_BOUND[name]}")
     return action
 
 
+def _bound(name: str) -> int:
+    if ACTION_BOUND.get(name) is None:
+        raise ValueError(f"{name}'s kernel declares no ACTION_BOUND (every option code below it: the bridge's "
+                         "number of actions)")
+    return ACTION_BOUND[name]
+
+
 def to_code(name: str, action: int) -> int:
     """The option code of OpenSpiel's ``action`` (the inverse of :func:`to_action`)."""
-    if name != "walhalla":
-        return int(action)
-    code, rest = action % 256, action // 256
-    for c in range(1, 5):
-        code |= (rest % VECTOR_BASE) << (8 * c)
-        rest //= VECTOR_BASE
-    return code
+    kernel = toolkit.GAMES[name].kernel
+    return kernel.code_of(action) if hasattr(kernel, "code_of") else int(action)
 
 
-ACTION_BOUND = _action_bounds()
+# every game's number of distinct actions: its kernel's ACTION_BOUND (a game without one is refused by name)
+ACTION_BOUND = _declared("ACTION_BOUND")
 
 # state fields the determinization copies though a seat has not seen them: left out of the information state
-HIDDEN_RECORDS = {
-    "herrlof": ("disc",),  # every discarded face, buried ones too (kept for the §7.1 check only)
-}
+HIDDEN_RECORDS = _declared("HIDDEN_RECORDS", ())
 
 _SALT_OUTCOME = 0x452821E638D01377  # digits of pi, after rng's salts
 _OBSERVER_SEED = 0x5EED
@@ -121,7 +106,7 @@ def game_type(name: str, players: int) -> "pyspiel.GameType":
     """OpenSpiel's declaration of game ``name`` (its seat range from the game's spec)."""
     spec = toolkit.GAMES[name]
     counts = spec.seat_counts()
-    hidden = name != "valhalla"
+    hidden = spec.hidden_information
     information = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=f"toolkit_{name}", long_name=f"toolkit {spec.title or name.title()}",
@@ -163,7 +148,7 @@ class Game(pyspiel.Game):
                        for at in range(getattr(self.kernel.STATE, field), getattr(self.kernel.STATE, field) + sizes[field])]
         self._observer_rs = np.zeros(self.kernel.RS_SIZE, np.uint64)
         info = pyspiel.GameInfo(
-            num_distinct_actions=ACTION_BOUND[name], max_chance_outcomes=chance_outcomes, num_players=seats,
+            num_distinct_actions=_bound(name), max_chance_outcomes=chance_outcomes, num_players=seats,
             min_utility=0.0, max_utility=1.0, utility_sum=None, max_game_length=1_000_000)
         super().__init__(game_type(name, seats), info,
                          {"players": seats, "seed": seed, "chance_outcomes": chance_outcomes})

@@ -15,8 +15,9 @@ import pytest
 import toolkit
 from toolkit import openspiel as bridge
 
-GAMES = ("valhalla", "herrlof", "halali", "attila", "walhalla")
-PLAYERS = {"attila": 4, "walhalla": 4}
+GAMES = tuple(toolkit.GAMES)  # every registered game is bridged
+HIDDEN = tuple(name for name, spec in toolkit.GAMES.items() if spec.hidden_information)
+PLAYERS = {name: spec.seats(spec.Rules()) for name, spec in toolkit.GAMES.items()}
 
 
 def decisions(name: str, games: int = 2, seed: int = 3):
@@ -104,7 +105,7 @@ def test_the_chance_nodes_throw_the_sticks_as_the_kernel_does():
     assert len(set(bridged[:game.outcomes])) > 1
 
 
-@pytest.mark.parametrize("name", ("herrlof", "halali", "attila", "walhalla"))
+@pytest.mark.parametrize("name", HIDDEN)
 def test_information_states_tell_apart_what_the_seat_knows_and_nothing_else(name):
     seen = same = other_differs = 0
     for i, (state, actions) in enumerate(decisions(name)):
@@ -212,3 +213,13 @@ def test_the_rollout_evaluator_plays_on_as_uniformly_random_seats():
     simulated = frame["win_0"].mean()
     assert abs(wins[:, 0].mean() - simulated) < 0.08
     assert 0 < wins[:, 0].mean() < 1  # the playouts are not all one game
+
+
+def test_every_game_declares_its_actions_and_one_without_is_refused_by_name(monkeypatch):
+    """The bridge reads each game's kernel (ACTION_BOUND, and action_of / code_of where codes are wider than
+    an int), never a table of names; a game whose kernel declares none is refused with the name to add."""
+    assert set(bridge.ACTION_BOUND) == set(toolkit.GAMES)
+    assert all(isinstance(bound, int) and 0 < bound < 2 ** 31 for bound in bridge.ACTION_BOUND.values())
+    monkeypatch.setitem(bridge.ACTION_BOUND, "valhalla", None)
+    with pytest.raises(ValueError, match="valhalla's kernel declares no ACTION_BOUND"):
+        bridge.to_action("valhalla", 3)

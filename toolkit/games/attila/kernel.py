@@ -690,4 +690,7 @@ MCTS_ROOT_SWEEP, MCTS_EXPAND_AFTER, MCTS_CUTOFF_AT_TURN, MCTS_REWARD_SCALE = Tru
 # compile (benchmarks/notes/attila.md)
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+# every option code is below this (the OpenSpiel bridge's number of actions): DP-4's pairs
+# t << PAIR_SHIFT | x above the others
+ACTION_BOUND = N_TRIBES << PAIR_SHIFT
 finish_kernel(globals())

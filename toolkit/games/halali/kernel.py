@@ -746,6 +746,9 @@ MCTS_ROLLOUT, MCTS_CUTOFF = "greedy", 16
 # cold compile (benchmarks/notes/halali.md)
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+# every option code is below this (the OpenSpiel bridge's number of actions): a reveal 0..48, a move
+# 49 + 28 * origin + 7 * direction + distance - 1
+ACTION_BOUND = 49 + 28 * 49
 finish_kernel(globals())
 
 

@@ -780,4 +780,8 @@ MCTS_ROLLOUT = "greedy"
 # (benchmarks/notes/herrlof.md)
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+ACTION_BOUND = MAX_FACES  # every option code (a bid, a face, YES / DECLINE) is below it (the OpenSpiel bridge)
+# state fields a determinization copies though a seat has not seen them, left out of an information state
+# (the OpenSpiel bridge): every discarded face, buried ones too (kept for the §7.1 check only)
+HIDDEN_RECORDS = ("disc",)
 finish_kernel(globals())

@@ -741,5 +741,8 @@ MCTS_INLINE_ROLLOUT = True
 # with random seats (21,089 games/s against 30,378 inlined, one thread) and 11% with greedy ones
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+# every option code is below this (the OpenSpiel bridge's number of actions): DP-1 an origin's bit 1..37,
+# DP-2 THROW_AGAIN / DECLINE
+ACTION_BOUND = 38
 finish_kernel(globals())
 

@@ -769,4 +769,26 @@ RS_SIZE = 2 * N_STREAMS  # the streams: chance and one per seat, then a second s
 # cost in cold compile (benchmarks/notes/walhalla.md, "The plain and random copies inline advance and apply")
 INLINE_STEPS = True
 # returns, advance_called, apply_called, mcts, play_game, WORK_SIZE and play_many (core.wiring)
+# The OpenSpiel bridge's actions: an option code is a count vector of 8 bits an entry (up to 2**40), which
+# OpenSpiel's int cannot hold, so it is renumbered in base 41 above its first entry (entries 1.. are <= 40)
+VECTOR_BASE = 41
+ACTION_BOUND = 256 * VECTOR_BASE ** 4
+
+
+def action_of(code: int) -> int:
+    """The bridge's action number of option ``code`` (a ValueError for an entry above 40)."""
+    entries = [(code >> (8 * c)) & 255 for c in range(5)]
+    if code >> 40 or max(entries[1:]) >= VECTOR_BASE:
+        raise ValueError(f"walhalla's option code {code:#x} has a count vector entry above 40")
+    return entries[0] + 256 * (entries[1] + VECTOR_BASE * (entries[2] + VECTOR_BASE * (entries[3] + VECTOR_BASE
+                                                                                        * entries[4])))
+
+
+def code_of(action: int) -> int:
+    """The option code of the bridge's ``action`` (the inverse of :func:`action_of`)."""
+    code, rest = action % 256, action // 256
+    for c in range(1, 5):
+        code |= (rest % VECTOR_BASE) << (8 * c)
+        rest //= VECTOR_BASE
+    return code
 finish_kernel(globals())
