@@ -26,7 +26,11 @@ def test_every_configuration_is_recorded():
     assert {gr.digest_key(*c) for c in CONFIGS} == set(DIGESTS)
     files = {p.relative_to(gr.HERE) for p in gr.HERE.glob("*/*.txt")}
     assert files == {gr.trace_path(*c).relative_to(gr.HERE) for c in CONFIGS}
-    assert len(CONFIGS) == 39  # 2 Valhalla + 2 Herrlof + 1 Halali + 4 Attila + 4 Walhalla set-ups, 3 line-ups
+    # every preset at every player count of every game, each line-up: counted from the games' declarations
+    import toolkit
+
+    assert len(CONFIGS) == len(gr.LINEUPS) * sum(len(spec.Rules.PRESETS) * len(spec.seat_counts())
+                                                 for spec in toolkit.GAMES.values())
 
 
 @pytest.mark.parametrize("config", [c for c in CONFIGS if not gr.slow(c[0], c[3])], ids=_id)
