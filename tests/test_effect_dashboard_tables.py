@@ -26,7 +26,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
-from test_effect_report_tables import assert_shows, header, html_tables
+from test_effect_report_tables import assert_heat_map_shows, assert_shows, header, html_tables
 
 import toolkit
 from toolkit.analysis import paired
@@ -150,15 +150,7 @@ def test_the_ratings_table(board):
 def test_the_heat_map_writes_each_cell_where_its_row_and_column_are(board):
     shown, _, figure = board
     m = matrix(shown.tournament)
-    ax = next(a for a in figure.axes if a.images)
-    rows = [t.get_text() for t in ax.get_yticklabels()]
-    columns = [t.get_text() for t in ax.get_xticklabels()]
-    assert rows == list(m["win_rate"].index) and columns == list(m["win_rate"].columns)
-    assert len(ax.texts) == len(rows) * len(columns)
-    for text in ax.texts:
-        x, y = text.get_position()
-        a, b = rows[round(y)], columns[round(x)]
-        assert_shows(text.get_text(), m["win_rate"].loc[a, b], m["ci_low"].loc[a, b], m["ci_high"].loc[a, b], (a, b))
+    assert_heat_map_shows(figure, m)
     rates = m["win_rate"].to_numpy()
     assert np.abs(rates - rates.T).max() > 0.1
 

@@ -253,19 +253,24 @@ def test_the_matrix_table_row_policy_against_column_policy(pages, game):
     assert np.abs(rates - rates.T).max() > 0.1
 
 
-@pytest.mark.parametrize("game", PAGES)
-def test_the_heat_map_writes_each_cell_where_its_row_and_column_are(pages, game):
-    d, _, figure = pages[game]
+def assert_heat_map_shows(figure, m) -> None:
+    """The heat map in ``figure`` writes each cell of the matrix ``m`` (win_rate, ci_low, ci_high) where
+    its row and column are, and nothing else."""
     ax = next(a for a in figure.axes if a.images)
     rows = [t.get_text() for t in ax.get_yticklabels()]
     columns = [t.get_text() for t in ax.get_xticklabels()]
-    m = d.matrix
     assert rows == list(m["win_rate"].index) and columns == list(m["win_rate"].columns)
     assert len(ax.texts) == len(rows) * len(columns)
     for text in ax.texts:
         x, y = text.get_position()
         a, b = rows[round(y)], columns[round(x)]
         assert_shows(text.get_text(), m["win_rate"].loc[a, b], m["ci_low"].loc[a, b], m["ci_high"].loc[a, b], (a, b))
+
+
+@pytest.mark.parametrize("game", PAGES)
+def test_the_heat_map_writes_each_cell_where_its_row_and_column_are(pages, game):
+    d, _, figure = pages[game]
+    assert_heat_map_shows(figure, d.matrix)
 
 
 @pytest.mark.parametrize("game", PAGES)
