@@ -45,6 +45,7 @@ from toolkit.core import jobs
 from toolkit.core.deals import SAMPLE_DEALS
 from toolkit.core.runner import get_spec
 from toolkit.viz import background as page_jobs
+from toolkit.viz.widgets import error_html
 
 TUNE_TRIALS, TUNE_GAMES = 20, 2_000  # the tuning's defaults: trials, games per trial
 CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
@@ -68,17 +69,7 @@ def _close_tree(widget) -> None:
     widget.close()
 
 
-def _error(error) -> str:
-    """A refused value's message, in the red the rules panel uses; an error that is not a refusal (a
-    defect) also shows its type and the traceback, folded."""
-    import traceback
-
-    red = '<span style="color:#b00020;font-weight:bold">{}</span>'
-    if isinstance(error, (ValueError, str)):
-        return red.format(html.escape(str(error)))
-    trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    return (red.format(html.escape(f"the run failed: {type(error).__name__}: {error}"))
-            + f"<details><summary>details</summary><pre>{html.escape(trace)}</pre></details>")
+_error = error_html  # the rules panel's red, and a defect's traceback folded
 
 
 def _figure(**options):

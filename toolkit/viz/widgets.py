@@ -76,6 +76,18 @@ def rule_label(name: str, spec, disabled: bool = False) -> str:
     return f'<div class="toolkit-rule-label" title="{html.escape(tip)}" style="line-height:1.25">{text}</div>'
 
 
+def error_html(error) -> str:
+    """A refused value's message (a ``ValueError`` or a text) in red; an error that is not a refusal (a
+    defect) says "the run failed" with its type, and its traceback folded under it."""
+    if isinstance(error, (ValueError, str)):
+        return f'<span style="{_ERROR_STYLE}">{_html_escape(str(error))}</span>'
+    import traceback
+
+    trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    return (f'<span style="{_ERROR_STYLE}">the run failed: {_html_escape(f"{type(error).__name__}: {error}")}</span>'
+            f"<details><summary>details</summary><pre>{_html_escape(trace)}</pre></details>")
+
+
 def _accepts_n_games(run) -> bool:
     try:
         parameters = inspect.signature(run).parameters
@@ -247,12 +259,8 @@ class RulesPanel:
         if isinstance(error, ValueError):
             self._fail(error)
             return
-        import traceback
-
-        trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         self.last_result, self.last_error = None, f"{type(error).__name__}: {error}"
-        self.status.value = (f'<span style="{_ERROR_STYLE}">the run failed: {_html_escape(self.last_error)}</span>'
-                             f"<details><summary>details</summary><pre>{_html_escape(trace)}</pre></details>")
+        self.status.value = error_html(error)
 
     def games(self) -> int:
         """The games box's number, or a ``ValueError`` naming it (0 games is refused, not run as 1)."""
