@@ -14,12 +14,10 @@
 # ---
 
 # %% [markdown]
-# # Five games side by side: fair, finished, decided by skill or by luck?
+# # The games side by side: fair, finished, decided by skill or by luck?
 #
-# The toolkit simulates five games: **Valhalla** (a 2-player race with fate sticks), **Herrlof** (a
-# 2-player trick-taking and bidding card game), **Halali** (a 2-player hidden-tile hunting game), **Attila**
-# (an area-majority card game, 2–5 players, 4 by default) and **Walhalla** (a Viking raid game, 3–4
-# players, 4 by default). Each game has its own notebook; this one puts them next to each other on the same
+# The toolkit simulates every registered game (the table below, from `toolkit.GAMES`; Pig is the small
+# tutorial game). Each game has its own notebook; this one puts them next to each other on the same
 # yardsticks, the *design metrics* of `toolkit.analysis.metrics`. Their names follow the evaluation metrics
 # of the Ludii general game system (Browne et al., `Evaluation/src/metrics`) where one exists:
 #
@@ -44,14 +42,15 @@
 #
 # Three policies play every game: `random` picks uniformly among the legal options (each spec's reference
 # player), `greedy` follows a rule of thumb, and `lookahead` searches: expectimax over the next throw in
-# Valhalla and Halali, Monte Carlo over guesses of the hidden cards in Herrlof, Attila and Walhalla.
+# Valhalla and Halali, Monte Carlo over guesses of the hidden cards in Herrlof, Attila and Walhalla, over
+# imagined rolls in Pig (each game's `policies.py` says how).
 # `lookahead:S` uses `S` guesses; the notebook uses fewer guesses than the default where `lookahead` is slow
 # (Herrlof 8 instead of 32, Attila 2 and Walhalla 4 instead of 8), so the "skilled" player of those games is
 # a weaker searcher than it could be.
 #
 # `N` sets the number of games per run (20,000 by default; the test suite runs the notebook with a small `N`);
 # runs with a lookahead player play fewer games, `N_LOOK` per seating, scaled by how fast each game's
-# lookahead is.
+# lookahead is. `TOOLKIT_NOTEBOOK_GAMES` (names, comma-separated) keeps the notebook to some of the games.
 
 # %%
 import os
@@ -69,7 +68,8 @@ from toolkit.viz import plots
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "20000"))
 SEED = 2024
-GAMES = list(toolkit.GAMES)
+ONLY = [g for g in os.environ.get("TOOLKIT_NOTEBOOK_GAMES", "").split(",") if g]
+GAMES = [g for g in toolkit.GAMES if not ONLY or g in ONLY]
 # the skilled policy of each game, and games per seating with it (each game declares them: about 1,000
 # lookahead games a second against random in Valhalla and Halali, 60-70 with the cheaper settings of the
 # card games, on two cores)
@@ -78,9 +78,12 @@ N_LOOK = {g: toolkit.GAMES[g].lookahead_games(N) for g in GAMES}
 TASK_GAMES = max(500, N // 4)  # games per task of a sweep: four tasks per variant, to spread over Dask workers
 print(f"N = {N:,} games per run, seed {SEED}; with a lookahead player: "
       + ", ".join(f"{g} {N_LOOK[g]:,} ({LOOKAHEAD[g]})" for g in GAMES))
+pd.DataFrame({"game": [toolkit.GAMES[g].title for g in GAMES],
+              "players": [", ".join(map(str, toolkit.GAMES[g].seat_counts())) for g in GAMES],
+              "what it is": [toolkit.GAMES[g].description for g in GAMES]})
 
 # %% [markdown]
-# ## 1. All five games on the design metrics
+# ## 1. Every game on the design metrics
 #
 # Each game plays `N` games of its standard preset (4 players for Attila and Walhalla) twice, once with
 # `random` and once with `greedy` in every seat, on one seed. The runs keep only a streaming summary

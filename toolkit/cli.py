@@ -251,12 +251,34 @@ def cmd_list(args) -> int:
     rows = []
     for name, spec in GAMES.items():
         rules = spec.Rules.preset("standard")
-        rows.append({"game": name, "title": spec.title, "players": _players_text(spec),
+        rows.append({"game": name, "title": spec.title + (" (tutorial)" if spec.tutorial else ""),
+                     "players": _players_text(spec),
                      "policies": ",".join(spec.policies),
                      "default policies": ",".join(spec.default_policies(rules)),
                      "description": spec.description})
     _print_table(pd.DataFrame(rows))
+    tutorial = [name for name, spec in GAMES.items() if spec.tutorial]
+    if tutorial:
+        print(f"\nThe tutorial game, {', '.join(tutorial)}, is the one to read first when adding a game "
+              "(docs/adding-a-game.md).")
     return 0
+
+
+def cmd_check(args) -> int:
+    from toolkit.core import checklist
+    from toolkit.games import GAMES
+
+    names = args.games or list(GAMES)
+    for name in names:
+        if name not in GAMES:
+            raise ValueError(f"game {name!r} is not registered: one of {', '.join(GAMES)}")
+    failed = 0
+    for name in names:
+        found = checklist.problems(GAMES[name])
+        failed += bool(found)
+        print(f"{name}: " + ("everything a game supplies is there" if not found else
+                             f"{len(found)} missing (docs/adding-a-game.md)\n" + "\n".join(f"  - {p}" for p in found)))
+    return 1 if failed else 0
 
 
 def cmd_warm(args) -> int:
@@ -845,6 +867,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="registered games")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("check", help="check that a game supplies everything docs/adding-a-game.md lists")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games to check (default: every registered game)")
+    p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("warm", help="compile the games' kernels into the cache ahead of their first use, "
                                     "games in parallel processes")

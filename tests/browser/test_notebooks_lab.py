@@ -57,9 +57,19 @@ class PanelCase:
     """What to change in a notebook's rules panel: one of each kind of control, then a bad value."""
 
     dropdown: tuple[str, str]  # label, option to choose
-    checkbox: str
+    checkbox: str | None  # None: the game has no yes/no rule
     slider: tuple[str, str]  # label, key that moves it one step
-    bad: tuple[str, str, str]  # CSS of the input, text typed into it, the name the message must give
+    bad: tuple[str, str, str] | None  # CSS of the input, text typed, the name the message must give; None below
+
+
+def untyped_rules(name: str) -> bool:
+    """Every rule of game ``name`` is a choice, a yes/no or a bounded number: its panel has no box to type a
+    value into, so it can show no bad value (Pig's)."""
+    from toolkit.core.params import Bool, Choice, Float, Int
+
+    return all(isinstance(p.kind, (Bool, Choice)) or (isinstance(p.kind, (Int, Float)) and None not in
+                                                      (p.kind.low, p.kind.high))
+               for p in params_of(GAMES[name].Rules).values())
 
 
 def _text_input(rule: str) -> str:
@@ -77,7 +87,8 @@ def panel_case(name: str) -> PanelCase:
     the game's other tests (a game without the file fails here, by name).
 
     The file gives ``dropdown`` (label, option), ``checkbox`` (label), ``slider`` (label, key) and
-    ``bad``: the ``input`` to type into (``{"text": label}``, a text box; ``{"grid": heading, "cell":
+    ``bad`` (a game without a yes/no rule, or whose rules are all bounded, gives null for ``checkbox`` or
+    ``bad``, and it is checked that it has none): the ``input`` to type into (``{"text": label}``, a text box; ``{"grid": heading, "cell":
     label}``, a number box of a mapping; ``{"css": selector}``), the text ``typed`` and the name the
     message ``names``.  Each change must change what the plot shows: Attila's support_any_tribe and
     Walhalla's landing_mandatory, for two, change no winner and no game length in greedy self-play
@@ -85,15 +96,21 @@ def panel_case(name: str) -> PanelCase:
     path = REPO / "tests" / "games" / name / "notebook_panel.json"
     assert path.is_file(), f"{name}: no {path.relative_to(REPO)} (what the browser test changes in its panel)"
     case = json.loads(path.read_text())
-    where = case["bad"]["input"]
+    checkbox, bad = case.get("checkbox"), case.get("bad")
+    if checkbox is None:
+        assert not any(type(p.kind).__name__ == "Bool" for p in params_of(GAMES[name].Rules).values()), \
+            f"{name}: notebook_panel.json names no checkbox, but the game has a yes/no rule"
+    if bad is None:
+        assert untyped_rules(name), f"{name}: notebook_panel.json types no bad value, but a rule takes typed text"
+        return PanelCase(tuple(case["dropdown"]), checkbox, tuple(case["slider"]), None)
+    where = bad["input"]
     if "text" in where:
         selector = _text_input(where["text"])
     elif "grid" in where:
         selector = _grid_cell(where["grid"], where["cell"])
     else:
         selector = where["css"]
-    return PanelCase(tuple(case["dropdown"]), case["checkbox"], tuple(case["slider"]),
-                     (selector, case["bad"]["typed"], case["bad"]["names"]))
+    return PanelCase(tuple(case["dropdown"]), checkbox, tuple(case["slider"]), (selector, bad["typed"], bad["names"]))
 
 
 PANELS = {name: panel_case(name) for name in GAMES}  # every game's notebook has a rules panel
@@ -442,7 +459,7 @@ def test_every_cell_runs_and_the_page_shows_no_problem(notebook):
         panel = code_cell(page, "rules_panel(").locator(".jp-Cell-outputArea")
         panel.scroll_into_view_if_needed()
         assert panel.locator("select").count() >= 2  # the preset and at least one rule
-        assert panel.locator("input[type=checkbox]").count() >= 1
+        assert panel.locator("input[type=checkbox]").count() >= (1 if PANELS[notebook.name].checkbox else 0)
         assert panel.locator(".noUi-handle").count() >= 1
         image_source(panel)  # the plot is there
     page.screenshot(path=page_shot(notebook, "run"))
@@ -461,7 +478,7 @@ def test_panel_dropdown_redraws(notebook):
 
 def test_panel_checkbox_redraws(notebook):
     panel, case = panel_of(notebook)
-    if panel is None:
+    if panel is None or case.checkbox is None:  # the game has no yes/no rule (panel_case checked)
         return
     old = image_source(panel)
     box = rule_control(panel, "checkbox", case.checkbox).locator("input[type=checkbox]")
@@ -490,7 +507,7 @@ def test_panel_slider_redraws(notebook):
 
 def test_panel_bad_value_shows_the_message_and_keeps_the_plot(notebook):
     panel, case = panel_of(notebook)
-    if panel is None:
+    if panel is None or case.bad is None:  # no rule takes typed text (panel_case checked)
         return
     selector, text, name = case.bad
     old = image_source(panel)

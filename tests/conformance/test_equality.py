@@ -19,27 +19,16 @@ One class per registered game (made below from ``toolkit.GAMES``), so that pytes
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import toolkit
+from game_data import game_configs
 
 pytestmark = pytest.mark.slow  # the reference plays thousands of games: started first (tests/conftest.py)
 
-GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
-
-
-def game_configs(name):
-    """The module ``tests/games/<name>/<name>_configs.py`` (its ``CONFIGS`` and ``EQUALITY``)."""
-    path = GAMES_DIR / name / f"{name}_configs.py"
-    spec = importlib.util.spec_from_file_location(f"{name}_configs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def cases(name):

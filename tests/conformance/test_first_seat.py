@@ -15,16 +15,18 @@ where ``advance()`` returns the seat of the first decision point.  What the spec
   first in its first game, which is the first decision of the match: the same seat.
 - Attila (A-3.1, §5 DP-1) and Walhalla (W-2.8, §5 DP-1): the start player's turn opens with a decision
   (the tile window: every tile is unused; the boarding: Midgard >= 1), so it is the first decision.
-- Valhalla is the exception: the start player's turn 1 can pass without a decision point (V-3: the
+- Valhalla is an exception (and Pig, whose first roll can bust, P-3.2): the start player's turn 1 can pass without a decision point (V-3: the
   opening move of ``first_natural_one`` and of ``alternating_blocks`` is automatic; V-4: a throw of 0
   or one with no legal move is no decision), so the first decision is often the other seat's.  Turns
   alternate (V-4.6), so the seat deciding in turn ``t`` (the kernel state's turn counter) moved first
   when ``t`` is odd; that seat is compared.
 
 Every game is checked at every preset and seat count, and with the rule values that choose the first
-mover set otherwise (:data:`VARIANTS`).  The streaming summary's wins by place in the turn order
-(``keep="summary"``) are checked against the frame's ``first_seat`` too.  A new game's first decision
-is taken to be its first mover's unless it is added to :data:`FIRST_MOVER_FROM_DECISION`.
+mover set otherwise (``FIRST_MOVER_VARIANTS`` in the game's ``tests/games/<game>/<game>_configs.py``).
+The streaming summary's wins by place in the turn order (``keep="summary"``) are checked against the
+frame's ``first_seat`` too.  A game's first decision
+is taken to be its first mover's unless its configs module defines ``first_mover(game, seat)``
+(``tests/game_data.py``).
 """
 
 from __future__ import annotations
@@ -35,32 +37,12 @@ import numpy as np
 import pytest
 
 import toolkit
+from game_data import game_configs
 from toolkit.core.protocol import KernelGame
 
 GAMES = list(toolkit.GAMES)
 SEED = 20261203
 N = 12  # seeded games per case
-
-
-def _valhalla(game: KernelGame, seat: int) -> int:
-    """The first mover from the seat deciding in turn ``t``: turns alternate (V-4.6)."""
-    turn = int(game.st[game.kernel.STATE.turns])
-    return (seat - (turn - 1)) % 2
-
-
-# the first mover from the first decision point (the stepped game and its deciding seat), where the
-# first decision is not always the first mover's (module docstring)
-FIRST_MOVER_FROM_DECISION = {"valhalla": _valhalla}
-
-# rule values (on the standard preset) that choose the first mover otherwise than the presets do
-VARIANTS = {
-    "valhalla": [{"start_player_rule": "random"}, {"start_player_rule": "seat0"}],
-    "herrlof": [{"first_dealer": "seat0"}, {"first_dealer": "seat1"}],
-    "halali": [{"first_player": "brown"}, {"first_player": "random"},
-               {"first_player": "random", "match_games": 2}, {"first_player": "brown", "match_games": 2}],
-    "attila": [{"start_player": "seat0"}],
-    "walhalla": [{"start_player": "seat0"}],
-}
 
 
 def cases():
@@ -70,7 +52,7 @@ def cases():
         for preset in spec.Rules.PRESETS:
             for seats in counts:
                 yield name, preset, ({"num_players": seats} if len(counts) > 1 else {})
-        for settings in VARIANTS.get(name, ()):
+        for settings in getattr(game_configs(name), "FIRST_MOVER_VARIANTS", ()):
             yield name, "standard", settings
 
 
@@ -81,7 +63,7 @@ def first_movers_by_protocol(spec, rules, seed: int, n_games: int) -> list[int]:
     """Games ``0 .. n_games - 1`` of the run seeded ``seed``, each stepped to its first decision point:
     the seat that moved first, as the spec says of that decision (module docstring)."""
     policies = ("random",) * spec.seats(rules)  # no choice is made before the first decision
-    adjust = FIRST_MOVER_FROM_DECISION.get(spec.name, lambda game, seat: seat)
+    adjust = getattr(game_configs(spec.name), "first_mover", lambda game, seat: seat)
     out = []
     for g in range(n_games):
         game = KernelGame(spec.kernel, rules, policies, seed, g)

@@ -7,23 +7,25 @@ several chance streams and worlds of ``determinize``), while every other option 
 seat wins at most 3 in 4 random playouts after it).  ``mcts`` with a budget of 10 + 4 iterations per option must play it; the
 ``random`` policy, the negative control, misses it in some of them.
 
-Valhalla has no such position: its last ship moves by one option only (entering Valhalla, then leaving
-it), so no decision point offers a win beside other options.  Attila had none in 150 seeded games at 2,
-3 or 4 players (its game ends with the scoring of the last war, not with one seat's move).  Each has a
-position of its own: Valhalla a hand-built race (``tests/games/valhalla/test_mcts_position.py``), Attila a
-pinned endgame where one option keeps the win (``tests/games/attila/test_mcts_position_attila.py``).
+Where to scan is each game's ``MCTS_SCAN``, beside its tests (``tests/game_data.py``); every
+game declares one.  A game whose seeded games hold no such position names its own position test instead
+(Valhalla: its last ship moves by one option only; Attila: its game ends with the last war's scoring), and
+that file must exist.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import toolkit
+from game_data import game_configs
 from toolkit.core.protocol import KernelGame
 
-# game -> (rules overrides, seed, games scanned)
-SCANS = {"herrlof": ({}, 5, 20), "halali": ({}, 5, 26), "walhalla": ({"num_players": 3}, 5, 10)}
+REPO = Path(__file__).resolve().parents[2]
+SCANS = {name: game_configs(name).MCTS_SCAN for name in toolkit.GAMES}  # game -> (overrides, seed, games) or a path
 STREAMS = 4  # chance streams an option must win under
 
 
@@ -77,6 +79,18 @@ def positions(name):
 
 
 @pytest.mark.parametrize("name", sorted(SCANS))
+def test_every_game_declares_its_search_position(name):
+    """A tuple to scan, or the game's own position test (a file of this repository that tests ``mcts``)."""
+    scan = SCANS[name]
+    if isinstance(scan, str):
+        path = REPO / scan
+        assert path.is_file() and "mcts" in path.read_text(encoding="utf-8"), f"{name}: MCTS_SCAN names {scan}"
+    else:
+        overrides, seed, games = scan
+        assert games > 0 and isinstance(overrides, dict), scan
+
+
+@pytest.mark.parametrize("name", sorted(n for n, scan in SCANS.items() if not isinstance(scan, str)))
 def test_a_small_search_plays_the_win_in_one(name):
     found = positions(name)
     assert found, f"{name}: no win-in-one position in the scanned games"

@@ -31,7 +31,7 @@ def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
     assert kernel.play_many.random.py_func.__globals__["run"] is kernel.play_game.random.run
     # the plain and random copies inline the steps where the kernel says so, the searching copy calls them
     # (the random copy once inherited the searching copy's calls: half Valhalla's speed)
-    steps = kernel.advance if kernel.INLINE_STEPS else kernel.advance_called
+    steps = kernel.advance if getattr(kernel, "INLINE_STEPS", True) else kernel.advance_called
     for copy in (kernel.play_game, kernel.play_game.random):
         assert copy.run.py_func.__globals__["advance"] is steps
     assert kernel.play_game.searching.run.py_func.__globals__["advance"] is kernel.advance_called

@@ -35,22 +35,26 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for path in (ROOT, HERE.parent):  # the package, and tests/game_data.py
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+from game_data import game_configs  # noqa: E402
 
 SEED = 20261201
 LINEUPS = ("random", "greedy", "lookahead")
 TRACE_GAMES = {"random": 2, "greedy": 2, "lookahead": 1}  # seeded games per trace file
 DIGEST_GAMES = 10_000
 QUICK_GAMES = 200  # the prefix whose digests the test suite checks every run
-# The card games' lookahead is slow (Herrlof's kernel plays about 20 games a second, Attila's 5-player
-# about 4; their reference about 15-190 s a game): their digests cover fewer games, and their traces are
-# checked by ``make golden`` (this script with --check), not by every ``make test``.
+# A line-up a game's configs list in ``GOLDEN_SLOW`` is slow (the card games' lookahead: Herrlof's kernel
+# plays about 20 games a second, Attila's 5-player about 4; their reference about 15-190 s a game): its
+# digests cover fewer games, and its traces are checked by ``make golden`` (this script with --check), not by
+# every ``make test``.
 SLOW_DIGEST_GAMES, SLOW_QUICK_GAMES = 500, 20
 
 
 def slow(name, lineup) -> bool:
-    return lineup == "lookahead" and name in ("herrlof", "attila", "walhalla")
+    return lineup in getattr(game_configs(name), "GOLDEN_SLOW", ())
 
 
 def configs():
@@ -123,6 +127,14 @@ class Trace(list):
         self.flush()
         super().append(line)
 
+    def decision(self, seat, kind, options, choice, info=None, text=None) -> None:
+        """A decision point's line: ``seat S DP-k (info) [options] -> choice``."""
+        text = text or _text
+        extra = "" if info is None or info == -1 else f" ({info if isinstance(info, str) else _text(info)})"
+        self.append(f"seat {seat} DP-{kind}{extra} [{', '.join(map(text, options))}] -> {text(choice)}")
+
+    text = staticmethod(_text)
+
     def flush(self) -> None:
         run, self.run = self.run, []
         if len(run) >= RUN:
@@ -179,35 +191,16 @@ def recording(module, lines: Trace):
             m.Stream = original
 
 
-def _decision(lines, seat, kind, options, choice, info=None, text=_text):
-    extra = "" if info is None or info == -1 else f" ({info if isinstance(info, str) else _text(info)})"
-    lines.append(f"seat {seat} DP-{kind}{extra} [{', '.join(map(text, options))}] -> {text(choice)}")
-
-
-def _move(move) -> str:
-    """A Valhalla move as ``origin->target`` with its kind (``attack``, ``backward``)."""
-    kinds = "".join(f" {k}" for k in ("attack", "backward") if getattr(move, k))
-    return f"{move.origin}->{move.target}{kinds}"
-
-
-@contextlib.contextmanager
-def _valhalla_opening(reference, lines):
-    """Valhalla's automatic opening move is no decision: its ``apply_move`` is wrapped for the block
-    to log the moves made outside a decision (``pending`` says when one is being applied)."""
-    apply_move, pending = reference.apply_move, []
-
-    def apply(rules, state, seat, move):
-        if pending:
-            pending.clear()
-        else:
-            lines.append(f"seat {seat} opening {_move(move)}")
-        return apply_move(rules, state, seat, move)
-
-    reference.apply_move = apply
-    try:
-        yield pending
-    finally:
-        reference.apply_move = apply_move
+def protocol_trace(reference, lines, rules, seed, game_index, policies) -> None:
+    """A game played through its reference's protocol (``new_game``, ``advance``, ``choose``, ``apply``),
+    one line per decision point (its ``info``, where the decision has one); a game's configs may define
+    its own ``trace`` with the same arguments."""
+    game = reference.new_game(rules, seed, game_index, policies)
+    game.start()
+    while (d := game.advance()) is not None:
+        choice = game.choose(d)
+        lines.decision(d.seat, d.kind, d.options, choice, getattr(d, "info", None))
+        game.apply(d, choice)
 
 
 def trace_game(name, rules, policies, seed, game_index) -> list:
@@ -216,38 +209,11 @@ def trace_game(name, rules, policies, seed, game_index) -> list:
 
     from toolkit.games import GAMES
 
-    reference = importlib.import_module(f"toolkit.games.{name}.reference")
+    reference = importlib.import_module(f"{GAMES[name].package}.reference")
+    trace = getattr(game_configs(name), "trace", protocol_trace)
     lines = Trace()
-    with recording(reference, lines), contextlib.ExitStack() as stack:
-        if name == "valhalla":
-            pending = stack.enter_context(_valhalla_opening(reference, lines))
-
-            def decided(game, d, option):
-                if d.kind == 1:
-                    pending.append(option)
-                    _decision(lines, d.seat, 1, d.options, option, f"throw {d.throw.klass}, value {d.throw.value}",
-                              _move)
-                else:
-                    _decision(lines, d.seat, 2, d.options, option, text=str)
-            reference.play_game(rules, seed, game_index, policies, decided=decided)
-        elif name == "halali":
-            def observer(state, seat, options, action):
-                if options is None:
-                    lines.append(f"seat {seat} passes (no legal action)")
-                else:
-                    _decision(lines, seat, 1, options, action)
-            reference.play_game(rules, seed, game_index, policies, observer=observer)
-        elif name == "herrlof":
-            def observer(state, d, option):
-                if d is None:
-                    lines.append(f"round scored: scores {_text(list(state.scores))}")
-                else:
-                    _decision(lines, d.seat, d.kind, d.options, option)
-            reference.play_game(rules, seed, game_index, policies, observer=observer)
-        else:  # attila, walhalla: observer(game, decision, choice)
-            def observer(game, d, choice):
-                _decision(lines, d.seat, d.kind, d.options, choice, d.info)
-            reference.play_game(rules, seed, game_index, policies, observer=observer)
+    with recording(reference, lines):
+        trace(reference, lines, rules, seed, game_index, policies)
     row = GAMES[name].play_reference(rules, seed, game_index, policies)  # the record, untraced
     for column, value in row.items():
         lines.append(f"record {column} = {_text(value)}")

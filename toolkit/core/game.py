@@ -114,6 +114,7 @@ class GameSpec:
     draws: bool = False
     aborts: bool = False
     hidden_information: bool = False  # a seat does not see everything (cards, tiles, bids)
+    tutorial: bool = False  # the game a contributor reads first (``toolkit list`` marks it; docs/adding-a-game.md)
     # exact tables printed by ``toolkit odds`` before ``odds``: title -> (rules -> DataFrame or {value: probability})
     extra_odds: Mapping = dataclasses.field(default_factory=dict)
     report_games: int = DEFAULT_REPORT_GAMES  # games of ``toolkit report``'s default run
@@ -144,7 +145,8 @@ class GameSpec:
                 "columns": kernel.COLUMNS,
                 "play_many": kernel.play_many,
                 "prepare": lambda rules, policies: (kernel.to_kernel(rules), mcts.policy_codes(kernel, policies)),
-                "categories": getattr(kernel, "CATEGORIES", None) or {"result": kernel.RESULT_CODES},
+                "categories": getattr(kernel, "CATEGORIES", None) or (
+                    {"result": kernel.RESULT_CODES} if hasattr(kernel, "RESULT_CODES") else {}),
             }
             if self.columns_for is None and hasattr(kernel, "columns_for"):
                 derived["columns_for"] = kernel.columns_for

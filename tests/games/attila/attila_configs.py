@@ -63,3 +63,15 @@ EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 300) 
     ("4p", ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy"), 32, 25),
     ("2p", ("greedy:no_double_turn:no_plus_two:no_exchange", "greedy"), 32, 25),
 )
+
+
+# tests/conformance/test_first_seat.py: rule values that choose the first mover otherwise than the presets do
+FIRST_MOVER_VARIANTS = [{"start_player": "seat0"}]
+
+# tests/conformance/test_mcts_positions.py: none in 150 seeded games at 2, 3 or 4 players (the game ends with
+# the last war's scoring, not one seat's move); the game's own pinned endgame instead
+MCTS_SCAN = "tests/games/attila/test_mcts_position_attila.py"
+
+
+# tests/golden/golden_record.py: traces and digests of the lookahead line-up are the slow kind
+GOLDEN_SLOW = ("lookahead",)

@@ -32,3 +32,21 @@ EQUALITY = (
     ("standard", ("lookahead", "greedy"), 77, 30),
     ("variant_c", ("lookahead", "random"), 78, 15),
 )
+
+
+# tests/conformance/test_first_seat.py: rule values that choose the first mover otherwise than the presets do
+FIRST_MOVER_VARIANTS = [{"first_player": "brown"}, {"first_player": "random"},
+                        {"first_player": "random", "match_games": 2}, {"first_player": "brown", "match_games": 2}]
+
+# tests/conformance/test_mcts_positions.py: (rule overrides, seed, games scanned) holding wins in one
+MCTS_SCAN = ({}, 5, 26)
+
+
+def trace(reference, lines, rules, seed, game_index, policies) -> None:
+    """tests/golden/golden_record.py: one reference game, with the passes (no legal action) logged."""
+    def observer(state, seat, options, action):
+        if options is None:
+            lines.append(f"seat {seat} passes (no legal action)")
+        else:
+            lines.decision(seat, 1, options, action)
+    reference.play_game(rules, seed, game_index, policies, observer=observer)

@@ -48,3 +48,24 @@ EQUALITY = tuple((config, policies, 2024, 600, {"expect": _effects_happen(config
     ("variant_b", ("greedy", "lookahead:2")),
     ("standard", ("lookahead:2:no_swap", "lookahead:3:no_steal:no_trade")),
 ))
+
+
+# tests/conformance/test_first_seat.py: rule values that choose the first mover otherwise than the presets do
+FIRST_MOVER_VARIANTS = [{"first_dealer": "seat0"}, {"first_dealer": "seat1"}]
+
+# tests/conformance/test_mcts_positions.py: (rule overrides, seed, games scanned) holding wins in one
+MCTS_SCAN = ({}, 5, 20)
+
+
+# tests/golden/golden_record.py: traces and digests of the lookahead line-up are the slow kind
+GOLDEN_SLOW = ("lookahead",)
+
+
+def trace(reference, lines, rules, seed, game_index, policies) -> None:
+    """tests/golden/golden_record.py: one reference game, with each round's scores logged."""
+    def observer(state, d, option):
+        if d is None:
+            lines.append(f"round scored: scores {lines.text(list(state.scores))}")
+        else:
+            lines.decision(d.seat, d.kind, d.options, option)
+    reference.play_game(rules, seed, game_index, policies, observer=observer)

@@ -48,3 +48,53 @@ EQUALITY = (
     # large seeds and game indices (uint64 wrap-around in the stream derivation)
     ("standard", ("random", "greedy"), 2**63 - 1, 100, {"first_game": 10**12}),
 )
+
+
+# tests/conformance/test_first_seat.py: rule values that choose the first mover otherwise than the presets do
+FIRST_MOVER_VARIANTS = [{"start_player_rule": "random"}, {"start_player_rule": "seat0"}]
+
+
+def first_mover(game, seat: int) -> int:
+    """The first mover, from the seat of the first decision point (a kernel game stepped there): turn 1 can
+    pass without a decision (V-3, V-4), and turns alternate (V-4.6), so the seat deciding in turn ``t``
+    moved first when ``t`` is odd."""
+    turn = int(game.st[game.kernel.STATE.turns])
+    return (seat - (turn - 1)) % 2
+
+
+# tests/conformance/test_mcts_positions.py: no seeded game holds a win in one beside other options (the last
+# ship moves by one option only); the game's own hand-built position instead
+MCTS_SCAN = "tests/games/valhalla/test_mcts_position.py"
+
+
+# tests/golden/golden_record.py: the trace of one reference game, with each throw and the automatic opening
+def _move(move) -> str:
+    """A move as ``origin->target`` with its kind (``attack``, ``backward``)."""
+    kinds = "".join(f" {k}" for k in ("attack", "backward") if getattr(move, k))
+    return f"{move.origin}->{move.target}{kinds}"
+
+
+def trace(reference, lines, rules, seed, game_index, policies) -> None:
+    """The automatic opening move is no decision: the reference's ``apply_move`` is wrapped meanwhile to log
+    the moves made outside a decision (``pending`` says when one is being applied)."""
+    apply_move, pending = reference.apply_move, []
+
+    def apply(rules, state, seat, move):
+        if pending:
+            pending.clear()
+        else:
+            lines.append(f"seat {seat} opening {_move(move)}")
+        return apply_move(rules, state, seat, move)
+
+    def decided(game, d, option):
+        if d.kind == 1:
+            pending.append(option)
+            lines.decision(d.seat, 1, d.options, option, f"throw {d.throw.klass}, value {d.throw.value}", _move)
+        else:
+            lines.decision(d.seat, 2, d.options, option, text=str)
+
+    reference.apply_move = apply
+    try:
+        reference.play_game(rules, seed, game_index, policies, decided=decided)
+    finally:
+        reference.apply_move = apply_move

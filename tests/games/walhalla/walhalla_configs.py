@@ -47,3 +47,14 @@ EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 300,
     ("variable_3p_small_deck", ("lookahead:1", "random", "lookahead:2"), 31, 4),
     ("flipped_3p", ("greedy", "greedy", "lookahead:1"), 31, 4),
 )
+
+
+# tests/conformance/test_first_seat.py: rule values that choose the first mover otherwise than the presets do
+FIRST_MOVER_VARIANTS = [{"start_player": "seat0"}]
+
+# tests/conformance/test_mcts_positions.py: (rule overrides, seed, games scanned) holding wins in one
+MCTS_SCAN = ({"num_players": 3}, 5, 10)
+
+
+# tests/golden/golden_record.py: traces and digests of the lookahead line-up are the slow kind
+GOLDEN_SLOW = ("lookahead",)

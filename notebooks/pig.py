@@ -1,0 +1,136 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Pig: press your luck, and is moving first fair?
+#
+# **Pig** is the toolkit's tutorial game (spec: `docs/rules/pig.md`): two players, one die. On your turn you
+# roll as often as you like, adding each face to the turn's total; a 1 loses the whole turn's total, and
+# holding banks it. The first to bank 100 wins. It is the smallest game with everything a game has, and
+# `docs/adding-a-game.md` walks through its files.
+#
+# Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
+# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`).
+
+# %%
+import os
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import Markdown, display
+
+import toolkit
+from toolkit.analysis import tournament
+from toolkit.games.pig import odds
+from toolkit.viz import plots
+from toolkit.viz.prose import caution
+from toolkit.viz.widgets import rules_panel
+
+N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
+N_POLICY = max(200, N // 20)  # games per ordered pair of policies (lookahead plays 16 imagined turns a choice)
+SEED = 2024
+STANDARD = toolkit.rules("pig")
+print(f"N = {N:,} games per run, {N_POLICY:,} games per policy pair, seed {SEED}")
+
+# %% [markdown]
+# ## 1. The exact odds beside a run
+#
+# A roll busts with probability 1/6. A player who holds at random banks 240/49 ≈ 4.9 points a turn; one who
+# rolls until the turn's total reaches 20 (the `greedy` rule of thumb) banks 8.14 on average, though most of
+# its turns bank nothing. The exact values (`toolkit.games.pig.odds`, in fractions) stand beside what a run
+# of random games measured.
+
+# %%
+games = toolkit.simulate("pig", STANDARD, N, seed=SEED, policies="random", progress=False)
+table = odds.summary(STANDARD).set_index("quantity")
+table["simulated (random games)"] = pd.Series(odds.simulated(games, STANDARD, ("random", "random")))
+rolls = int(games["rolls_0"].sum() + games["rolls_1"].sum())
+busts = int(games["busts_0"].sum() + games["busts_1"].sum())
+rate, low, high = toolkit.wilson(busts, rolls)
+display(table)
+display(Markdown(f"Of {rolls:,} rolls, {rate:.4f} busted (95% interval {low:.4f} to {high:.4f}; exactly 1/6 = "
+                 f"{1 / 6:.4f} is {'inside' if low <= 1 / 6 <= high else '**outside**'} it)."))
+
+# %% [markdown]
+# ## 2. Is moving first an advantage?
+#
+# The start player is drawn at random, so seats are even; what matters is who moved first (`first_seat`).
+# The rates come with 95% Wilson intervals; Pig has no draws, so 0.5 means no advantage.
+
+# %%
+rows = []
+for policy in ("random", "greedy"):
+    df = games if policy == "random" else toolkit.simulate("pig", STANDARD, N, seed=SEED, policies=policy,
+                                                           progress=False)
+    wins = int((df["winner"] == df["first_seat"]).sum())
+    rate, low, high = toolkit.wilson(wins, len(df))
+    rows.append({"policy": policy, "games": len(df), "first player wins": wins, "win_rate": rate,
+                 "ci_low": low, "ci_high": high})
+first = pd.DataFrame(rows)
+plots.win_rates_bar(first, labels=list(first["policy"]), title="P(first player wins)", fair=0.5)
+plt.gca().set_ylabel("P(first player wins)")
+
+
+def verdict(row):
+    rate, low, high = row["win_rate"], row["ci_low"], row["ci_high"]
+    if low > 0.5:
+        word = f"the first player **has** an advantage: it wins {rate:.1%} of games"
+    elif high < 0.5:
+        word = f"the first player is **behind**: it wins {rate:.1%} of games"
+    else:
+        word = f"no advantage can be seen: the first player wins {rate:.1%}, and 50% is inside the interval"
+    return f"- *{row['policy']}* players, {row['games']:,} games: {word} (95% interval {low:.1%} to {high:.1%})."
+
+
+display(Markdown("\n".join(verdict(row) for _, row in first.iterrows()) + f"\n\n{caution(len(first))}"))
+
+# %% [markdown]
+# ## 3. Which policy is stronger?
+#
+# `toolkit.compare` plays every ordered pair, `N_POLICY` games each, on the same seed (common random
+# numbers). The cell in row *A*, column *B* is A's win rate against B over both seatings, with its 95%
+# interval. `lookahead` plays each option 16 times to the end of the turn (greedy deciding afterwards) and
+# keeps the one that banks most.
+
+# %%
+POLICIES = ["random", "greedy", "lookahead"]
+comparison = toolkit.compare("pig", POLICIES, N_POLICY, seed=SEED, rules=STANDARD, progress=False)
+grid = tournament.matrix(comparison)
+plots.comparison_matrix(grid, title=f"standard rules, {2 * N_POLICY:,} games per pair of policies")
+rate, low, high = grid["win_rate"], grid["ci_low"], grid["ci_high"]
+display(Markdown("\n".join(
+    f"- *{a}* wins **{rate.loc[a, b]:.1%}** of {int(grid['games'].loc[a, b]):,} games against *{b}* "
+    f"(95% interval {low.loc[a, b]:.1%} to {high.loc[a, b]:.1%})."
+    for a, b in [("greedy", "random"), ("lookahead", "random"), ("lookahead", "greedy")])))
+
+# %% [markdown]
+# ## 4. Try other rules
+#
+# The panel is generated from the `Rules` declaration: one control per rule, a preset menu and a game count.
+# `second_player_bonus` is the rule a designer would tune against the first player's advantage.
+
+# %%
+def run(rules, n_games):
+    summary = toolkit.simulate("pig", rules, n_games, seed=SEED, keep="summary", policies="greedy",
+                               progress=False)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6))
+    plots.win_rates_bar(summary.win_rates(), ax=left)
+    plots.length_histogram(summary, "turns", ax=right)
+    fig.tight_layout()
+    return fig
+
+
+panel = rules_panel("pig", run, preset="standard", n_games=N)
+panel
