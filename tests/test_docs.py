@@ -484,16 +484,23 @@ GUIDE = DOCS / "adding-a-game.md"
 
 
 def guide_tables(text: str) -> tuple[dict, set]:
-    """``({module: [names it must define]}, {GameSpec fields named})`` from the guide's two tables."""
-    required, fields = {}, set()
+    """``({module: [names it must define]}, {GameSpec fields named})`` from the guide's two tables (the
+    ones headed ``| module | must define |`` and ``| field | what it declares |``)."""
+    required, fields, header = {}, set(), None
     for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header is None:
+            header = tuple(cells)
+            continue
         if len(cells) != 2 or not cells[0].startswith("`"):
             continue
         name = cells[0].strip("`")
-        if name.endswith(".py"):
+        if header == ("module", "must define") and name.endswith(".py"):
             required[name[:-3]] = re.findall(r"`(\w+)`", cells[1])
-        else:
+        elif header == ("field", "what it declares"):
             fields.add(name)
     return required, fields
 
@@ -530,3 +537,54 @@ def test_negative_controls_for_the_guide():
     assert guide_problems(text.replace("| `shared_wins` |", "| `shared_win` |"))
     assert guide_problems(text.replace("| `odds.py` |", "| `chances.py` |"))
     assert guide_problems("no tables here") == ["the guide's tables are missing"]
+
+
+FENCE = re.compile(r"^( *)```(\w+)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
+
+
+def quoted_excerpts(text: str) -> list[tuple[str, str]]:
+    """``(path, excerpt)`` of every fenced block of the guide whose first line is a comment naming a file
+    of the repository (``# toolkit/games/pig/rules.py``); the block's indent is taken off."""
+    found = []
+    for indent, _, body in FENCE.findall(text):
+        lines = [line[len(indent):] for line in body.splitlines()]
+        if lines and re.fullmatch(r"# [\w./-]+\.\w+", lines[0]):
+            found.append((lines[0][2:], "\n".join(lines[1:]) + "\n"))
+    return found
+
+
+def excerpt_problems(text: str, root: Path = REPO) -> list[str]:
+    """The guide's quotes that are not, line for line, in the file they name."""
+    problems = []
+    for path, excerpt in quoted_excerpts(text):
+        file = root / path
+        if not file.is_file():
+            problems.append(f"{path}: no such file")
+        elif excerpt not in file.read_text(encoding="utf-8"):
+            problems.append(f"{path}: the quote is not in the file: {excerpt.splitlines()[0]!r}")
+    return problems
+
+
+def test_the_guide_quotes_the_tutorial_game_as_it_is():
+    text = GUIDE.read_text(encoding="utf-8")
+    quoted = {path for path, _ in quoted_excerpts(text)}
+    tutorial = {f"toolkit/games/pig/{m}.py" for m in ("rules", "reference", "policies", "kernel", "heuristics",
+                                                        "odds", "__init__")}
+    assert tutorial <= quoted, sorted(tutorial - quoted)  # every file of the walk-through is quoted
+    assert excerpt_problems(text) == []
+
+
+def test_the_guide_lists_what_the_checker_checks():
+    from toolkit.core.checklist import MODULES
+
+    required, _ = guide_tables(GUIDE.read_text(encoding="utf-8"))
+    assert {module: tuple(names) for module, names in required.items()} == MODULES
+
+
+def test_negative_controls_for_the_guides_quotes():
+    text = GUIDE.read_text(encoding="utf-8")
+    assert excerpt_problems(text.replace('PRESETS = {"standard": {}, "quick": {"target": 50}}',
+                                         'PRESETS = {"standard": {}}'))
+    assert excerpt_problems(text.replace("# toolkit/games/pig/odds.py", "# toolkit/games/pig/chances.py"))
+    assert excerpt_problems("```python\n# README.md\nnot in the readme\n```\n")
+    assert quoted_excerpts("```python\nx = 1\n```\n") == []  # a block naming no file is no quote

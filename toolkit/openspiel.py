@@ -1,4 +1,4 @@
-"""The five games as OpenSpiel games, so that OpenSpiel's algorithms play them (the extra ``openspiel``).
+"""The registered games as OpenSpiel games, so that OpenSpiel's algorithms play them (the extra ``openspiel``).
 
 Each game is a ``pyspiel.Game`` registered as ``toolkit_<game>`` (``pyspiel.load_game("toolkit_herrlof")``,
 or :func:`load` with rules of our own).  Its states step the game's kernel protocol from Python

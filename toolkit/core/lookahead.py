@@ -20,7 +20,7 @@ cached by Numba beside the module that makes it.  Herrlof, Attila and Walhalla p
 (their ``pimc`` in ``heuristics.py``, filed beside it).  Valhalla's lookahead is an exact expectimax over the stick throws
 (no determinization: nothing is hidden) and Halali's an exact average over the kinds a face-down tile
 can hold, weighted by their counts (every determinization at once rather than a sample of them), so
-theirs stay their own; the golden digests pin all five.
+theirs stay their own; the golden digests pin every game.
 
 :func:`deal_unseen` is the deal of a determinization where hands are counts per kind of card (Attila's
 tribes, Walhalla's action cards; its twin for the references is ``core.policy.deal_unseen``).

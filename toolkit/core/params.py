@@ -12,7 +12,7 @@ Every game's ``Rules`` is a frozen dataclass whose fields are made with
 - the JSON form written to CSV sidecars (:meth:`Kind.to_json` / ``from_json``),
 - the ``toolkit rules GAME`` table (:meth:`Kind.allowed`).
 
-Kinds cover every parameter the five specs use:
+Kinds cover every parameter the specs use:
 
 ============  ===========================  ==================================
 kind          ``--set`` syntax             example (spec)
