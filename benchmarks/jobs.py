@@ -29,7 +29,7 @@ def main(names) -> int:
         for seats in spec.seat_counts():
             rules = spec.Rules(num_players=seats) if hasattr(spec.Rules(), "num_players") else spec.Rules()
             policies = spec.default_policies(rules)
-            question = spec.tune_question
+            question = spec.presentation.tune_question
             jobs = {
                 "tournament": lambda: tournament.compare(spec, job_players(spec, "tournament"),
                                                          job_games(spec, rules, "tournament"), rules=rules,

@@ -8,7 +8,7 @@ its four plots rendered to PNG, the metric and odds tables) is redrawn after a r
 times, and the median time from the change to the drawn result is printed:
 
 - with its default players (the report's, ``GameSpec.default_policies``) at its default games per run
-  (``GameSpec.panel_games``): what a designer meets first;
+  (``GameSpec.presentation.panel_games``): what a designer meets first;
 - Valhalla also with random players at 100,000 games: the issue's target as it was measured.
 
 The browser adds the image's transport (tests/browser/test_app_browser.py prints those times).  Valhalla's
@@ -64,7 +64,7 @@ def main(names) -> int:
     cases = []
     for name in names or list(GAMES):
         spec = GAMES[name]
-        cases.append((name, spec.panel_games, None))
+        cases.append((name, spec.presentation.panel_games, None))
         if name == "valhalla":
             cases.append((name, 100_000, ("random", "random")))
     for name, n_games, seats in cases:

@@ -73,8 +73,8 @@ GAMES = [g for g in toolkit.GAMES if not ONLY or g in ONLY]
 # the skilled policy of each game, and games per seating with it (each game declares them: about 1,000
 # lookahead games a second against random in Valhalla and Halali, 60-70 with the cheaper settings of the
 # card games, on two cores)
-LOOKAHEAD = {g: toolkit.GAMES[g].notebook_lookahead for g in GAMES}
-N_LOOK = {g: toolkit.GAMES[g].lookahead_games(N) for g in GAMES}
+LOOKAHEAD = {g: toolkit.GAMES[g].presentation.notebook_lookahead for g in GAMES}
+N_LOOK = {g: toolkit.GAMES[g].presentation.lookahead_games(N) for g in GAMES}
 TASK_GAMES = max(500, N // 4)  # games per task of a sweep: four tasks per variant, to spread over Dask workers
 print(f"N = {N:,} games per run, seed {SEED}; with a lookahead player: "
       + ", ".join(f"{g} {N_LOOK[g]:,} ({LOOKAHEAD[g]})" for g in GAMES))
@@ -268,7 +268,7 @@ display(Markdown(f"**Reading the numbers ({', '.join(f'{g} {N_LOOK[g]:,}' for g 
 # `sweep` plays every value of a rule on the same seed (so neighbouring values face the same chance
 # streams) in summary mode and returns one tidy row per value, with every design metric and its interval.
 # All sweeps play `greedy` self-play, `N` games per value. The rule chosen for each game is one a designer
-# would want to see the effect of (each game declares its question: `GameSpec.rule_question`), listed
+# would want to see the effect of (each game declares its question: `GameSpec.presentation.rule_question`), listed
 # below.
 #
 # Each table shows the rule, the games per value and the main metrics (value and 95% interval). The full
@@ -277,14 +277,14 @@ display(Markdown(f"**Reading the numbers ({', '.join(f'{g} {N_LOOK[g]:,}' for g 
 # %%
 SWEEPS = {  # game -> (base rules, rule, values, the metric plotted against it): each game's declared question
     g: (dict(q.base) or None, q.rule, list(q.values), q.metric)
-    for g, q in ((g, toolkit.GAMES[g].rule_question) for g in GAMES) if q is not None}
+    for g, q in ((g, toolkit.GAMES[g].presentation.rule_question) for g in GAMES) if q is not None}
 
 
 def rule_range(game, rule) -> str:
     """``1..6, default 5`` from the rule's declaration and the standard preset."""
     from toolkit.core.params import params_of
 
-    base = dict(toolkit.GAMES[game].rule_question.base)
+    base = dict(toolkit.GAMES[game].presentation.rule_question.base)
     default = toolkit.rules(game, **base).to_json()[rule]
     return f"{params_of(toolkit.GAMES[game].Rules)[rule].kind.allowed()}, default {default}"
 
@@ -292,7 +292,7 @@ def rule_range(game, rule) -> str:
 display(Markdown("\n".join(
     f"- **{toolkit.GAMES[g].title} `{q.rule}`** "
     + (f"({', '.join(f'{k}={v}' for k, v in q.base.items())}; " if q.base else "(")
-    + f"{rule_range(g, q.rule)}): {q.why}" for g, q in ((g, toolkit.GAMES[g].rule_question) for g in SWEEPS))))
+    + f"{rule_range(g, q.rule)}): {q.why}" for g, q in ((g, toolkit.GAMES[g].presentation.rule_question) for g in SWEEPS))))
 SHOWN = ["first_player_advantage", "drawishness", "duration_turns", "lead_changes", "decisiveness",
          "branching_factor"]
 
@@ -480,7 +480,7 @@ display(Markdown(f"**Reading the numbers (seed {SEED}).** Policies from the weak
 # %%
 ladders = {}
 for game in GAMES:
-    runs = toolkit.GAMES[game].page_runs
+    runs = toolkit.GAMES[game].presentation.page_runs
     rungs = tuple(LOOKAHEAD[game] if p == "lookahead" else p for p in runs.ladder_policies)
     ladders[game] = toolkit.analysis.ladder(game, policies=rungs, n_games=max(4, min(runs.ladder, N // 500)),
                                             seed=SEED, progress=False)
@@ -499,7 +499,7 @@ display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
 # combine as a weighted distance) and searches the rules given to it with Optuna's TPE sampler: every trial
 # plays the same seed (common random numbers), so trials differ only by their rules. The best three distinct
 # candidates are then played again on a fresh seed with more games, beside the base rules, so the answer
-# does not ride on the search's own luck. Each game declares one question (`GameSpec.tune_question`); the
+# does not ride on the search's own luck. Each game declares one question (`GameSpec.presentation.tune_question`); the
 # three plots show the search (each trial's distance to the target, the best so far, the finalists ringed),
 # how much of the variation each rule explains (Optuna's importance) and the targeted metric under the base
 # and the tuned rules with 95% intervals. `N` scales the games per trial (the questions' own sizes at the
@@ -509,7 +509,7 @@ display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
 # %%
 tunings = {}
 for game in GAMES:
-    q = toolkit.GAMES[game].tune_question
+    q = toolkit.GAMES[game].presentation.tune_question
     trials = q.trials if N >= 20_000 else max(6, q.trials // 3)
     tunings[game] = t = toolkit.analysis.tune(
         game, q.targets, q.vary, trials=trials, n_games=max(500, q.n_games * N // 20_000), seed=SEED,

@@ -1012,7 +1012,7 @@ def test_report_walhalla_prints_four_seats(capsys, tmp_path):
     code, out, _ = run(capsys, "report", "--help")
     assert code == 0
     help_text = " ".join(out.split())
-    fewer = {name: spec.report_games for name, spec in GAMES.items() if spec.report_games != DEFAULT_REPORT_GAMES}
+    fewer = {name: spec.presentation.report_games for name, spec in GAMES.items() if spec.presentation.report_games != DEFAULT_REPORT_GAMES}
     assert fewer == {"attila": 50_000, "walhalla": 50_000}
     assert "(default 200,000; Attila 50,000, Walhalla 50,000)" in help_text
 

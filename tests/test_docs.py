@@ -484,8 +484,9 @@ GUIDE = DOCS / "adding-a-game.md"
 
 
 def guide_tables(text: str) -> tuple[dict, set]:
-    """``({module: [names it must define]}, {GameSpec fields named})`` from the guide's two tables (the
-    ones headed ``| module | must define |`` and ``| field | what it declares |``)."""
+    """``({module: [names it must define]}, {GameSpec fields named})`` from the guide's tables (the ones
+    headed ``| module | must define |``, ``| field | what it declares |`` and ``| presentation field | what it
+    sets |``, the last as ``presentation.<name>``)."""
     required, fields, header = {}, set(), None
     for line in text.splitlines():
         if not line.startswith("|"):
@@ -502,6 +503,8 @@ def guide_tables(text: str) -> tuple[dict, set]:
             required[name[:-3]] = re.findall(r"`(\w+)`", cells[1])
         elif header == ("field", "what it declares"):
             fields.add(name)
+        elif header == ("presentation field", "what it sets"):
+            fields.add(f"presentation.{name}")
     return required, fields
 
 
@@ -514,7 +517,10 @@ def guide_problems(text: str) -> list[str]:
     problems = []
     if not required or not fields:
         return ["the guide's tables are missing"]
-    known = {f.name for f in dataclasses.fields(GameSpec)}
+    from toolkit.core.game import Presentation
+
+    known = {f.name for f in dataclasses.fields(GameSpec)} | {f"presentation.{f.name}"
+                                                               for f in dataclasses.fields(Presentation)}
     problems += [f"GameSpec has no field {f!r}" for f in sorted(fields - known)]
     for game in GAMES:
         for module, names in required.items():
@@ -535,6 +541,7 @@ def test_negative_controls_for_the_guide():
     text = GUIDE.read_text(encoding="utf-8")
     assert guide_problems(text.replace("| `kernel.py` | `COLUMNS`,", "| `kernel.py` | `ROWS`,"))
     assert guide_problems(text.replace("| `shared_wins` |", "| `shared_win` |"))
+    assert guide_problems(text.replace("| `panel_games` |", "| `panel_runs` |"))
     assert guide_problems(text.replace("| `odds.py` |", "| `chances.py` |"))
     assert guide_problems("no tables here") == ["the guide's tables are missing"]
 

@@ -28,6 +28,7 @@ import pandas as pd
 import pytest
 from test_effect_report_tables import assert_heat_map_shows, assert_shows, header, html_tables
 
+from toolkit.core.game import with_presentation
 import toolkit
 from toolkit.analysis import paired
 from toolkit.analysis.metrics import design_metrics
@@ -56,10 +57,10 @@ def board():
         return figure_uri(fig)
 
     spec = GAMES["valhalla"]
-    runs = dataclasses.replace(spec.page_runs, ladder_policies=("random", "greedy", "lookahead"))
+    runs = dataclasses.replace(spec.presentation.page_runs, ladder_policies=("random", "greedy", "lookahead"))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(report_html, "figure_uri", keep_figure)
-        mp.setitem(GAMES, "valhalla", dataclasses.replace(spec, page_runs=runs))
+        mp.setitem(GAMES, "valhalla", with_presentation(spec, page_runs=runs))
         shown = Dashboard("valhalla", n_games=N, threads=1, tournament_games=JOB_GAMES, background=False)
         shown.seat_policies[1].value = "random"  # a run: greedy against random
         assert shown.policies == PLAYERS

@@ -38,7 +38,7 @@ from toolkit.analysis.metrics import design_metrics, seat_advantage
 from toolkit.analysis.ratings import ratings
 from toolkit.analysis.strength import PLAY_METRICS, ladder
 from toolkit.analysis.tournament import compare, matrix
-from toolkit.core.game import PageRuns
+from toolkit.core.game import PageRuns, with_presentation
 from toolkit.core.params import params_of
 from toolkit.games import GAMES
 from toolkit.report import HTML_POLICIES, designer_report, html_sizes
@@ -159,7 +159,7 @@ def pages(tmp_path_factory):
         mp.setattr(report_html, "render", keep_data)
         mp.setattr(report_html, "figure_uri", keep_figure)
         for game, (name, value) in PAGES.items():
-            spec = dataclasses.replace(GAMES[game], page_runs=TINY[game])
+            spec = with_presentation(GAMES[game], page_runs=TINY[game])
             mp.setitem(GAMES, game, spec)
             rules = spec.Rules.preset(value) if name == "preset" else spec.Rules(**{name: value})
             frame = toolkit.simulate(spec, rules, N, seed=SEED, policies=spec.default_policies(rules), progress=False)
@@ -194,7 +194,7 @@ def test_the_page_frames_are_the_apis(pages, game):
     rungs = ladder(game, rules, policies=sizes["ladder_policies"], n_games=sizes["ladder"], seed=SEED, progress=False)
     pd.testing.assert_frame_equal(d.ladder, rungs)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAMES, game, dataclasses.replace(GAMES[game], page_runs=TINY[game]))
+        mp.setitem(GAMES, game, with_presentation(GAMES[game], page_runs=TINY[game]))
         assert html_sizes(game, N)["tournament"] == sizes["tournament"]
 
 

@@ -255,7 +255,7 @@ def test_the_help_examples_are_accepted():
                 assert _accepting(lambda spec: tuning.targets_of(spec.name, *tuning.parse_targets([target]))), target
         elif dest == "n_games" and commands == ("app",):
             games, title = re.match(r"([\d,]+) for (\w+)\)", text).groups()
-            assert GAMES[title.lower()].panel_games == int(games.replace(",", "")), text
+            assert GAMES[title.lower()].presentation.panel_games == int(games.replace(",", "")), text
         else:
             raise AssertionError(f"no check for the example of {dest} in {commands}: {text}")
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from toolkit.core.game import with_presentation
 import toolkit
 from toolkit import report as report_module
 from toolkit.games import GAMES
@@ -118,9 +119,9 @@ def test_win_rate_plot_marks_the_fair_share_of_four_seats(tmp_path):
 
 def test_attila_plays_fewer_games_by_default(monkeypatch, tmp_path):
     """Without ``n_games`` each game plays its declared ``report_games`` (Attila fewer than the default)."""
-    assert GAMES["attila"].report_games == 50_000 < report_module.DEFAULT_GAMES == GAMES["valhalla"].report_games
-    monkeypatch.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], report_games=60))
-    monkeypatch.setitem(GAMES, "attila", dataclasses.replace(GAMES["attila"], report_games=40))
+    assert GAMES["attila"].presentation.report_games == 50_000 < report_module.DEFAULT_GAMES == GAMES["valhalla"].presentation.report_games
+    monkeypatch.setitem(GAMES, "valhalla", with_presentation(GAMES["valhalla"], report_games=60))
+    monkeypatch.setitem(GAMES, "attila", with_presentation(GAMES["attila"], report_games=40))
     table = report(["valhalla", "attila"], seed=1, out_dir=tmp_path, progress=False)
     assert table["games"].to_dict() == {"valhalla": 60, "attila": 40}
     assert len(pd.read_csv(tmp_path / "attila.csv")) == 40

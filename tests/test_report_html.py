@@ -20,7 +20,7 @@ import pytest
 import toolkit
 from toolkit.analysis.metrics import design_metrics, skill_gap
 from toolkit.cli import main
-from toolkit.core.game import PageRuns
+from toolkit.core.game import PageRuns, with_presentation
 from toolkit.games import GAMES
 from toolkit.report import html_sizes, report
 from toolkit.viz import report_html
@@ -30,7 +30,7 @@ SEED = 3
 GAMES_HERE = ("valhalla", "attila")
 TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4, ladder_policies=("random", "greedy"))
 # Valhalla's page keeps its runs and rungs (the mcts one too), its ladder at 10 games a pairing (40 by default)
-SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].page_runs, ladder=10)
+SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].presentation.page_runs, ladder=10)
 TINY_VALHALLA = PageRuns(tournament=20, skill=20, ladder=4, ladder_policies=("random", "greedy"))
 CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder", "tuning")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -40,8 +40,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAMES, "attila", dataclasses.replace(GAMES["attila"], page_runs=TINY_ATTILA))
-        mp.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
+        mp.setitem(GAMES, "attila", with_presentation(GAMES["attila"], page_runs=TINY_ATTILA))
+        mp.setitem(GAMES, "valhalla", with_presentation(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
         table = report(list(GAMES_HERE), n_games=N, seed=SEED, out_dir=out / "out", html_dir=out / "html",
                        progress=False)
     return table, out / "out", out / "html"
@@ -177,7 +177,7 @@ def test_seat_advantage_plot_draws_the_fair_share_not_one_half():
 
 def test_sizes_are_capped_by_n_games():
     assert html_sizes("valhalla", 200)["tournament"] == 200
-    assert html_sizes("attila")["tournament"] == GAMES["attila"].page_runs.tournament == 50
+    assert html_sizes("attila")["tournament"] == GAMES["attila"].presentation.page_runs.tournament == 50
     assert html_sizes("attila", 10)["skill"] == 10
 
 
@@ -194,7 +194,7 @@ def test_report_without_html_dir_is_unchanged(written, tmp_path):
 
 
 def test_cli_report_html(tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], page_runs=TINY_VALHALLA))
+    monkeypatch.setitem(GAMES, "valhalla", with_presentation(GAMES["valhalla"], page_runs=TINY_VALHALLA))
     html_dir = tmp_path / "html"
     code = main(["report", "valhalla", "-n", str(N), "--out", str(tmp_path), "--html", str(html_dir),
                  "--no-progress"])
@@ -208,7 +208,7 @@ def test_cli_report_html(tmp_path, capsys, monkeypatch):
 def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
     """The page's ladder is ``toolkit.analysis.ladder`` with the game's page sizes, on the report's seed."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
+        mp.setitem(GAMES, "valhalla", with_presentation(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
         sizes = html_sizes("valhalla", N)
     assert sizes["ladder"] == 10 and "mcts:100" in sizes["ladder_policies"]
     expected = toolkit.analysis.ladder("valhalla", policies=sizes["ladder_policies"], n_games=sizes["ladder"],
@@ -256,8 +256,8 @@ def test_the_tuning_section_answers_the_games_question(written, game):
     section = re.search(r'<section id="tuning">(.*?)</section>', text, re.S).group(1)
     spec = GAMES[game]
     found = tune_question(spec, n_games=N, seed=SEED, progress=False)
-    assert found.settings["n_games"] == min(N, spec.tune_question.n_games)
-    assert html.escape(spec.tune_question.question) in section
+    assert found.settings["n_games"] == min(N, spec.presentation.tune_question.n_games)
+    assert html.escape(spec.presentation.tune_question.question) in section
     assert html.escape(found.answer()) in section  # the same search: the same trials, finalists and verdict
     assert html.escape(tune_command(spec, found)) in section
     table = found.table()

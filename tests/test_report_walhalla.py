@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from toolkit.core.game import with_presentation
 import toolkit
 from toolkit import report as report_module
 from toolkit.games import GAMES
@@ -113,10 +114,10 @@ def test_walhalla_plots_show_four_seats_and_the_fair_share(monkeypatch, tmp_path
 
 def test_walhalla_plays_fewer_games_by_default(monkeypatch, tmp_path):
     """Without ``n_games`` Walhalla plays its declared ``report_games`` (its greedy players are slow)."""
-    assert GAMES["walhalla"].report_games < report_module.DEFAULT_GAMES
-    assert GAMES["walhalla"].report_games >= 20_000  # each seat's win rate to about +-0.006 or better
-    monkeypatch.setitem(GAMES, "valhalla", dataclasses.replace(GAMES["valhalla"], report_games=60))
-    monkeypatch.setitem(GAMES, "walhalla", dataclasses.replace(GAMES["walhalla"], report_games=50))
+    assert GAMES["walhalla"].presentation.report_games < report_module.DEFAULT_GAMES
+    assert GAMES["walhalla"].presentation.report_games >= 20_000  # each seat's win rate to about +-0.006 or better
+    monkeypatch.setitem(GAMES, "valhalla", with_presentation(GAMES["valhalla"], report_games=60))
+    monkeypatch.setitem(GAMES, "walhalla", with_presentation(GAMES["walhalla"], report_games=50))
     table = report(["valhalla", "walhalla"], seed=1, out_dir=tmp_path, progress=False)
     assert table["games"].to_dict() == {"valhalla": 60, "walhalla": 50}
     assert len(pd.read_csv(tmp_path / "walhalla.csv")) == 50

@@ -240,8 +240,8 @@ def _report_games_text() -> str:
     from toolkit.core.game import DEFAULT_REPORT_GAMES
     from toolkit.games import GAMES
 
-    fewer = [f"{spec.title} {spec.report_games:,}" for spec in GAMES.values()
-             if spec.report_games != DEFAULT_REPORT_GAMES]
+    fewer = [f"{spec.title} {spec.presentation.report_games:,}" for spec in GAMES.values()
+             if spec.presentation.report_games != DEFAULT_REPORT_GAMES]
     return f"default {DEFAULT_REPORT_GAMES:,}" + (f"; {', '.join(fewer)}" if fewer else "")
 
 

@@ -30,11 +30,11 @@ report, written by :func:`designer_report` under ``html_dir``:
 ``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``, ``_ladder.csv``
     its tables (the matrix in long form: one row per policy and opponent).
 
-The number of games is each game's ``GameSpec.report_games`` (200,000 unless
+The number of games is each game's ``GameSpec.presentation.report_games`` (200,000 unless
 the game declares fewer: Attila's and Walhalla's greedy players are slow, see
 their declarations); ``n_games=`` sets one number for every game.  The page's
 own runs (tournament, skill gap, luck, ladder) use the smaller numbers of the game's
-``GameSpec.page_runs``, capped at ``n_games`` when it is given.
+``GameSpec.presentation.page_runs``, capped at ``n_games`` when it is given.
 
 Examples
 --------
@@ -92,7 +92,7 @@ from toolkit.core.runner import get_spec, resolve_rules, simulate
 
 DEFAULT_GAMES = DEFAULT_REPORT_GAMES  # a game that declares no ``report_games``
 DEFAULT_PRESET = "standard"
-# The designer pages' own runs: each game declares their sizes (``GameSpec.page_runs``, with its
+# The designer pages' own runs: each game declares their sizes (``GameSpec.presentation.page_runs``, with its
 # measured costs beside it).  The target is about as much time again as the default runs: under 3
 # minutes for the whole `toolkit report --html` on the 2-core machine.  Lookahead dominates: a 4-player
 # tournament of random, greedy and lookahead plays 9 lineups (lookahead in 1, 3 or 4 seats) x 4
@@ -167,13 +167,13 @@ def _summary_row(df: pd.DataFrame, spec, seconds: float) -> dict:
 
 
 def html_sizes(game: str, n_games: int | None = None) -> dict:
-    """The designer page's run sizes for ``game`` (its ``GameSpec.page_runs``), each capped at ``n_games``
+    """The designer page's run sizes for ``game`` (its ``GameSpec.presentation.page_runs``), each capped at ``n_games``
     if given.
 
     >>> html_sizes("attila", n_games=60)["tournament"], html_sizes("attila")["ladder_policies"]
     (50, ('random', 'greedy', 'mcts:100'))
     """
-    runs = get_spec(game).page_runs
+    runs = get_spec(game).presentation.page_runs
     sizes = {"tournament": runs.tournament, "skill": runs.skill, "lookahead": runs.lookahead, "ladder": runs.ladder,
              "ladder_policies": tuple(runs.lookahead if p == "lookahead" else p for p in runs.ladder_policies)}
     if n_games is not None:
@@ -331,12 +331,12 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
 
 def tune_question(spec, *, n_games: int | None = None, seed: int = 0, threads: int | None = None,
                   progress: bool | None = None):
-    """The game's own tuning question (``GameSpec.tune_question``) answered as the overview notebook answers
+    """The game's own tuning question (``GameSpec.presentation.tune_question``) answered as the overview notebook answers
     it at full size: its trials and games per trial (capped at ``n_games``), its players, from its preset,
     on ``seed``; None for a game without a question."""
     from toolkit.analysis.tuning import tune
 
-    q = spec.tune_question
+    q = spec.presentation.tune_question
     if q is None:
         return None
     games = q.n_games if n_games is None else min(q.n_games, int(n_games))
@@ -346,7 +346,7 @@ def tune_question(spec, *, n_games: int | None = None, seed: int = 0, threads: i
 
 def tune_command(spec, found) -> str:
     """The ``toolkit tune`` command that plays the same search as ``found`` (:func:`tune_question`)."""
-    q, s = spec.tune_question, found.settings
+    q, s = spec.presentation.tune_question, found.settings
     parts = ["toolkit", "tune", spec.name] + (["--preset", q.preset] if q.preset else [])
     parts += ["--policies", s["policies"]]
     for metric, goal in q.targets.items():
@@ -382,7 +382,7 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
     games : str or sequence of str, optional
         Game names (default: every registered game).
     n_games : int, optional
-        Games per game (default each game's ``GameSpec.report_games``).
+        Games per game (default each game's ``GameSpec.presentation.report_games``).
     seed : int
         Run seed.
     out_dir : path
@@ -426,7 +426,7 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         rules = resolve_rules(spec, None, DEFAULT_PRESET)
         policies = spec.default_policies(rules)
         start = time.perf_counter()
-        games = n_games if n_games is not None else spec.report_games
+        games = n_games if n_games is not None else spec.presentation.report_games
         df = simulate(spec, rules, games, seed=seed, policies=policies, threads=threads, keep="games",
                       progress=progress)
         seconds = time.perf_counter() - start

@@ -25,7 +25,7 @@ from toolkit.core.params import params_of
 from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server, url_in_log
 
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
-N = toolkit.GAMES["valhalla"].panel_games  # the page's games per run
+N = toolkit.GAMES["valhalla"].presentation.panel_games  # the page's games per run
 SHOWN = f"{N:,} Valhalla games"
 REDRAW_TIMEOUT_MS = 120_000
 
@@ -235,7 +235,7 @@ def test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the
 def test_switching_game_rebuilds_panel_and_seats(page):
     old = plot_source(page)
     control(page, "dropdown", "game").locator("select").select_option(label="Attila")
-    wait_for_redraw(page, old, f"switching to Attila ({toolkit.GAMES['attila'].panel_games:,} games)")
+    wait_for_redraw(page, old, f"switching to Attila ({toolkit.GAMES['attila'].presentation.panel_games:,} games)")
     assert page.locator(".widget-text", has_text="seat 3").count() == 1  # Attila: 4 seats by default
     assert page.locator(".toolkit-rule-throw_mode").count() == 0
     assert page_problems(page) == []

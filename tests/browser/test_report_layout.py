@@ -13,7 +13,7 @@ import dataclasses
 
 import pytest
 
-from toolkit.core.game import PageRuns
+from toolkit.core.game import PageRuns, with_presentation
 from toolkit.games import GAMES
 from toolkit.report import report
 
@@ -35,7 +35,7 @@ WRAPPED = """() => [...document.querySelectorAll("td.ci")].filter(td => {
 def halali_page(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAMES, "halali", dataclasses.replace(GAMES["halali"], page_runs=TINY))
+        mp.setitem(GAMES, "halali", with_presentation(GAMES["halali"], page_runs=TINY))
         report(["halali"], n_games=500, seed=1, out_dir=out / "out", html_dir=out / "html", progress=False)
     return out / "html" / "halali.html"
 

@@ -15,7 +15,7 @@ import pytest
 
 import toolkit
 from toolkit.analysis import metrics
-from toolkit.core.game import PageRuns
+from toolkit.core.game import PageRuns, with_presentation
 from toolkit.core.params import params_of
 
 GAMES = list(toolkit.GAMES)
@@ -72,16 +72,16 @@ def seat_problems(spec) -> list[str]:
 def settings_problems(spec) -> list[str]:
     """Report, page and notebook settings name real policies, rules and metrics."""
     problems = []
-    ladder = [p for p in spec.page_runs.ladder_policies if p != "lookahead"]  # "lookahead": the setting above
-    for name in (spec.page_runs.lookahead, spec.notebook_lookahead, *spec.default_policies(spec.Rules()), *ladder):
+    ladder = [p for p in spec.presentation.page_runs.ladder_policies if p != "lookahead"]  # "lookahead": the setting above
+    for name in (spec.presentation.page_runs.lookahead, spec.presentation.notebook_lookahead, *spec.default_policies(spec.Rules()), *ladder):
         try:
             spec.check_policy_name(name)
         except ValueError as error:
             problems.append(str(error))
-    runs = spec.page_runs
-    if spec.report_games < 1 or runs.tournament < 1 or runs.skill < 1 or runs.ladder < 1:
+    runs = spec.presentation.page_runs
+    if spec.presentation.report_games < 1 or runs.tournament < 1 or runs.skill < 1 or runs.ladder < 1:
         problems.append("a run size below 1")
-    q = spec.rule_question
+    q = spec.presentation.rule_question
     if q is not None:
         fields = params_of(spec.Rules)
         if q.rule not in fields:
@@ -194,16 +194,16 @@ def test_a_wrong_seat_declaration_is_reported():
 
 def test_wrong_settings_are_reported():
     halali = toolkit.GAMES["halali"]
-    assert settings_problems(dataclasses.replace(halali, notebook_lookahead="minimax:9"))
-    assert settings_problems(dataclasses.replace(halali, notebook_lookahead="mcts:0"))
-    assert settings_problems(dataclasses.replace(halali, page_runs=PageRuns(ladder_policies=("random", "mcts:x"))))
-    assert settings_problems(dataclasses.replace(halali, page_runs=PageRuns(ladder=0)))
-    question = dataclasses.replace(halali.rule_question, rule="no_such_rule")
-    assert settings_problems(dataclasses.replace(halali, rule_question=question))
-    question = dataclasses.replace(halali.rule_question, values=(1, 999))
-    assert settings_problems(dataclasses.replace(halali, rule_question=question))
-    question = dataclasses.replace(halali.rule_question, metric="fun")
-    assert settings_problems(dataclasses.replace(halali, rule_question=question))
+    assert settings_problems(with_presentation(halali, notebook_lookahead="minimax:9"))
+    assert settings_problems(with_presentation(halali, notebook_lookahead="mcts:0"))
+    assert settings_problems(with_presentation(halali, page_runs=PageRuns(ladder_policies=("random", "mcts:x"))))
+    assert settings_problems(with_presentation(halali, page_runs=PageRuns(ladder=0)))
+    question = dataclasses.replace(halali.presentation.rule_question, rule="no_such_rule")
+    assert settings_problems(with_presentation(halali, rule_question=question))
+    question = dataclasses.replace(halali.presentation.rule_question, values=(1, 999))
+    assert settings_problems(with_presentation(halali, rule_question=question))
+    question = dataclasses.replace(halali.presentation.rule_question, metric="fun")
+    assert settings_problems(with_presentation(halali, rule_question=question))
 
 
 def test_a_table_that_is_no_distribution_is_reported():

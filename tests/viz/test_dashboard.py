@@ -223,18 +223,18 @@ def test_app_refuses_a_busy_port(capsys):
 
 def test_the_tuning_is_prefilled_with_the_games_question_and_offers_bounded_rules():
     board = Dashboard("valhalla", n_games=N, threads=1, refresh=False)
-    question = toolkit.GAMES["valhalla"].tune_question
+    question = toolkit.GAMES["valhalla"].presentation.tune_question
     assert board.tune_metric.value == "first_player_win_rate" and board.tune_value.value == 0.5
     assert board.tune_rules.value == tuple(question.vary)
     offered = set(board.tune_rules.options)
     assert {"throw_mode", "extra_throw_enabled", "zero_runes_value", "stick_rune_up_probability",
             "extra_throw_values"} <= offered
     assert not offered & {"safe_squares", "blockade_zone"}  # a set of squares, a list: no bounded domain
-    question = get_spec("valhalla").tune_question
+    question = get_spec("valhalla").presentation.tune_question
     assert board.tune_question.value.startswith(f"<p><i>{html.escape(question.question)}</i> (the game's question, "
                                                 "asked of the alternative preset with random players;")
     board.game.value = "attila"
-    assert html.escape(get_spec("attila").tune_question.question) in board.tune_question.value
+    assert html.escape(get_spec("attila").presentation.tune_question.question) in board.tune_question.value
     assert "with greedy players" in board.tune_question.value
     assert board.tune_metric.value == "first_player_advantage" and board.tune_rules.value == ("finish_round",
                                                                                              "later_seat_vp")

@@ -102,7 +102,7 @@ def test_default_job_sizes_follow_the_game_and_the_player_count():
     board = Dashboard("attila", n_games=20, threads=1, refresh=False)
     spec = board.spec
     four = board.tournament_games.value
-    assert four == job_games(spec, spec.Rules(), "tournament") == spec.page_runs.tournament
+    assert four == job_games(spec, spec.Rules(), "tournament") == spec.presentation.page_runs.tournament
     board.panel.widgets["num_players"].value = 5
     board.panel.refresh()
     assert board.tournament_games.value == job_games(spec, spec.Rules(num_players=5), "tournament") < four

@@ -64,6 +64,34 @@ class TuneQuestion:
 
 
 @dataclasses.dataclass(frozen=True)
+class Presentation:
+    """How a game is shown, apart from what it is (:class:`GameSpec`): the run sizes of the report, the
+    dashboard and the overview notebook, and the designer's questions those answer.  Every field has a
+    default; a game measures its own speed to set the sizes (benchmarks/redraw.py, the report's timings)."""
+
+    report_games: int = DEFAULT_REPORT_GAMES  # games of ``toolkit report``'s default run
+    page_runs: PageRuns = PageRuns()  # the designer page's own runs
+    # games per run of the dashboard: played and drawn in about a second on two cores with the default
+    # players at the standard player count (each game measures its own: benchmarks/redraw.py)
+    panel_games: int = 20_000
+    # the overview notebook: the skilled policy's setting, and a run with it plays 1 / lookahead_share of
+    # the notebook's games per seating (at least 1,000 / lookahead_share)
+    notebook_lookahead: str = "lookahead"
+    lookahead_share: int = 20
+    rule_question: RuleQuestion | None = None  # the overview notebook's sweep
+    tune_question: TuneQuestion | None = None  # the overview notebook's and the report's tuning
+
+    def lookahead_games(self, n_games: int) -> int:
+        """Games per seating with ``notebook_lookahead`` when the overview notebook plays ``n_games``."""
+        return max(1_000 // self.lookahead_share, n_games // self.lookahead_share)
+
+
+def with_presentation(spec: "GameSpec", **changes) -> "GameSpec":
+    """``spec`` with some of its :class:`Presentation` fields changed (a test's smaller runs)."""
+    return dataclasses.replace(spec, presentation=dataclasses.replace(spec.presentation, **changes))
+
+
+@dataclasses.dataclass(frozen=True)
 class GameSpec:
     name: str
     description: str
@@ -105,9 +133,6 @@ class GameSpec:
     # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` that a run's records also
     # measure, or a replay of its deals (``toolkit.core.deals``), shown beside the exact ones by the dashboard
     simulated_odds: Callable | None = None
-    # games per run of the dashboard: played and drawn in about a second on two cores with the default
-    # players at the standard player count (each game measures its own: benchmarks/redraw.py)
-    panel_games: int = 20_000
     # what the outcome record can hold besides one winner: a win shared by tied seats (each counts it),
     # a draw (nobody wins), a game stopped unfinished (nobody wins)
     shared_wins: bool = False
@@ -117,24 +142,15 @@ class GameSpec:
     tutorial: bool = False  # the game a contributor reads first (``toolkit list`` marks it; docs/adding-a-game.md)
     # exact tables printed by ``toolkit odds`` before ``odds``: title -> (rules -> DataFrame or {value: probability})
     extra_odds: Mapping = dataclasses.field(default_factory=dict)
-    report_games: int = DEFAULT_REPORT_GAMES  # games of ``toolkit report``'s default run
-    page_runs: PageRuns = PageRuns()  # the designer page's own runs
-    # the overview notebook: the skilled policy's setting, and a run with it plays 1 / lookahead_share of
-    # the notebook's games per seating (at least 1,000 / lookahead_share)
-    notebook_lookahead: str = "lookahead"
-    lookahead_share: int = 20
-    rule_question: RuleQuestion | None = None  # the overview notebook's sweep
-    tune_question: TuneQuestion | None = None  # the overview notebook's tuning
+    # how the report, the dashboard and the notebooks show it: run sizes and the designer's questions, each
+    # with a default, so that a new game need not give them
+    presentation: Presentation = Presentation()
     # hooks, each a "module:function" imported when first used (so matplotlib loads only then):
     # replay(rules, seed, game_index, policies) -> the positions of one game, in order (policies None: the
     # game's choice);
     # draw_position(position, ax=None) -> the matplotlib Axes it drew one of those positions on
     replay: str | None = None
     draw_position: str | None = None
-
-    def lookahead_games(self, n_games: int) -> int:
-        """Games per seating with ``notebook_lookahead`` when the overview notebook plays ``n_games``."""
-        return max(1_000 // self.lookahead_share, n_games // self.lookahead_share)
 
     def __post_init__(self):
         self._fill_from_package()

@@ -23,7 +23,7 @@ On the page:
 - on demand, each with a progress bar, the time left at the pace so far and a cancel button: a policy
   tournament and a strength ladder on the current rules (the report's players and sizes, scaled to the
   player count: :func:`job_games`), a rule tuning toward a target (prefilled with the game's own question,
-  ``GameSpec.tune_question``), and a CSV of the current run.
+  ``GameSpec.presentation.tune_question``), and a CSV of the current run.
 
 The games play off the page's thread (:mod:`toolkit.viz.background`) when the page runs in a kernel: a
 new change cancels a run it makes stale (within a chunk, a fraction of a second), only the latest
@@ -96,20 +96,20 @@ def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
 def job_players(spec, kind: str) -> list:
     """The players of the page's tournament (``"tournament"``: random, greedy and the game's lookahead
     setting, as the report's) or ladder (``"ladder"``: the report's rungs)."""
-    runs = spec.page_runs
+    runs = spec.presentation.page_runs
     names = ("random", "greedy", runs.lookahead) if kind == "tournament" else runs.ladder_policies
     return list(dict.fromkeys(runs.lookahead if n == "lookahead" else n for n in names))
 
 
 def job_games(spec, rules, kind: str) -> int:
     """Default games per pairing or seating of the page's tournament or ladder for these rules: the
-    report's size (``GameSpec.page_runs``, set per game from its measured speed) for the standard player
+    report's size (``GameSpec.presentation.page_runs``, set per game from its measured speed) for the standard player
     count, scaled for another count so that the whole job plays about as many games (more players: more
     seatings, fewer games each), at least 10.  ``benchmarks/jobs.py`` times every default job of every
     game and player count against the 60 s budget."""
     from toolkit.analysis import tournament
 
-    base_games = spec.page_runs.tournament if kind == "tournament" else spec.page_runs.ladder
+    base_games = spec.presentation.page_runs.tournament if kind == "tournament" else spec.presentation.page_runs.ladder
     names = job_players(spec, kind)
     standard = spec.seats(spec.Rules())
     ratio = len(tournament.lineups(names, standard)) / len(tournament.lineups(names, spec.seats(rules)))
@@ -270,7 +270,7 @@ class Dashboard:
         self.csv_link.value = ""
         self.tournament_output.outputs = ()
         self.ladder_output.outputs = ()
-        n = self.n_games or self.spec.panel_games
+        n = self.n_games or self.spec.presentation.panel_games
         old_panel = getattr(self, "panel", None)
         if old_panel is not None:
             _close_tree(old_panel.box)  # else every game switch leaves its widgets alive in kernel and page
@@ -317,7 +317,7 @@ class Dashboard:
                 continue  # a domain without bounds (a mapping, a list, a free number): not offered
             searchable.append(name)
         self.tune_rules.options = searchable
-        question = self.spec.tune_question
+        question = self.spec.presentation.tune_question
         self.tune_question.value = "" if question is None else (
             f"<p><i>{html.escape(question.question)}</i> (the game's question, asked of the "
             f"{html.escape(question.preset or 'standard')} preset with {html.escape(question.policies or 'random')} "
@@ -678,7 +678,7 @@ class Dashboard:
                                      f'tuning {", ".join(vary)} toward {metric} = {goal}: {trials} trials of '
                                      f"{games:,} games with {','.join(policies)} …</span>")
         spec, seed, threads = self.spec, self.seed, self.threads
-        question = spec.tune_question  # a skill gap's players are the question's (Herrlof: greedy against random)
+        question = spec.presentation.tune_question  # a skill gap's players are the question's (Herrlof: greedy against random)
         skill = {} if question is None else {"skilled": question.skilled, "unskilled": question.unskilled}
         return self._start_job(
             "tuning", self.tune_slot, self.tune_output,
@@ -756,7 +756,7 @@ def dashboard(game: str | None = None, **options) -> Dashboard:
     """The rule-tweaking dashboard for ``game`` (default: the first registered game; see the module
     docstring); displays itself.
 
-    ``options``: ``n_games`` (games per run; default ``GameSpec.panel_games``), ``seed``,
+    ``options``: ``n_games`` (games per run; default ``GameSpec.presentation.panel_games``), ``seed``,
     ``threads``, ``tournament_games`` (default :func:`job_games`), ``refresh`` (run once at once, default
     True), ``background`` (play off the page's thread; default: inside a kernel)."""
     return Dashboard(game, **options)

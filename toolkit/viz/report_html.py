@@ -497,9 +497,9 @@ def render(d: DesignerData) -> str:
                         "Each metric against the rating (Elo with two seats, OpenSkill mu with more); whiskers: "
                         "95% intervals both ways."))
 
-    question = spec.tune_question
+    question = spec.presentation.tune_question
     if d.tuning is None:
-        section("tuning", _p(f"{spec.title} declares no tuning question (GameSpec.tune_question); "
+        section("tuning", _p(f"{spec.title} declares no tuning question (GameSpec.presentation.tune_question); "
                              f"toolkit tune {spec.name} searches any rules for any target."))
     else:
         t = d.tuning

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from toolkit.core.game import GameSpec, PageRuns, RuleQuestion, TuneQuestion
+from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
 from toolkit.core.mcts import policy_codes
 from toolkit.games.herrlof import kernel, roundlog
 from toolkit.games.herrlof.rules import Rules
@@ -52,22 +52,24 @@ SPEC = GameSpec(
     first_mover=lambda column: 1 - column("first_dealer"),  # the non-dealer bids and leads first (R-1)
     draws=True,  # R-6.3
     hidden_information=True,  # the hands, the stock and the secret bids
-    panel_games=30_000,  # greedy: 30,000 games played and drawn in about 1 s (benchmarks/redraw.py)
-    # toolkit report --html: lookahead:32 (the default, PIMC) plays 12 games/s against random,
-    # lookahead:4 140; the tournament at lookahead:4 takes 4.4 CPU s for 200 games per pair, skill gap
-    # and luck 3.2 CPU s for 200
-    page_runs=PageRuns(tournament=400, skill=400, lookahead="lookahead:4"),
-    # the overview notebook: 60-70 lookahead:8 games a second against random (two cores)
-    notebook_lookahead="lookahead:8",
-    lookahead_share=100,
-    rule_question=RuleQuestion(
-        "exact_bid_bonus", (0, 5, 10, 15, 20), "lead_changes",
-        "the bonus for making one's bid exactly is the heart of the bidding game. It decides how fast the "
-        "50 points are reached and how much a round can swing."),
-    tune_question=TuneQuestion(
-        "The special cards' effects (the 1 steals a trick, the 3 trades with the stock, the 6 swaps a card, "
-        "the 9 cedes the lead): which settings make skill matter most, greedy against random?",
-        {"skill_gap": "max"}, {"effect_1": None, "effect_3": None, "three_trigger": None, "effect_6": None,
-                               "effect_9": None},
-        skilled="greedy", trials=20, n_games=2_000),
+    presentation=Presentation(
+        panel_games=30_000,  # greedy: 30,000 games played and drawn in about 1 s (benchmarks/redraw.py)
+        # toolkit report --html: lookahead:32 (the default, PIMC) plays 12 games/s against random,
+        # lookahead:4 140; the tournament at lookahead:4 takes 4.4 CPU s for 200 games per pair, skill gap
+        # and luck 3.2 CPU s for 200
+        page_runs=PageRuns(tournament=400, skill=400, lookahead="lookahead:4"),
+        # the overview notebook: 60-70 lookahead:8 games a second against random (two cores)
+        notebook_lookahead="lookahead:8",
+        lookahead_share=100,
+        rule_question=RuleQuestion(
+            "exact_bid_bonus", (0, 5, 10, 15, 20), "lead_changes",
+            "the bonus for making one's bid exactly is the heart of the bidding game. It decides how fast the "
+            "50 points are reached and how much a round can swing."),
+        tune_question=TuneQuestion(
+            "The special cards' effects (the 1 steals a trick, the 3 trades with the stock, the 6 swaps a card, "
+            "the 9 cedes the lead): which settings make skill matter most, greedy against random?",
+            {"skill_gap": "max"}, {"effect_1": None, "effect_3": None, "three_trigger": None, "effect_6": None,
+                                   "effect_9": None},
+            skilled="greedy", trials=20, n_games=2_000),
+    ),
 )

@@ -6,7 +6,7 @@ Choices the spec leaves open are decided in ``reference.py``'s docstring.
 
 from __future__ import annotations
 
-from toolkit.core.game import GameSpec, RuleQuestion, TuneQuestion
+from toolkit.core.game import GameSpec, Presentation, RuleQuestion, TuneQuestion
 
 SPEC = GameSpec(
     name="pig",
@@ -16,13 +16,15 @@ SPEC = GameSpec(
     first_mover=lambda column: column("start_seat"),
     turn_word="one player's turn",
     tutorial=True,
-    rule_question=RuleQuestion(
-        "target", (20, 50, 100, 200), "first_player_win_rate",
-        "the score that wins. The first player is a turn ahead all game; a short race may make that matter "
-        "more."),
-    tune_question=TuneQuestion(
-        "The first player wins more than half of the greedy games: what head start for the second player "
-        "makes it fair?",
-        {"first_player_win_rate": 0.5}, {"second_player_bonus": "0..20"}, policies="greedy", trials=20,
-        n_games=20_000),
+    presentation=Presentation(
+        rule_question=RuleQuestion(
+            "target", (20, 50, 100, 200), "first_player_win_rate",
+            "the score that wins. The first player is a turn ahead all game; a short race may make that matter "
+            "more."),
+        tune_question=TuneQuestion(
+            "The first player wins more than half of the greedy games: what head start for the second player "
+            "makes it fair?",
+            {"first_player_win_rate": 0.5}, {"second_player_bonus": "0..20"}, policies="greedy", trials=20,
+            n_games=20_000),
+    ),
 )
