@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from toolkit.core.jit import njit
 from toolkit.games.pig.kernel import (  # the layout (kernel.py imports this module at its end)
-    HOLD, P_TARGET, S_BAD_ROLL, S_PLIES, S_ROLLING, S_SCORE, S_SEAT, S_TOTAL, S_TURNS, S_WINNER, T_BUSTS, T_HOLDS, T_ROLLS,
+    HOLD, P_BONUS, P_TARGET, S_BAD_ROLL, S_HELD, S_PLIES, S_ROLLING, S_SCORE, S_SEAT, S_START, S_TOTAL, S_TURNS, S_WINNER, T_BUSTS, T_HOLDS, T_ROLLS,
 )
 
 
 @njit
 def check_step(params, before, st, option):
-    """§7.1 (banked scores change only by a hold, never down), §7.2 (a turn starts at 0, a decision point has
-    had a roll of at least 2) and §7.5."""
+    """§7.1 (banked scores change only by a hold, never down), §7.3 (every banked point was held: rolls and
+    busts, which ``advance`` makes between two checks, change no score), §7.2 (a turn starts at 0, a decision
+    point has had a roll of at least 2) and §7.5 (defensive: a face is ``below(sides) + 1``)."""
     if st[S_BAD_ROLL]:
         return 5
     for s in range(2):
@@ -22,6 +23,9 @@ def check_step(params, before, st, option):
         held = option == HOLD and s == before[S_SEAT]
         if gain < 0 or (gain != 0 and not held) or (held and gain != before[S_TOTAL]):
             return 1
+    for s in range(2):  # the rolls and busts since the last check (advance's) changed no banked score
+        if st[S_SCORE + s] != (params[P_BONUS] if s != st[S_START] else 0) + st[S_HELD + s]:
+            return 3
     # the state is checked after the option and (in the OpenSpiel bridge) the rolls up to the next decision
     total = st[S_TOTAL]
     if total < 0 or (st[S_ROLLING] == 0 and total < 2) or (st[S_WINNER] >= 0 and total != 0):

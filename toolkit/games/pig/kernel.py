@@ -45,10 +45,11 @@ C_WIN, C_SCORE, C_TALLY = seat_run(COLUMNS, "win", 2), seat_run(COLUMNS, "score"
 
 # -- the state of one game
 STATE = Layout(("score", 2), ("turn_total", 1), ("seat", 1), ("rolling", 1), ("winner", 1), ("turns", 1),
-               ("plies", 1), ("start", 1), ("bad_roll", 1), ("tally", 2 * len(SEAT_FIELDS)), ("lead", LEAD_FIELDS))
+               ("plies", 1), ("start", 1), ("bad_roll", 1), ("tally", 2 * len(SEAT_FIELDS)), ("lead", LEAD_FIELDS),
+               ("held", 2))  # held: the points each seat's holds banked (§7.1 and §7.3: the score is these + bonus)
 S_SCORE, S_TOTAL, S_SEAT, S_ROLLING, S_WINNER = STATE.score, STATE.turn_total, STATE.seat, STATE.rolling, STATE.winner
 S_TURNS, S_PLIES, S_START, S_BAD_ROLL, S_LEAD = STATE.turns, STATE.plies, STATE.start, STATE.bad_roll, STATE.lead
-S_TALLY = STATE.tally  # SEAT_FIELDS x seat, as the result columns
+S_TALLY, S_HELD = STATE.tally, STATE.held  # SEAT_FIELDS x seat, as the result columns
 T_ROLLS, T_BUSTS, T_HOLDS = (S_TALLY + 2 * k for k in range(len(SEAT_FIELDS)))
 STATE_SIZE = STATE.size
 ROLL, HOLD = 0, 1  # DP-1's options, in §5's order
@@ -118,6 +119,7 @@ def apply(params, st, rs, option):
         return
     seat = st[S_SEAT]
     st[S_SCORE + seat] += st[S_TOTAL]
+    st[S_HELD + seat] += st[S_TOTAL]
     st[T_HOLDS + seat] += 1
     if st[S_SCORE + seat] >= params[P_TARGET]:
         st[S_WINNER] = seat
