@@ -51,7 +51,7 @@ from toolkit.analysis import tournament
 from toolkit.core import stats
 from toolkit.games.herrlof import odds, policies, round_log, viz
 from toolkit.viz import plots
-from toolkit.viz.prose import caution
+from toolkit.viz.prose import caution, edge
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -503,12 +503,7 @@ dealer_rounds.round(3)
 # %%
 def dealer_sentence(row):
     rate, low, high = row["win_rate"], row["ci_low"], row["ci_high"]
-    if low > 0.5:
-        word = f"the first dealer **has an advantage**: it wins {rate:.1%} of the decided games"
-    elif high < 0.5:
-        word = f"the first dealer is **at a disadvantage**: it wins only {rate:.1%} of the decided games"
-    else:
-        word = f"no advantage can be seen: the first dealer wins {rate:.1%}, and 50% is inside the interval"
+    word = edge("the first dealer", rate, low, high, of="the decided games")
     return f"- *{row['policy']}* self-play, {row['games']:,} games: {word} (95% interval {low:.1%} to {high:.1%})."
 
 

@@ -325,7 +325,7 @@ for game, (base, rule, values, _) in SWEEPS.items():
 # is the darker bar.
 
 # %%
-fig, axes = plt.subplots(2, len(SWEEPS), figsize=(22, 7.5))
+fig, axes = plt.subplots(2, len(SWEEPS), figsize=(22, 7.5), squeeze=False)
 for column, (game, (base, rule, values, metric)) in enumerate(SWEEPS.items()):
     default = str(toolkit.rules(game, **(base or {})).to_json()[rule])
     for ax, shown in ((axes[0, column], metric), (axes[1, column], "first_player_advantage")):
@@ -371,7 +371,8 @@ display(Markdown(f"**Reading the numbers ({N:,} greedy games per value, seed {SE
 # What each rule is about, by the rules: the value of a throw with no rune up sets the pace of Valhalla's
 # race; the exact-bid bonus sets how fast Herrlof's 50 points come and how much one round can swing; Halali's
 # end phase is where the last points are taken, after Blue has moved first; Attila's gap rule exists to fix
-# the 2-player game (`none` is the rule of 3–5 players); and Walhalla's raids are the length of the game.
+# the 2-player game (`none` is the rule of 3–5 players); Walhalla's raids are the length of the game; and Pig's
+# target is the length of its race.
 
 # %% [markdown]
 # ### The same sweep on a Dask cluster
@@ -380,8 +381,8 @@ display(Markdown(f"**Reading the numbers ({N:,} greedy games per value, seed {SE
 # workers of a `distributed` cluster instead of running them one after another in this process. Every game
 # draws from its own random streams, derived from the seed and the game's number, and the tasks of a value
 # are merged in a fixed order, so the table is the same however the tasks were spread. The cell below starts
-# a `LocalCluster` of two single-threaded workers, reruns the Valhalla sweep on it and compares the two tables
-# cell by cell. (It needs the `dask` extra; without it the cell says so and does nothing.)
+# a `LocalCluster` of two single-threaded workers, reruns the first game's sweep on it and compares the two
+# tables cell by cell. (It needs the `dask` extra; without it the cell says so and does nothing.)
 
 # %%
 try:
@@ -391,15 +392,18 @@ except ImportError:
 
 if distributed is None:
     print('distributed is not installed: pip install "toolkit[dask]" to run this cell')
+elif not SWEEPS:
+    print("no game here declares a rule question: nothing to sweep")
 else:
-    base, rule, values, _ = SWEEPS["valhalla"]
+    game = next(iter(SWEEPS))  # the first game with a sweep
+    base, rule, values, _ = SWEEPS[game]
     # dashboard_address=":0": any free port (with None it still tries 8787 and warns when that is taken)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as cluster, distributed.Client(cluster) as client:
-        on_dask = sweep("valhalla", {rule: values}, n_games=N, seed=SEED, rules=base, policies="greedy",
+        on_dask = sweep(game, {rule: values}, n_games=N, seed=SEED, rules=base, policies="greedy",
                         task_games=TASK_GAMES, backend="dask", client=client, progress=False)
-    pd.testing.assert_frame_equal(sweeps["valhalla"], on_dask, check_exact=True)
-    display(Markdown(f"The Dask table equals the local one in all {on_dask.size:,} cells "
+    pd.testing.assert_frame_equal(sweeps[game], on_dask, check_exact=True)
+    display(Markdown(f"{toolkit.GAMES[game].title}: the Dask table equals the local one in all {on_dask.size:,} cells "
                      f"({len(on_dask)} values × {on_dask.shape[1]} columns, backend `{on_dask.attrs['backend']}`)."))
 
 # %% [markdown]
@@ -436,10 +440,12 @@ for game in GAMES:  # one figure per game, sized by comparison_matrix so that it
 rated = {game: ratings(comparisons[game]) for game in GAMES}
 elo = {g: r for g, r in rated.items() if r.attrs["rating"] == "elo"}
 openskill = {g: r for g, r in rated.items() if r.attrs["rating"] == "openskill"}
-display(Markdown("**Elo** (two players)"))
-display(pd.concat(elo, names=["game"]).round({"elo": 1, "se": 1, "ci_low": 1, "ci_high": 1, "score": 3}))
-display(Markdown("**OpenSkill** (four players)"))
-pd.concat(openskill, names=["game"]).round(2)
+if elo:
+    display(Markdown("**Elo** (two players)"))
+    display(pd.concat(elo, names=["game"]).round({"elo": 1, "se": 1, "ci_low": 1, "ci_high": 1, "score": 3}))
+if openskill:
+    display(Markdown("**OpenSkill** (four players)"))
+    display(pd.concat(openskill, names=["game"]).round(2))
 
 # %%
 def rating_line(game):

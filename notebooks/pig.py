@@ -35,7 +35,7 @@ import toolkit
 from toolkit.analysis import tournament
 from toolkit.games.pig import odds
 from toolkit.viz import plots
-from toolkit.viz.prose import caution
+from toolkit.viz.prose import caution, edge
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -85,13 +85,8 @@ plt.gca().set_ylabel("P(first player wins)")
 
 def verdict(row):
     rate, low, high = row["win_rate"], row["ci_low"], row["ci_high"]
-    if low > 0.5:
-        word = f"the first player **has** an advantage: it wins {rate:.1%} of games"
-    elif high < 0.5:
-        word = f"the first player is **behind**: it wins {rate:.1%} of games"
-    else:
-        word = f"no advantage can be seen: the first player wins {rate:.1%}, and 50% is inside the interval"
-    return f"- *{row['policy']}* players, {row['games']:,} games: {word} (95% interval {low:.1%} to {high:.1%})."
+    return (f"- *{row['policy']}* players, {row['games']:,} games: {edge('the first player', rate, low, high)} "
+            f"(95% interval {low:.1%} to {high:.1%}).")
 
 
 display(Markdown("\n".join(verdict(row) for _, row in first.iterrows()) + f"\n\n{caution(len(first))}"))

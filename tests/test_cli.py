@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from toolkit.core.registry import GAMES
 from toolkit.cli import main
 
 
@@ -29,6 +30,26 @@ def test_list(capsys):
     assert header.split()[:3] == ["game", "title", "players"]
     assert row.split()[:3] == ["valhalla", "Valhalla", "2"]
     assert "random,greedy,lookahead" in row and "Norse Senet" in row
+
+
+def test_list_marks_the_tutorial_game(capsys):
+    """The game a contributor reads first is marked, by its declaration (``GameSpec.tutorial``), and only it."""
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    rows = {line.split()[0]: line for line in out.splitlines()[1:] if line and line.split()[0] in GAMES}
+    assert [name for name, row in rows.items() if "(tutorial)" in row] == ["pig"]
+    assert [name for name, spec in GAMES.items() if spec.tutorial] == ["pig"]
+    assert "The tutorial game, pig, is the one to read first" in out
+
+
+def test_check_finds_every_game_whole_and_names_what_one_lacks(capsys, monkeypatch):
+    code, out, _ = run(capsys, "check")
+    assert code == 0 and out.count("everything a game supplies is there") == len(GAMES)
+    import dataclasses
+
+    monkeypatch.setitem(GAMES, "pig", dataclasses.replace(GAMES["pig"], first_mover=None))
+    code, out, _ = run(capsys, "check", "pig")
+    assert code == 1 and "SPEC gives no first_mover" in out
 
 
 def test_rules_table_and_presets(capsys):

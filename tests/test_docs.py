@@ -73,12 +73,14 @@ def _walk(root: Path) -> list[Path]:
 
 
 def repo_files(root: Path = REPO) -> list[Path]:
-    """The tracked files (``git ls-files``), or every file outside the generated folders without git.
+    """The tracked files and the new ones git does not ignore, or every file outside the generated folders
+    without git.
 
     The files under ``docs/`` are always included, so a new document is checked before it is added.
     """
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
+    try:  # tracked, and new files git does not ignore (a game being added is checked before it is committed)
+        out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, capture_output=True,
+                             check=True).stdout
         paths = {root / p for p in out.decode().split("\0") if p}
     except (OSError, subprocess.CalledProcessError):
         paths = set(_walk(root))

@@ -26,6 +26,15 @@ PROTOCOL = ("start", "advance", "kind", "count", "nth", "options", "apply", "cho
             "check_step", "check_end", "returns", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE")
 
 
+def play_out(game):
+    """A reference game (the protocol's Python side: ``start``, ``advance``, ``choose``, ``apply``) played to
+    its end by its seats' players; returns the game."""
+    game.start()
+    while (decision := game.advance()) is not None:
+        game.apply(decision, game.choose(decision))
+    return game
+
+
 def implements_protocol(kernel) -> bool:
     """Whether the kernel module defines every name of the protocol."""
     return all(hasattr(kernel, name) for name in PROTOCOL)

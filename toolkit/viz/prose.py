@@ -28,3 +28,19 @@ def caution(k: int) -> str:
     return (f"*{k} intervals are read at once: if none of these differences were real, at least one interval "
             f"would still exclude zero (or 50%) in about {1 - 0.95 ** k:.0%} of runs, so a lone interval that "
             "just clears it is weak evidence.*")
+
+
+def edge(who: str, rate: float, low: float, high: float, of: str = "games", fair: float = 0.5) -> str:
+    """Whether ``who`` wins more or less than the ``fair`` share, in words that say only what the 95% interval
+    ``[low, high]`` supports.
+
+    >>> edge("the first player", 0.55, 0.52, 0.58)
+    'the first player **has an advantage**: it wins 55.0% of games'
+    >>> edge("the first dealer", 0.51, 0.47, 0.55, of="the decided games")
+    'no advantage can be seen: the first dealer wins 51.0%, and 50% is inside the interval'
+    """
+    if low > fair:
+        return f"{who} **has an advantage**: it wins {rate:.1%} of {of}"
+    if high < fair:
+        return f"{who} is **at a disadvantage**: it wins only {rate:.1%} of {of}"
+    return f"no advantage can be seen: {who} wins {rate:.1%}, and {fair:.0%} is inside the interval"

@@ -76,6 +76,7 @@ import itertools
 from toolkit.core import cards
 from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
+from toolkit.core.protocol import play_out
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.attila.rules import TILES, TRIBES
 
@@ -523,10 +524,7 @@ class Game:
 
     def play_out(self) -> "Game":
         """Play the whole game with the seats' players (through the protocol)."""
-        self.start()
-        while (decision := self.advance()) is not None:
-            self.apply(decision, self.choose(decision))
-        return self
+        return play_out(self)
 
     def winners(self) -> list:
         """A-7: the winning seats (all tied at the top with ``shared``), none if aborted."""

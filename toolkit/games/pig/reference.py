@@ -16,6 +16,7 @@ import dataclasses
 
 from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
+from toolkit.core.protocol import play_out
 from toolkit.core.rng import CHANCE, Stream
 
 ROLL, HOLD = "roll", "hold"  # DP-1's options in canonical order (§5); their kernel codes are 0 and 1
@@ -105,10 +106,7 @@ class Game:
         return self.players[decision.seat].choose(self, decision)
 
     def play(self) -> "Game":
-        self.start()
-        while (decision := self.advance()) is not None:
-            self.apply(decision, self.choose(decision))
-        return self
+        return play_out(self)
 
     def row(self) -> dict:
         return record_row(self)
