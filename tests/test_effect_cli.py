@@ -51,6 +51,7 @@ HERE = "tests/test_effect_cli.py"
 # (command, option) -> the test that reads the option's effect back ("path::name"); a positional
 # argument is named by its dest.  test_every_option_has_an_effect_test checks this against the parser.
 EFFECTS = {
+    ("check", "games"): f"{HERE}::test_check_checks_the_games_asked",
     ("warm", "games"): f"{HERE}::test_warm_compiles_the_copies_asked",
     ("warm", "--search"): f"{HERE}::test_warm_compiles_the_copies_asked",
     ("warm", "--jobs"): f"{HERE}::test_warm_compiles_the_copies_asked",
@@ -614,3 +615,13 @@ def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
     assert "--no-browser" not in second["argv"] and f"--port={port}" in second["argv"]
     source = second["source"] if isinstance(second["source"], str) else "".join(second["source"])
     assert source.endswith(f"dashboard({next(iter(GAMES))!r})")  # the first registered game
+
+
+def test_check_checks_the_games_asked(capsys):
+    """``toolkit check GAME``: only the games named are checked; none named, every registered game."""
+    code, out, _ = run(capsys, "check", "pig")
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == ["pig"]
+    code, out, _ = run(capsys, "check")
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == list(toolkit.GAMES)
+    code, _, err = run(capsys, "check", "nosuchgame")
+    assert code == 2 and "'nosuchgame' is not registered" in err

@@ -34,6 +34,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server
+from toolkit.core.params import params_of
 from toolkit.games import GAMES
 
 jupytext = pytest.importorskip("jupytext")

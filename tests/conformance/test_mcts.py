@@ -167,8 +167,10 @@ def test_the_python_twin_makes_the_kernels_choices(name):
     assert checked >= 6 and (differs == 0 if flat else differs >= 1), (checked, differs)
 
 
-SETTINGS = [(name, setting) for name in ("valhalla", "attila")
-            for setting in ("MCTS_ROOT_SWEEP", "MCTS_EXPAND_AFTER", "MCTS_REWARD_SCALE", "MCTS_CUTOFF_AT_TURN")]
+# every game's own search settings, as its kernel declares them (Valhalla and Attila today)
+SETTINGS = [(name, setting) for name, spec in toolkit.GAMES.items()
+            for setting in ("MCTS_ROOT_SWEEP", "MCTS_EXPAND_AFTER", "MCTS_REWARD_SCALE", "MCTS_CUTOFF_AT_TURN")
+            if hasattr(spec.kernel, setting)]
 
 
 @pytest.mark.parametrize(("name", "setting"), SETTINGS)

@@ -1,8 +1,12 @@
-"""Card piles kept as counts per kind of card, as the references of the games with such decks keep them
-(Attila's tribes, Walhalla's action cards): a hand and the discard pile are counts per kind, the deck
-is a list of kind codes, top first."""
+"""Card piles kept as counts per kind of card, as the games with such decks keep them (Attila's tribes,
+Walhalla's action cards): a hand and the discard pile are counts per kind, the deck is a list of kind codes,
+top first.  :func:`deal` and :func:`draw_card` are the references'; :func:`deck_from_counts` and
+:func:`split_evenly` the kernels' (njit, inlined into their callers)."""
 
 from __future__ import annotations
+
+from toolkit.core import rng
+from toolkit.core.jit import njit_inline
 
 
 def deal(counts, seats: int, hand_size: int, chance) -> tuple[list, list, list]:
@@ -59,3 +63,23 @@ def draw_card(deck: list, discard: list, hand: list, chance) -> bool:
         chance.shuffle(deck)
     hand[deck.pop(0)] += 1
     return True
+
+
+@njit_inline
+def deck_from_counts(st, deck_at, counts_at, kinds, rs):
+    """The kernels' deck: ``st[counts_at + k]`` cards of each kind ``k < kinds`` listed in canonical order
+    at ``st[deck_at:]`` and shuffled from the chance stream, as :func:`deal` lists and shuffles them; returns
+    how many cards it holds."""
+    n = 0
+    for k in range(kinds):
+        for _ in range(st[counts_at + k]):
+            st[deck_at + n] = k
+            n += 1
+    rng.shuffle(st, deck_at, n, rs, 0)
+    return n
+
+
+@njit_inline
+def split_evenly(total, k, round_up):
+    """``total`` points shared by ``k`` tied places, rounded up or down (a majority scoring's tie)."""
+    return (total + k - 1) // k if round_up else total // k

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, popcount
+from toolkit.core.cards import deck_from_counts, split_evenly
 from toolkit.core.jit import njit_inline, njit_no_nrt
 from toolkit.games.attila.kernel import (  # the layouts (kernel.py imports this module at its end)
     N_TRIBES, P_ADJ, P_END_ON_MAX, P_FIGURES, P_FINISH_ROUND, P_GAP, P_HAND, P_MAX_TURNS, P_PLAYERS, P_ROUND_UP,
@@ -30,14 +30,8 @@ from toolkit.games.attila.kernel import (  # the layouts (kernel.py imports this
 @njit_inline
 def shuffle_into_deck(ip, st, rs, counts_base):
     """Build the deck in canonical order from counts at ``st[counts_base + t]`` and shuffle it."""
-    n = 0
-    for t in range(N_TRIBES):
-        for _ in range(st[counts_base + t]):
-            st[S_DECK + n] = t
-            n += 1
-    rng.shuffle(st, S_DECK, n, rs, 0)
+    st[S_DECK_N] = deck_from_counts(st, S_DECK, counts_base, N_TRIBES, rs)
     st[S_DECK_HEAD] = 0
-    st[S_DECK_N] = n
 
 
 @njit_inline
@@ -119,9 +113,7 @@ def place(ip, st, seat, t, x):
 
 @njit_inline
 def share(ip, total, k):
-    if ip[P_ROUND_UP] == 1:
-        return (total + k - 1) // k
-    return total // k
+    return split_evenly(total, k, ip[P_ROUND_UP] == 1)
 
 
 @njit_no_nrt

@@ -38,7 +38,7 @@ def policy_ids(policies) -> np.ndarray:
 COLUMNS = (("winner", "win_0", "win_1", "score_0", "score_1", "turns", "plies", "decisions", "options",
             "lead_changes", "decisive_turn", "start_seat")
            + tuple(f"{field}_{seat}" for field in SEAT_FIELDS for seat in (0, 1)))
-C_WINNER, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE, C_START = (
+C_WINNER, C_TURNS, C_PLIES, C_DECISIONS, C_OPTIONS, C_LEAD_CHANGES, C_DECISIVE_TURN, C_START = (
     offset(COLUMNS, name) for name in ("winner", "turns", "plies", "decisions", "options", "lead_changes",
                                        "decisive_turn", "start_seat"))
 C_WIN, C_SCORE, C_TALLY = seat_run(COLUMNS, "win", 2), seat_run(COLUMNS, "score", 2), seat_run(COLUMNS, "rolls", 2)
@@ -157,7 +157,7 @@ def record(params, st, row):
     row[C_WIN + winner] = 1
     row[C_SCORE], row[C_SCORE + 1] = st[S_SCORE], st[S_SCORE + 1]
     row[C_TURNS], row[C_PLIES], row[C_DECISIONS], row[C_OPTIONS] = st[S_TURNS], st[S_PLIES], st[S_PLIES], 2 * st[S_PLIES]
-    row[C_LEAD_CHANGES], row[C_DECISIVE] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], winner, st[S_TURNS])
+    row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], winner, st[S_TURNS])
     row[C_START] = st[S_START]
     for k in range(2 * len(SEAT_FIELDS)):
         row[C_TALLY + k] = st[S_TALLY + k]

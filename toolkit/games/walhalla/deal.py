@@ -10,6 +10,7 @@ it at its end.
 from __future__ import annotations
 
 from toolkit.core import rng
+from toolkit.core.cards import deck_from_counts
 from toolkit.core.jit import njit_no_nrt
 from toolkit.games.walhalla.kernel import (
     MAX_FIELDS, N_CARDS, N_DRAGONS, N_TILES, P_DECK, P_DRAW18, P_FROM_MIDGARD, P_INITIAL_CARDS, P_LENGTHS, P_PLAYERS,
@@ -21,14 +22,8 @@ from toolkit.games.walhalla.kernel import (
 @njit_no_nrt
 def deal_deck(st, rs, counts_base):
     """The canonical deck from the counts at ``st[counts_base:]``, shuffled (setup and reshuffles)."""
-    n = 0
-    for c in range(N_CARDS):
-        for _ in range(st[counts_base + c]):
-            st[S_DECK + n] = c
-            n += 1
-    rng.shuffle(st, S_DECK, n, rs, 0)
+    st[S_DECK_N] = deck_from_counts(st, S_DECK, counts_base, N_CARDS, rs)
     st[S_DECK_HEAD] = 0
-    st[S_DECK_N] = n
 
 
 @njit_no_nrt

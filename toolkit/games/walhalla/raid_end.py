@@ -17,6 +17,7 @@ every option.
 from __future__ import annotations
 
 from toolkit.core import rng
+from toolkit.core.cards import split_evenly
 from toolkit.core.jit import njit_inline, njit_no_nrt
 from toolkit.games.walhalla.kernel import (
     DP_8, HORN, INV_CLEANUP, INV_HEROES, INV_REINFORCEMENT, MAX_FIELDS, MAX_OPTIONS, MAX_SEATS, N_CARDS, N_DRAGONS,
@@ -177,9 +178,7 @@ def reveal_cards(ip, st):
 
 @njit_inline
 def share(ip, total, k):
-    if ip[P_ROUND_UP] == 1:
-        return (total + k - 1) // k
-    return total // k
+    return split_evenly(total, k, ip[P_ROUND_UP] == 1)
 
 
 @njit_no_nrt
