@@ -6,7 +6,11 @@ For each game (default: every registered game), in a fresh cache directory:
 1. a fresh process plays 1,000 games with ``random`` in every seat (the random copy of the driver), then
    100 games with a ``greedy`` seat (the plain copy: the game's policies), then 10 games with an
    ``mcts:100`` seat (the searching copy): the seconds to each first result, cold;
-2. a second fresh process does the same on the now warm cache.
+2. a second fresh process does the same on the now warm cache;
+3. a third fresh process, on a cache of its own, plays 100 games with the game's default players
+   (``GameSpec.default_policies``: what the report and the dashboard play first; ``toolkit.simulate`` plays
+   ``random`` unless told, the first column): the first result they wait for, cold, whatever copy those
+   players need.
 
 The cold process listens to Numba's compile events (``numba.core.event``): each compiled function's own
 seconds (its compile less the compiles of the functions it called, which Numba compiles inside it), the
@@ -80,6 +84,14 @@ class Passes(event.Listener):
             passes[e.data["name"]] += took
 
 
+if sys.argv[2] == "default":
+    t0 = time.perf_counter()
+    import toolkit
+    imported = time.perf_counter()
+    spec = toolkit.GAMES[game]
+    toolkit.simulate(game, n_games=100, seed=1, progress=False, policies=spec.default_policies(spec.Rules()))
+    print(json.dumps({"import": imported - t0, "default": time.perf_counter() - imported}))
+    sys.exit()
 if sys.argv[2] == "listen":
     event.register("numba:compile", Compiles())
     event.register("numba:llvm_lock", Llvm())
@@ -100,10 +112,11 @@ print(json.dumps({"import": imported - t0, "random": random - imported, "plain":
 """
 
 
-def probe(game: str, tree: Path, cache: Path, listen: bool) -> dict:
+def probe(game: str, tree: Path, cache: Path, mode: str) -> dict:
+    """One fresh process on ``cache``: ``mode`` listen (cold, with compile events), quiet or default."""
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR")}
     env.update(PYTHONPATH=str(tree), TOOLKIT_CACHE_DIR=str(cache), NUMBA_CACHE_DIR=str(cache))
-    done = subprocess.run([sys.executable, "-c", PROBE, game, "listen" if listen else "quiet"], env=env,
+    done = subprocess.run([sys.executable, "-c", PROBE, game, mode], env=env,
                           cwd=tempfile.gettempdir(), capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"{game}: {done.stderr[-3000:]}")
@@ -113,9 +126,11 @@ def probe(game: str, tree: Path, cache: Path, listen: bool) -> dict:
 def measure(game: str, tree: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"toolkit-compile-{game}-") as cache:
         load = os.getloadavg()[0]
-        cold = probe(game, tree, Path(cache), listen=True)
-        warm = probe(game, tree, Path(cache), listen=False)
-    return {"game": game, "cold": cold, "warm": warm, "load": load}
+        cold = probe(game, tree, Path(cache), "listen")
+        warm = probe(game, tree, Path(cache), "quiet")
+    with tempfile.TemporaryDirectory(prefix=f"toolkit-compile-{game}-default-") as cache:
+        default = probe(game, tree, Path(cache), "default")
+    return {"game": game, "cold": cold, "warm": warm, "default": default, "load": load}
 
 
 def short(name: str) -> str:
@@ -140,18 +155,20 @@ def main(argv=None) -> int:
         tree = export(args.rev, Path(work) / "tree")
         with ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda game: measure(game, tree), games))
-    print(f"{args.rev}: seconds to each first result in a fresh process: 1,000 random games, then 100 with a "
-          f"greedy seat, then 10 with an mcts:100 seat; cold (a new cache) and warm; {args.jobs} game(s) at a "
-          f"time, {os.cpu_count()} cores, load = the 1-minute load average when the game started")
-    print(f"{'game':<10} {'cold random':>11} {'+ greedy':>9} {'+ mcts':>7} {'warm random':>12} {'+ greedy':>9} "
-          f"{'+ mcts':>7} {'llvm s':>7} {'load':>5}")
+    print(f"{args.rev}: seconds to each first result in a fresh process: cold default = 100 games with the game's "
+          f"default players (the report's) on a new cache of their own; then, in another process, 1,000 random games, then 100 "
+          f"with a greedy seat, then 10 with an mcts:100 seat, cold (a new cache) and warm; {args.jobs} game(s) "
+          f"at a time, {os.cpu_count()} cores, load = the 1-minute load average when the game started")
+    print(f"{'game':<10} {'cold default':>12} {'cold random':>11} {'+ greedy':>9} {'+ mcts':>7} {'warm random':>12} "
+          f"{'+ greedy':>9} {'+ mcts':>7} {'llvm s':>7} {'load':>5}")
     for r in results:
         cold, warm = r["cold"], r["warm"]
         # a commit before the random copy (issue 35) has no "random" stage: its first result is "plain"
         row = [cold.get("random", 0.0), cold["plain"], cold["search"], warm.get("random", 0.0), warm["plain"],
                warm["search"]]
-        print(f"{r['game']:<10} {row[0]:>11.1f} {row[1]:>9.1f} {row[2]:>7.1f} {row[3]:>12.1f} {row[4]:>9.1f} "
-              f"{row[5]:>7.1f} {sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
+        default = r.get("default", {}).get("default", float("nan"))
+        print(f"{r['game']:<10} {default:>12.1f} {row[0]:>11.1f} {row[1]:>9.1f} {row[2]:>7.1f} {row[3]:>12.1f} "
+              f"{row[4]:>9.1f} {row[5]:>7.1f} {sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
     for r in results:
         cold = r["cold"]
         print(f"\n{r['game']}: the compiled functions that cost most (own seconds, of them in LLVM)")

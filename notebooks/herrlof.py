@@ -502,9 +502,10 @@ dealer_rounds.round(3)
 
 # %%
 def dealer_sentence(row):
-    rate, low, high = row["win_rate"], row["ci_low"], row["ci_high"]
-    word = edge("the first dealer", rate, low, high, of="the decided games")
-    return f"- *{row['policy']}* self-play, {row['games']:,} games: {word} (95% interval {low:.1%} to {high:.1%})."
+    """The first dealer's share of the decided games, its interval corrected for every interval of this cell."""
+    word = edge("the first dealer", row["first dealer wins"], row["games"] - row["draws"],
+                comparisons=len(dealer_games) + len(dealer_rounds), of="the decided games")
+    return f"- *{row['policy']}* self-play, {row['games']:,} games, {row['draws']:,} drawn: {word}."
 
 
 def round_sentence(row):

@@ -69,6 +69,10 @@ from toolkit.viz import plots
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "20000"))
 SEED = 2024
 ONLY = [g for g in os.environ.get("TOOLKIT_NOTEBOOK_GAMES", "").split(",") if g]
+if set(ONLY) - set(toolkit.GAMES):
+    unknown = ", ".join(sorted(set(ONLY) - set(toolkit.GAMES)))
+    raise ValueError(f"TOOLKIT_NOTEBOOK_GAMES={','.join(ONLY)} is not allowed: {unknown} not registered "
+                     f"(one of {', '.join(toolkit.GAMES)})")
 GAMES = [g for g in toolkit.GAMES if not ONLY or g in ONLY]
 # the skilled policy of each game, and games per seating with it (each game declares them: about 1,000
 # lookahead games a second against random in Valhalla and Halali, 60-70 with the cheaper settings of the
@@ -268,7 +272,7 @@ display(Markdown(f"**Reading the numbers ({', '.join(f'{g} {N_LOOK[g]:,}' for g 
 # `sweep` plays every value of a rule on the same seed (so neighbouring values face the same chance
 # streams) in summary mode and returns one tidy row per value, with every design metric and its interval.
 # All sweeps play `greedy` self-play, `N` games per value. The rule chosen for each game is one a designer
-# would want to see the effect of (each game declares its question: `GameSpec.presentation.rule_question`), listed
+# would want to see the effect of (each game may declare its question: `Presentation.rule_question`), listed
 # below.
 #
 # Each table shows the rule, the games per value and the main metrics (value and 95% interval). The full
@@ -292,7 +296,8 @@ def rule_range(game, rule) -> str:
 display(Markdown("\n".join(
     f"- **{toolkit.GAMES[g].title} `{q.rule}`** "
     + (f"({', '.join(f'{k}={v}' for k, v in q.base.items())}; " if q.base else "(")
-    + f"{rule_range(g, q.rule)}): {q.why}" for g, q in ((g, toolkit.GAMES[g].presentation.rule_question) for g in SWEEPS))))
+    + f"{rule_range(g, q.rule)}): {q.why}"
+    for g, q in ((g, toolkit.GAMES[g].presentation.rule_question) for g in SWEEPS))))
 SHOWN = ["first_player_advantage", "drawishness", "duration_turns", "lead_changes", "decisiveness",
          "branching_factor"]
 
@@ -325,18 +330,19 @@ for game, (base, rule, values, _) in SWEEPS.items():
 # is the darker bar.
 
 # %%
-fig, axes = plt.subplots(2, len(SWEEPS), figsize=(22, 7.5), squeeze=False)
-for column, (game, (base, rule, values, metric)) in enumerate(SWEEPS.items()):
-    default = str(toolkit.rules(game, **(base or {})).to_json()[rule])
-    for ax, shown in ((axes[0, column], metric), (axes[1, column], "first_player_advantage")):
-        t = sweeps[game]
-        bars = pd.DataFrame({"value": value_labels(values), "mean": t[shown], "ci_low": t[f"{shown}_low"],
-                             "ci_high": t[f"{shown}_high"]})
-        plots.means_bar(bars, ax=ax, x="value", xlabel=rule, ylabel=shown, title=f"{game}: {shown}")
-        for patch, label in zip(ax.patches, bars["value"]):
-            patch.set_alpha(1.0 if label == default.lower() else 0.45)
-    axes[1, column].axhline(0, color="grey", linestyle="--", linewidth=1)
-fig.tight_layout()
+if SWEEPS:  # the games that declare a rule question
+    fig, axes = plt.subplots(2, len(SWEEPS), figsize=(22, 7.5), squeeze=False)
+    for column, (game, (base, rule, values, metric)) in enumerate(SWEEPS.items()):
+        default = str(toolkit.rules(game, **(base or {})).to_json()[rule])
+        for ax, shown in ((axes[0, column], metric), (axes[1, column], "first_player_advantage")):
+            t = sweeps[game]
+            bars = pd.DataFrame({"value": value_labels(values), "mean": t[shown], "ci_low": t[f"{shown}_low"],
+                                 "ci_high": t[f"{shown}_high"]})
+            plots.means_bar(bars, ax=ax, x="value", xlabel=rule, ylabel=shown, title=f"{game}: {shown}")
+            for patch, label in zip(ax.patches, bars["value"]):
+                patch.set_alpha(1.0 if label == default.lower() else 0.45)
+        axes[1, column].axhline(0, color="grey", linestyle="--", linewidth=1)
+    fig.tight_layout()
 
 # %%
 def metric_text(row, name):
@@ -505,7 +511,7 @@ display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
 # combine as a weighted distance) and searches the rules given to it with Optuna's TPE sampler: every trial
 # plays the same seed (common random numbers), so trials differ only by their rules. The best three distinct
 # candidates are then played again on a fresh seed with more games, beside the base rules, so the answer
-# does not ride on the search's own luck. Each game declares one question (`GameSpec.presentation.tune_question`); the
+# does not ride on the search's own luck. Each game may declare one question (`Presentation.tune_question`); the
 # three plots show the search (each trial's distance to the target, the best so far, the finalists ringed),
 # how much of the variation each rule explains (Optuna's importance) and the targeted metric under the base
 # and the tuned rules with 95% intervals. `N` scales the games per trial (the questions' own sizes at the
@@ -516,6 +522,10 @@ display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
 tunings = {}
 for game in GAMES:
     q = toolkit.GAMES[game].presentation.tune_question
+    if q is None:
+        display(Markdown(f"**{toolkit.GAMES[game].title}** declares no tuning question "
+                         "(`Presentation.tune_question`)."))
+        continue
     trials = q.trials if N >= 20_000 else max(6, q.trials // 3)
     tunings[game] = t = toolkit.analysis.tune(
         game, q.targets, q.vary, trials=trials, n_games=max(500, q.n_games * N // 20_000), seed=SEED,

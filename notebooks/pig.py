@@ -35,7 +35,7 @@ import toolkit
 from toolkit.analysis import tournament
 from toolkit.games.pig import odds
 from toolkit.viz import plots
-from toolkit.viz.prose import caution, edge
+from toolkit.viz.prose import edge
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
@@ -67,7 +67,8 @@ display(Markdown(f"Of {rolls:,} rolls, {rate:.4f} busted (95% interval {low:.4f}
 # ## 2. Is moving first an advantage?
 #
 # The start player is drawn at random, so seats are even; what matters is who moved first (`first_seat`).
-# The rates come with 95% Wilson intervals; Pig has no draws, so 0.5 means no advantage.
+# The rates come with 95% Wilson intervals (the bars), and the sentences with intervals corrected for the two
+# read together; Pig has no draws, so 0.5 means no advantage.
 
 # %%
 rows = []
@@ -84,12 +85,12 @@ plt.gca().set_ylabel("P(first player wins)")
 
 
 def verdict(row):
-    rate, low, high = row["win_rate"], row["ci_low"], row["ci_high"]
-    return (f"- *{row['policy']}* players, {row['games']:,} games: {edge('the first player', rate, low, high)} "
-            f"(95% interval {low:.1%} to {high:.1%}).")
+    """The first player's share, its interval corrected for the two read here (one per policy)."""
+    said = edge("the first player", row["first player wins"], row["games"], comparisons=len(first))
+    return f"- *{row['policy']}* players: {said}."
 
 
-display(Markdown("\n".join(verdict(row) for _, row in first.iterrows()) + f"\n\n{caution(len(first))}"))
+display(Markdown("\n".join(verdict(row) for _, row in first.iterrows())))
 
 # %% [markdown]
 # ## 3. Which policy is stronger?

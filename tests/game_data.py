@@ -9,6 +9,12 @@ game's own tests, in ``tests/games/<game>/<game>_configs.py`` (never a table her
 ``MCTS_SCAN``              ``(rule overrides, seed, games)`` where seeded games hold a win in one for the
                            search to find, or the path of the game's own position test where they do
                            not (test_mcts_positions; required)
+``PROTOCOL_LINEUP``        line-up -> the policy its seats play in test_protocol's lock step where the
+                           line-up is too slow as it is (optional)
+``trace``                  ``(reference, lines, rules, seed, game_index, policies)``: the golden
+                           recorder's trace of one reference game, where the protocol's is not enough
+                           (tests/golden/golden_record.py; optional)
+``GOLDEN_SLOW``            line-ups whose golden traces and digests are the slow kind (optional)
 =========================  ======================================================================
 """
 
@@ -27,7 +33,7 @@ def game_configs(name: str):
     path = GAMES_DIR / name / f"{name}_configs.py"
     if not path.is_file():
         raise FileNotFoundError(f"{name}: no {path.relative_to(GAMES_DIR.parents[1])} (docs/adding-a-game.md, "
-                                "'Notebook and tests')")
+                                "step 10)")
     spec = importlib.util.spec_from_file_location(f"{name}_configs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -3,10 +3,11 @@
 
 A scratch copy of the repository (its tracked and new files, committed in a git repository of its own) gets
 a game ``hog``: Pig's folder, its tests folder, its spec and its notebook copied under the new name (rule
-numbers ``P-`` become ``G-``), one line in the registry, and its golden playthroughs written by the
-recorder.  In the copy, with a cache of its own (so the new game compiles from nothing):
+numbers ``P-`` become ``G-``), less Pig's optional ``presentation`` (so the defaults are what a new game
+gets), one line in the registry, and its golden playthroughs written by the recorder.  In the copy, with a
+cache of its own (so the new game compiles from nothing):
 
-- ``toolkit check hog`` finds nothing missing;
+- ``toolkit check hog`` finds nothing missing, and the recorder wrote hog's playthroughs as Pig's, renamed;
 - the conformance suite, the golden playthroughs, the OpenSpiel bridge's tests, the rule checks, the game's
   own tests (its scenario tests, copied), the notebook pairing and the documentation checks pass on it;
 - the CLI plays it (``simulate``, ``compare``, ``odds``, ``ladder``, ``tune``, ``report --html``), each
@@ -67,7 +68,8 @@ def scratch_repository(root: Path) -> Path:
 
 
 def add_game(root: Path, register: bool = True) -> None:
-    """Pig's places copied under the new name (the guide's steps 1-3 and 5), and the registry line (step 4)."""
+    """Pig's places copied under the new name (the guide's steps 1-8 and 10), without its presentation, and the
+    registry line (step 9)."""
     for folder in (f"toolkit/games/{SOURCE}", f"tests/games/{SOURCE}"):
         for path in sorted((root / folder).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
@@ -76,6 +78,11 @@ def add_game(root: Path, register: bool = True) -> None:
                 target.write_text(renamed(path.read_text(encoding="utf-8")), encoding="utf-8")
     for name in (f"docs/rules/{SOURCE}.md", f"notebooks/{SOURCE}.py"):
         (root / renamed(name)).write_text(renamed((root / name).read_text(encoding="utf-8")), encoding="utf-8")
+    declaration = root / f"toolkit/games/{NAME}/__init__.py"
+    text, removed = re.subn(r"\n    presentation=Presentation\(\n.*?\n    \),", "", declaration.read_text(encoding="utf-8"),
+                            flags=re.DOTALL)
+    assert removed == 1, "Pig's SPEC has one presentation=Presentation(...) block"
+    declaration.write_text(text, encoding="utf-8")
     if register:
         registry = root / REGISTRY
         text = registry.read_text(encoding="utf-8")
@@ -94,8 +101,8 @@ def run(root: Path, env: dict, *argv, timeout: int = 900) -> subprocess.Complete
 
 
 def foreign_changes(root: Path) -> list[str]:
-    """What ``git status`` lists outside the game's own places, and a registry change other than one added
-    line naming the game."""
+    """What ``git status`` lists outside the game's own places, a registry change other than one added line
+    naming the game, and a digest other than the game's own changed."""
     changed = [line[3:].strip('"') for line in git(root, "status", "--porcelain", "-uall").splitlines()]
     found = [path for path in changed if path != REGISTRY and not path.startswith(OWN)]
     if REGISTRY in changed:
@@ -103,6 +110,11 @@ def foreign_changes(root: Path) -> list[str]:
                 if line[:1] in "+-" and not line.startswith(("+++", "---"))]
         if diff != [f'+    "{NAME}",']:
             found.append(f"{REGISTRY}: {diff}")
+    if "tests/golden/digests.json" in changed:
+        before = json.loads(git(root, "show", "HEAD:tests/golden/digests.json"))
+        after = json.loads((root / "tests/golden/digests.json").read_text())
+        found += [f"digest {key}" for key in sorted(set(before) | set(after))
+                  if before.get(key) != after.get(key) and not key.startswith(f"{NAME}/")]
     return found
 
 
@@ -118,6 +130,7 @@ assert Path(toolkit.__file__).resolve().parents[1] == Path.cwd().resolve(), tool
 codes = {
     "check": main(["check", "NAME"]),
     "simulate": main(["simulate", "NAME", "-n", "400", "--seed", "3", "--no-progress", "-o", str(out / "games.csv")]),
+    "simulate pig": main(["simulate", "pig", "-n", "400", "--seed", "3", "--no-progress", "-o", str(out / "pig.csv")]),
     "compare": main(["compare", "NAME", "--policies", "random,greedy", "-n", "300", "--no-progress",
                      "-o", str(out / "compare.csv")]),
     "odds": main(["odds", "NAME"]),
@@ -148,7 +161,13 @@ def test_the_copy_supplies_everything_and_touches_only_its_places(copy):
     done = run(root, env, "-m", "toolkit.cli", "check", NAME)
     assert done.returncode == 0 and "everything a game supplies is there" in done.stdout, done.stdout + done.stderr
     assert foreign_changes(root) == []
-    assert (root / f"tests/golden/{NAME}/standard-random.txt").is_file()
+    traces = sorted((root / f"tests/golden/{SOURCE}").glob("*.txt"))
+    assert len(traces) == 6  # 2 presets x 3 line-ups
+    for trace in traces:  # the same games: hog is Pig renamed (its rule letters appear in no trace)
+        assert (root / f"tests/golden/{NAME}" / trace.name).read_text() == renamed(trace.read_text()), trace.name
+    digests = json.loads((root / "tests/golden/digests.json").read_text())
+    pig_keys = [key for key in digests if key.startswith(f"{SOURCE}/")]
+    assert pig_keys and all(digests[key.replace(SOURCE, NAME, 1)] == digests[key] for key in pig_keys)
 
 
 def test_the_suite_passes_on_the_copy(copy):
@@ -171,18 +190,20 @@ def test_the_cli_and_the_report_play_the_copy(copy, tmp_path):
     done = run(root, env, str(tmp_path / "cli.py"), str(tmp_path))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert json.loads((tmp_path / "codes.json").read_text()) == dict.fromkeys(
-        ("check", "simulate", "compare", "odds", "ladder", "tune", "report"), 0)
+        ("check", "simulate", "simulate pig", "compare", "odds", "ladder", "tune", "report"), 0)
     games = pd.read_csv(tmp_path / "games.csv")
     assert len(games) == 400 and ((games["win_0"] + games["win_1"]) == 1).all()
     winner_scores = games["score_0"].where(games["winner"] == 0, games["score_1"])
     assert (winner_scores >= 100).all()  # P-5.1 (the standard target), in the copy's games
+    pig = pd.read_csv(tmp_path / "pig.csv")  # the same seed's games of the game it was copied from
+    pd.testing.assert_frame_equal(games, pig)
     compare = pd.read_csv(tmp_path / "compare.csv")
     assert set(compare["seat0_policy"]) == {"random", "greedy"} and (compare["games"] == 300).all()
     assert "P(a roll busts)" in done.stdout and "1/6" in done.stdout  # toolkit odds hog
     assert set(pd.read_csv(tmp_path / "ladder.csv")["policy"]) >= {"random", "greedy", "mcts:30"}
-    assert "second_player_bonus" in json.loads((tmp_path / "best.json").read_text())["rules"]
+    assert 0 <= json.loads((tmp_path / "best.json").read_text())["rules"]["second_player_bonus"] <= 20
     page = (tmp_path / "html" / f"{NAME}.html").read_text(encoding="utf-8")
-    assert NAME.title() in page and "toolkit tune" in page  # the designer page, with the tuning section
+    assert f"{NAME.title()} declares no tuning question" in page  # the default presentation, on the page
 
 
 def test_the_overview_notebook_runs_with_the_copy(copy):
@@ -216,3 +237,8 @@ def test_a_missing_step_is_named(tmp_path):
     assert foreign_changes(root) == []  # a removed file of its own is still its own place
     (root / "README.md").write_text("edited\n")
     assert foreign_changes(root) == ["README.md"]
+    digests = root / "tests/golden/digests.json"
+    entries = json.loads(digests.read_text())
+    entries[f"{SOURCE}/standard-random"]["quick"]["games"] += 1  # another game's digest rewritten
+    digests.write_text(json.dumps(entries))
+    assert foreign_changes(root) == ["README.md", f"digest {SOURCE}/standard-random"]

@@ -273,10 +273,11 @@ def cmd_check(args) -> int:
         if name not in GAMES:
             raise ValueError(f"game {name!r} is not registered: one of {', '.join(GAMES)}")
     failed = 0
+    files = "" if checklist.checkout() else " (its files outside the package not checked: no repository checkout)"
     for name in names:
         found = checklist.problems(GAMES[name])
         failed += bool(found)
-        print(f"{name}: " + ("everything a game supplies is there" if not found else
+        print(f"{name}: " + (f"everything a game supplies is there{files}" if not found else
                              f"{len(found)} missing (docs/adding-a-game.md)\n" + "\n".join(f"  - {p}" for p in found)))
     return 1 if failed else 0
 

@@ -331,7 +331,7 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
 
 def tune_question(spec, *, n_games: int | None = None, seed: int = 0, threads: int | None = None,
                   progress: bool | None = None):
-    """The game's own tuning question (``GameSpec.presentation.tune_question``) answered as the overview notebook answers
+    """The game's own tuning question (``Presentation.tune_question``) answered as the overview notebook answers
     it at full size: its trials and games per trial (capped at ``n_games``), its players, from its preset,
     on ``seed``; None for a game without a question."""
     from toolkit.analysis.tuning import tune

@@ -72,8 +72,9 @@ def seat_problems(spec) -> list[str]:
 def settings_problems(spec) -> list[str]:
     """Report, page and notebook settings name real policies, rules and metrics."""
     problems = []
-    ladder = [p for p in spec.presentation.page_runs.ladder_policies if p != "lookahead"]  # "lookahead": the setting above
-    for name in (spec.presentation.page_runs.lookahead, spec.presentation.notebook_lookahead, *spec.default_policies(spec.Rules()), *ladder):
+    shown = spec.presentation
+    ladder = [p for p in shown.page_runs.ladder_policies if p != "lookahead"]  # "lookahead": the setting above
+    for name in (shown.page_runs.lookahead, shown.notebook_lookahead, *spec.default_policies(spec.Rules()), *ladder):
         try:
             spec.check_policy_name(name)
         except ValueError as error:

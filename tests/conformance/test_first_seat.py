@@ -15,11 +15,11 @@ where ``advance()`` returns the seat of the first decision point.  What the spec
   first in its first game, which is the first decision of the match: the same seat.
 - Attila (A-3.1, §5 DP-1) and Walhalla (W-2.8, §5 DP-1): the start player's turn opens with a decision
   (the tile window: every tile is unused; the boarding: Midgard >= 1), so it is the first decision.
-- Valhalla is an exception (and Pig, whose first roll can bust, P-3.2): the start player's turn 1 can pass without a decision point (V-3: the
-  opening move of ``first_natural_one`` and of ``alternating_blocks`` is automatic; V-4: a throw of 0
-  or one with no legal move is no decision), so the first decision is often the other seat's.  Turns
-  alternate (V-4.6), so the seat deciding in turn ``t`` (the kernel state's turn counter) moved first
-  when ``t`` is odd; that seat is compared.
+- Valhalla is an exception (and Pig, whose first roll can bust, P-3.2): the start player's turn 1 can pass
+  without a decision point (V-3: the opening move of ``first_natural_one`` and of ``alternating_blocks`` is
+  automatic; V-4: a throw of 0 or one with no legal move is no decision), so the first decision is often
+  the other seat's.  Turns alternate (V-4.6), so the seat deciding in turn ``t`` (the kernel state's turn
+  counter) moved first when ``t`` is odd; that seat is compared.
 
 Every game is checked at every preset and seat count, and with the rule values that choose the first
 mover set otherwise (``FIRST_MOVER_VARIANTS`` in the game's ``tests/games/<game>/<game>_configs.py``).

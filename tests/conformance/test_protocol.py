@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import toolkit
+from game_data import game_configs
 from toolkit.core.protocol import KernelGame, implements_protocol
 
 pytestmark = pytest.mark.slow  # about two minutes: tests/conftest.py starts it with the other long modules
@@ -29,13 +30,12 @@ pytestmark = pytest.mark.slow  # about two minutes: tests/conftest.py starts it 
 ON_PROTOCOL = set(toolkit.GAMES)  # every game: kernel and reference both on the protocol
 SEED = 20261202
 GAMES_PER_LINEUP = {"random": 2, "greedy": 2, "lookahead": 1}
-# where a game's line-up is too slow as it is, the policy its seats play instead (the same code paths)
-LINEUP_POLICY = {
-    # Attila's lookahead reference plays 8 rollout samples per DP-4 (about 40 s a game with 2 players,
-    # minutes with 4-5, on a loaded 2-core machine); lookahead:1 plays the same rollouts, one sample per
-    # candidate: measured 9, 16, 40 and 35 s for the 2-5 player games (kernel compiled, machine loaded)
-    ("attila", "lookahead"): "lookahead:1",
-}
+
+
+def lineup_policy(name: str, lineup: str) -> str:
+    """The policy the seats of ``lineup`` play: the game's ``PROTOCOL_LINEUP`` (in its configs) names one where
+    the line-up is too slow as it is (the same code paths), else the line-up's own."""
+    return getattr(game_configs(name), "PROTOCOL_LINEUP", {}).get(lineup, lineup)
 
 
 def modules(name):
@@ -115,7 +115,7 @@ def test_the_games_on_the_protocol_are_the_ones_listed():
 @pytest.mark.parametrize("name,preset,seats,lineup", list(cases()))
 def test_kernel_and_reference_agree_at_every_decision_point(name, preset, seats, lineup):
     rules = rules_for(name, preset, seats)
-    policies = (LINEUP_POLICY.get((name, lineup), lineup),) * toolkit.GAMES[name].seats(rules)
+    policies = (lineup_policy(name, lineup),) * toolkit.GAMES[name].seats(rules)
     for game in range(GAMES_PER_LINEUP[lineup]):
         assert lockstep(name, rules, policies, SEED, game) is None, (preset, seats, lineup, game)
 

@@ -184,10 +184,16 @@ def test_the_games_are_registered_with_openspiel():
         bridge.load("halali", chance_outcomes=0)
 
 
-@pytest.mark.parametrize("name", ("valhalla", "halali"))
+# one game of each kind, from the declarations: OpenSpiel plays MCTSBot where nothing is hidden, ISMCTSBot where
+# something is (the first registered two-player game of each)
+BOT_GAMES = tuple(next(n for n in GAMES if PLAYERS[n] == 2 and toolkit.GAMES[n].hidden_information == hidden)
+                  for hidden in (False, True))
+
+
+@pytest.mark.parametrize("name", BOT_GAMES)
 def test_openspiels_search_and_ours_play_whole_games_on_the_bridge(name):
-    """OpenSpiel's MCTSBot (Valhalla: nothing hidden) and ISMCTSBot (Halali) against our search, tiny
-    budgets: whole games, both searches decide, the same seed gives the same games."""
+    """OpenSpiel's MCTSBot (nothing hidden: Valhalla today) and ISMCTSBot (something hidden: Herrlof) against our
+    search, tiny budgets: whole games, both searches decide, the same seed gives the same games."""
     first = bridge.match(name, "mcts:6:0:random", iterations=6, n_games=2, seed=4)
     assert first.our_seat.tolist() == [0, 1]
     assert (first.our_decisions > 0).all() and (first.their_decisions > 0).all()

@@ -21,14 +21,24 @@ def test_caution_names_the_family_error_rate():
 
 
 def test_edge_says_only_what_the_interval_supports():
+    from toolkit.core.stats import bonferroni_z, wilson
     from toolkit.viz.prose import edge
 
-    assert "**has an advantage**: it wins 53.0% of games" in edge("A", 0.53, 0.501, 0.56)
-    assert "**at a disadvantage**: it wins only 47.0%" in edge("A", 0.47, 0.44, 0.499)
-    for low, high in ((0.5, 0.56), (0.44, 0.5), (0.45, 0.55)):  # an interval touching the fair share says nothing
-        assert edge("A", 0.5, low, high).startswith("no advantage can be seen: A wins 50.0%")
-    assert "of the decided games" in edge("A", 0.6, 0.55, 0.65, of="the decided games")
-    assert edge("A", 0.3, 0.26, 0.34, fair=0.25).startswith("A **has an advantage**")  # four seats
+    assert edge("A", 5_300, 10_000).startswith("A **has an advantage**: it wins 53.0% of games")
+    assert edge("A", 4_700, 10_000).startswith("A is **at a disadvantage**: it wins only 47.0%")
+    # 2,070 wins of 4,000 (51.75%) clear 50% alone, not with 4 intervals read at once
+    assert wilson(2_070, 4_000)[1] > 0.5 > wilson(2_070, 4_000, z=bonferroni_z(4))[1]
+    assert "**has an advantage**" in edge("A", 2_070, 4_000)
+    joint = edge("A", 2_070, 4_000, comparisons=4)
+    assert joint.startswith("not enough games to tell whether A has an edge") and "corrected for 4 read" in joint
+    # how many games would tell: the interval's half-width over the gap, squared, times the games
+    rate, low, high = wilson(2_070, 4_000, z=bonferroni_z(4))
+    needed = 4_000 * (max(high - rate, rate - low) / (rate - 0.5)) ** 2
+    assert f"about {round(needed, -2):,.0f} games would tell" in joint, (joint, needed)
+    assert "no edge larger than" in edge("A", 500_100, 1_000_000)  # known to within a point: said so
+    assert "more games would tell only if" in edge("A", 500, 1_000)  # the rate seen is the fair share
+    assert "of the decided games" in edge("A", 600, 1_000, of="the decided games")
+    assert edge("A", 300, 1_000, fair=0.25).startswith("A **has an advantage**")  # four seats
 
 
 def test_bonferroni_z_widens_with_the_number_of_intervals():

@@ -11,6 +11,7 @@ files in a checkout of the repository (``root``), when there is one: a wheel has
 
 from __future__ import annotations
 
+import ast
 import importlib
 from pathlib import Path
 
@@ -64,10 +65,30 @@ def problems(spec, root: Path | None = None) -> list[str]:
         found += [f"no {path}" for path in (p.format(game=spec.name) for p in FILES) if not (root / path).is_file()]
         configs = root / "tests" / "games" / spec.name / f"{spec.name}_configs.py"
         if configs.is_file():
-            text = configs.read_text(encoding="utf-8")
+            defined = top_level_names(configs.read_text(encoding="utf-8"))
             found += [f"{configs.relative_to(root)} does not define {name}" for name in CONFIG_NAMES
-                      if f"\n{name} = " not in f"\n{text}"]
+                      if name not in defined]
     return found
+
+
+def top_level_names(source: str) -> set[str]:
+    """The names a module's source binds at its top level (assignments, annotated ones, imports, functions),
+    read without running it (the test configs import the game's rules).
+
+    >>> sorted(top_level_names("A = 1\nB: int = 2\nfrom x import C\ndef d(): E = 3"))
+    ['A', 'B', 'C', 'd']
+    """
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
 
 
 def checkout() -> Path | None:

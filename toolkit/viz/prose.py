@@ -30,17 +30,47 @@ def caution(k: int) -> str:
             "just clears it is weak evidence.*")
 
 
-def edge(who: str, rate: float, low: float, high: float, of: str = "games", fair: float = 0.5) -> str:
-    """Whether ``who`` wins more or less than the ``fair`` share, in words that say only what the 95% interval
-    ``[low, high]`` supports.
+def _round(n: float) -> int:
+    """``n`` to two significant figures (an estimate, not a count)."""
+    digits = max(len(str(int(n))) - 2, 0)
+    return int(round(n, -digits))
 
-    >>> edge("the first player", 0.55, 0.52, 0.58)
-    'the first player **has an advantage**: it wins 55.0% of games'
-    >>> edge("the first dealer", 0.51, 0.47, 0.55, of="the decided games")
-    'no advantage can be seen: the first dealer wins 51.0%, and 50% is inside the interval'
+
+RESOLUTION = 0.01  # an edge known to within this of the fair share is "no edge larger than ..."
+
+
+def edge(who: str, wins: int, games: int, comparisons: int = 1, of: str = "games", fair: float = 0.5,
+         resolution: float = RESOLUTION) -> str:
+    """Whether ``who``, winning ``wins`` of ``games``, wins more or less than the ``fair`` share, in words that
+    claim only what its Wilson interval supports, corrected for the ``comparisons`` read at once (Bonferroni,
+    docs/architecture.md decision 10); the sentence ends with the interval and the games.
+
+    When the interval holds the fair share: "no edge larger than ..." if it is known to within
+    ``resolution``, else "not enough games to tell" and about how many would tell (if the rate seen were the
+    true one: the interval shrinks as one over the root of the games).
+
+    >>> edge("the first player", 5_500, 10_000)
+    'the first player **has an advantage**: it wins 55.0% of games (95% interval: 54.0% to 56.0%, 10,000 games)'
+    >>> edge("the first dealer", 510, 1_000, of="the decided games")[:99]
+    'not enough games to tell whether the first dealer has an edge: it wins 51.0% of the decided games ('
+    >>> edge("seat 0", 510, 1_000).split("; ")[1]
+    'about 9,600 games would tell if the rate seen is the true one'
     """
+    from toolkit.core.stats import bonferroni_z, wilson
+
+    rate, low, high = wilson(wins, games, z=bonferroni_z(comparisons))
+    joint = f", corrected for {comparisons} read at once" if comparisons > 1 else ""
+    interval = f"(95% interval{joint}: {low:.1%} to {high:.1%}, {games:,} games)"
     if low > fair:
-        return f"{who} **has an advantage**: it wins {rate:.1%} of {of}"
+        return f"{who} **has an advantage**: it wins {rate:.1%} of {of} {interval}"
     if high < fair:
-        return f"{who} is **at a disadvantage**: it wins only {rate:.1%} of {of}"
-    return f"no advantage can be seen: {who} wins {rate:.1%}, and {fair:.0%} is inside the interval"
+        return f"{who} is **at a disadvantage**: it wins only {rate:.1%} of {of} {interval}"
+    half = max(high - rate, rate - low)
+    if half <= resolution:
+        return (f"no edge larger than {max(fair - low, high - fair):.1%} either way for {who}: it wins "
+                f"{rate:.1%} of {of} {interval}, and {fair:.0%} is inside")
+    gap = abs(rate - fair)
+    needed = ("; more games would tell only if the true rate is not the fair share" if gap < 1e-9 else
+              f"; about {_round(games * (half / gap) ** 2):,} games would tell if the rate seen is the true one")
+    return (f"not enough games to tell whether {who} has an edge: it wins {rate:.1%} of {of} {interval}, and "
+            f"{fair:.0%} is inside{needed}")

@@ -75,3 +75,9 @@ MCTS_SCAN = "tests/games/attila/test_mcts_position_attila.py"
 
 # tests/golden/golden_record.py: traces and digests of the lookahead line-up are the slow kind
 GOLDEN_SLOW = ("lookahead",)
+
+# tests/conformance/test_protocol.py: the policy a line-up's seats play there instead, where it is too slow as
+# it is.  The lookahead reference plays 8 rollout samples per DP-4 (about 40 s a game with 2 players, minutes
+# with 4-5, on a loaded 2-core machine); lookahead:1 plays the same rollouts, one sample per candidate:
+# measured 9, 16, 40 and 35 s for the 2-5 player games (kernel compiled, machine loaded)
+PROTOCOL_LINEUP = {"lookahead": "lookahead:1"}

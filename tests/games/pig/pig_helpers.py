@@ -95,6 +95,9 @@ def set_kernel_turn_start(st, score, seat: int) -> None:
     st[K.S_TURNS], st[K.S_PLIES], st[K.S_START], st[K.S_BAD_ROLL] = 1, 0, seat, 0
     for k in range(2 * 3):
         st[K.S_TALLY + k] = 0
+    # the points each seat's holds banked: all of its score (no head start in a hand-built position), as
+    # check_step's §7.3 reads them
+    st[K.S_HELD], st[K.S_HELD + 1] = score
 
 
 def kernel_game(rules, policies=("random", "random"), seed: int = 0, game: int = 0) -> KernelGame:

@@ -4,9 +4,10 @@
   from §7 checks every step: the rolls between two DPs (read from the reference's chance stream; the kernel's
   predicted from its chance-stream state, §5's one ``below(die_sides)`` a roll) change no banked score, a bust
   starts the next turn at 0, the turn total is the sum of the turn's rolls, every face is in 1..die_sides; a
-  hold banks exactly the turn total; at the end §7.4 and §7.6.  This covers what the kernel's own checks
-  cannot see: ``check_step`` runs after each applied option, so the rolls and busts inside ``advance`` fall
-  outside its window (§7.3 and §7.2's sum have no kernel check).
+  hold banks exactly the turn total; at the end §7.4 and §7.6.  This covers more than the kernel's own checks
+  see: ``check_step`` runs after each applied option, so the rolls and busts inside ``advance`` fall outside
+  its window; it sees §7.3 only through their result (every banked point was held: a score is its holds plus
+  its head start), and §7.2 only as a turn total that is never below 2 at a decision point and 0 after a hold.
 - ``toolkit.simulate(..., check=True)`` runs the kernel's ``check_step`` / ``check_end`` on every step and
   raises ``AssertionError`` naming §7.N on a violation.
 - Negative controls: each way of breaking a checked invariant, made by hand on a valid kernel state, returns
@@ -258,6 +259,7 @@ STEP_CORRUPTIONS = {  # name: (option, the entry changed after it (from the stat
     "7.1 roll lowers a score": (K.ROLL, _mover, -4, 1),
     "7.1 roll lowers the other score": (K.ROLL, _other, -1, 1),
     "7.2 turn total kept after a hold": (K.HOLD, lambda before: K.S_TOTAL, 3, 2),
+    "7.2 a negative turn total": (K.ROLL, lambda before: K.S_TOTAL, -100, 2),
     "7.5 a roll off the die (hold)": (K.HOLD, lambda before: K.S_BAD_ROLL, 1, 5),
     "7.5 a roll off the die (roll)": (K.ROLL, lambda before: K.S_BAD_ROLL, 1, 5),
 }
@@ -282,6 +284,17 @@ def test_check_step_catches_points_banked_between_two_checks(seat_of):
     before[at] += 5
     after[at] += 5
     assert check_step(params, before, after, K.ROLL) == 3
+
+
+@pytest.mark.parametrize("fields", [{"S_ROLLING": 0, "S_TOTAL": 1}, {"S_WINNER": 0, "S_TOTAL": 6}],
+                         ids=["a decision point after a roll of 1", "a finished game with a turn total"])
+def test_check_step_catches_a_turn_total_no_roll_can_make(fields):
+    """§7.2: a decision point follows a roll of at least 2 (a 1 busts), and a game ends on a hold, which
+    banks the total: a state against either is caught (2)."""
+    params, before, after = stepped(K.ROLL)
+    for name, value in fields.items():
+        after[getattr(K, name)] = value
+    assert check_step(params, before, after, K.ROLL) == 2
 
 
 def _add(at, amount):

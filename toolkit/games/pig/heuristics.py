@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from toolkit.core.jit import njit, njit_no_nrt
+from toolkit.core.layout import Layout
 from toolkit.core.lookahead import make_lookahead
 from toolkit.games.pig.kernel import (  # the layout and mechanics (kernel.py imports this module at its end)
     HOLD, MAX_OPTIONS, P_TARGET, ROLL, SAMPLES_SHIFT, STATE_SIZE, S_ROLLING, S_SCORE, S_SEAT, S_TOTAL, S_WINNER,
@@ -13,8 +14,9 @@ from toolkit.games.pig.kernel import (  # the layout and mechanics (kernel.py im
 )
 from toolkit.games.pig.policies import HOLD_AT, WIN_VALUE
 
-W_BASE, W_WORLD, W_TOTALS, W_CANDS = 0, STATE_SIZE, 2 * STATE_SIZE, 2 * STATE_SIZE + MAX_OPTIONS
-SCRATCH_SIZE = W_CANDS + MAX_OPTIONS  # the lookahead's: a position, its copy, the totals, the candidates
+# the policies' scratch: the lookahead's position, its copy, each candidate's total, the candidates
+WORK = Layout(("base", STATE_SIZE), ("world", STATE_SIZE), ("totals", MAX_OPTIONS), ("cands", MAX_OPTIONS))
+W_BASE, W_WORLD, W_TOTALS, W_CANDS, SCRATCH_SIZE = WORK.base, WORK.world, WORK.totals, WORK.cands, WORK.size
 
 
 @njit

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from toolkit.core.jit import njit
 from toolkit.games.pig.kernel import (  # the layout (kernel.py imports this module at its end)
-    HOLD, P_BONUS, P_TARGET, S_BAD_ROLL, S_HELD, S_PLIES, S_ROLLING, S_SCORE, S_SEAT, S_START, S_TOTAL, S_TURNS, S_WINNER, T_BUSTS, T_HOLDS, T_ROLLS,
+    HOLD, P_BONUS, P_TARGET, S_BAD_ROLL, S_HELD, S_PLIES, S_ROLLING, S_SCORE, S_SEAT, S_START, S_TOTAL, S_TURNS,
+    S_WINNER, T_BUSTS, T_HOLDS, T_ROLLS,
 )
 
 

@@ -20,13 +20,16 @@ from toolkit.games.pig.policies import POLICIES, parse_policy
 from toolkit.games.pig.reference import SEAT_FIELDS
 
 # -- the rules as values (to_kernel) and the players as codes (policy_ids)
-P_TARGET, P_SIDES, P_RANDOM_START, P_BONUS = 0, 1, 2, 3
+PARAMS = Layout(("target", 1), ("sides", 1), ("random_start", 1), ("bonus", 1))
+P_TARGET, P_SIDES, P_RANDOM_START, P_BONUS = PARAMS.target, PARAMS.sides, PARAMS.random_start, PARAMS.bonus
 SAMPLES_SHIFT = 8  # a policy code: its index in POLICIES, and above it lookahead's samples
 
 
 def to_kernel(rules) -> np.ndarray:
-    return np.array([rules.target, rules.die_sides, rules.start_player == "random", rules.second_player_bonus],
-                    np.int64)
+    params = np.zeros(PARAMS.size, np.int64)
+    params[P_TARGET], params[P_SIDES] = rules.target, rules.die_sides
+    params[P_RANDOM_START], params[P_BONUS] = rules.start_player == "random", rules.second_player_bonus
+    return params
 
 
 def policy_ids(policies) -> np.ndarray:
@@ -156,7 +159,8 @@ def record(params, st, row):
     row[C_WINNER] = winner
     row[C_WIN + winner] = 1
     row[C_SCORE], row[C_SCORE + 1] = st[S_SCORE], st[S_SCORE + 1]
-    row[C_TURNS], row[C_PLIES], row[C_DECISIONS], row[C_OPTIONS] = st[S_TURNS], st[S_PLIES], st[S_PLIES], 2 * st[S_PLIES]
+    row[C_TURNS], row[C_PLIES] = st[S_TURNS], st[S_PLIES]
+    row[C_DECISIONS], row[C_OPTIONS] = st[S_PLIES], 2 * st[S_PLIES]  # every decision point is a ply, of 2 options
     row[C_LEAD_CHANGES], row[C_DECISIVE_TURN] = lead_result(st[S_LEAD:S_LEAD + LEAD_FIELDS], winner, st[S_TURNS])
     row[C_START] = st[S_START]
     for k in range(2 * len(SEAT_FIELDS)):

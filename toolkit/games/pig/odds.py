@@ -35,6 +35,8 @@ def random_turn_points(rules) -> Fraction:
 def hold_at_turn(rules, hold_at: int = HOLD_AT) -> dict[int, Fraction]:
     """The law of the points a turn banks when it rolls until its total reaches ``hold_at`` (greedy, far
     from the target): 0 on a bust, else the total it holds."""
+    if hold_at < 1:
+        raise ValueError(f"hold_at={hold_at} is not allowed: a turn holds at a total of at least 1")
     s = rules.die_sides
     law: dict[int, Fraction] = {}
     paths = {0: Fraction(1)}  # turn totals below hold_at, with the chance of passing through them

@@ -114,7 +114,8 @@ class Game:
     def imagined(self) -> "Game":
         """A copy of the position for a lookahead to play on (no players, fresh counts)."""
         world = Game(self.rules, None, self.chance)
-        world.score, world.turn_total, world.seat, world.rolling = list(self.score), self.turn_total, self.seat, self.rolling
+        world.score, world.turn_total = list(self.score), self.turn_total
+        world.seat, world.rolling = self.seat, self.rolling
         return world
 
 
