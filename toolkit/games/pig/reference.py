@@ -7,7 +7,18 @@ Draws: chance stream 0, the start player (``random``: one ``below(2)``) and ever
 ``below(2)`` per decision point).
 
 Design metrics, as in every game: ``decisions`` are the DP-1s of the game (= ``plies``), ``options`` two
-per decision; the lead measure is the banked score, reported after every turn (``core.lead``).
+per decision; the lead measure is the banked score, reported after every turn (``core.lead``), the winning
+one included.
+
+Choices the spec leaves open, decided here:
+
+- No cap on turns (the other games' ``max_turns``): a turn ends with a bust or a hold, and a game ends with
+  probability 1 under any policy, since a hold banks at least 2 points and every roll busts with 1/sides.
+- The start player is drawn (``random``) before the second seat's head start is given, which then goes to the
+  seat that did not draw the first turn.
+- The lookahead's imagined turns roll from the deciding seat's own stream (the game's chance stream is left
+  as it was), so choosing never changes the dice of the real game.
+- The game's end is a hold (P-5.1), so the winner's turn counts its hold in ``holds``; no game ends on a bust.
 """
 
 from __future__ import annotations
