@@ -72,7 +72,7 @@ def problems(spec, root: Path | None = None) -> list[str]:
 
 
 def top_level_names(source: str) -> set[str]:
-    """The names a module's source binds at its top level (assignments, annotated ones, imports, functions),
+    r"""The names a module's source binds at its top level (assignments, annotated ones, imports, functions),
     read without running it (the test configs import the game's rules).
 
     >>> sorted(top_level_names("A = 1\nB: int = 2\nfrom x import C\ndef d(): E = 3"))

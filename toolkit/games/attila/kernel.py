@@ -490,6 +490,22 @@ def options(params, st, out):
 
 
 @njit_inline
+def lay_vector(st, option, seat, to):
+    """The cards of a count-vector option (DP-7's support, DP-3's exchange: one count per tribe, in mixed radix
+    with ``st[S_LIMITS + t] + 1`` values per tribe, the last tribe lowest) moved from ``seat``'s hand onto
+    ``st[to + t]``; returns how many cards moved."""
+    laid = 0
+    for t in range(N_TRIBES - 1, -1, -1):
+        room = st[S_LIMITS + t] + 1
+        k = option % room
+        option //= room
+        st[S_HAND + N_TRIBES * seat + t] -= k
+        st[to + t] += k
+        laid += k
+    return laid
+
+
+@njit_inline
 def apply(params, st, rs, option):
     """Carry out ``option`` of the current decision point, then the automatic steps up to the next one."""
     ip = params
@@ -508,14 +524,7 @@ def apply(params, st, rs, option):
         go = GO_PLAY
     elif phase == DP_SUPPORT:
         supporter = st[S_DECIDER]
-        i = option
-        for t in range(N_TRIBES - 1, -1, -1):
-            room = st[S_LIMITS + t] + 1
-            k = i % room
-            i //= room
-            st[S_HAND + N_TRIBES * supporter + t] -= k
-            st[S_STRENGTH + t] += k
-            st[S_SUPPORT + supporter] += k
+        st[S_SUPPORT + supporter] += lay_vector(st, option, supporter, S_STRENGTH)
         st[S_WAR_K] += 1
         go = GO_SUPPORT
     elif phase == DP_BONUS:
@@ -546,16 +555,7 @@ def apply(params, st, rs, option):
         apply_split(ip, st, seat, option)
         go = GO_WINDOW
     elif phase == DP_EXCHANGE:
-        i = option
-        laid = 0
-        for t in range(N_TRIBES - 1, -1, -1):
-            room = st[S_LIMITS + t] + 1
-            k = i % room
-            i //= room
-            st[S_HAND + N_TRIBES * seat + t] -= k
-            st[S_DISCARD + t] += k
-            laid += k
-        for _ in range(laid):
+        for _ in range(lay_vector(st, option, seat, S_DISCARD)):
             draw(ip, st, rs, seat)
         go = GO_WINDOW
     else:  # DP_DISCARD
