@@ -15,12 +15,13 @@ import ast
 import importlib
 from pathlib import Path
 
-# module of the game's package -> the names it must define
+from toolkit.core.wiring import PROTOCOL
+
+# module of the game's package -> the names it must define; the kernel's: what finish_kernel needs
+# (core.wiring.PROTOCOL), then what the runner, the bridge and the search read, then what finish_kernel makes
 MODULES = {
     "rules": ("Rules",),
-    "kernel": ("COLUMNS", "to_kernel", "policy_ids", "start", "advance", "kind", "count", "nth", "options",
-               "apply", "choose", "evaluate", "determinize", "check_step", "check_end", "record", "STATE_SIZE",
-               "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE", "ACTION_BOUND", "play_game", "play_many"),
+    "kernel": (*PROTOCOL, "to_kernel", "policy_ids", "kind", "ACTION_BOUND", "play_game", "play_many"),
     "reference": ("new_game", "play_game", "record_row", "option_code"),
     "policies": ("POLICIES", "make_policy"),
     "odds": ("summary",),
