@@ -135,9 +135,18 @@ def hook_problems(spec) -> list[str]:
     return problems
 
 
+class _Runs(dict):
+    """Each game's random run, played when a test first asks for it: a run of one game's tests (``-k``, the
+    tutorial copy's) compiles that game only."""
+
+    def __missing__(self, name):
+        self[name] = random_run(toolkit.GAMES[name])
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def runs():
-    return {name: random_run(toolkit.GAMES[name]) for name in GAMES}
+    return _Runs()
 
 
 @pytest.mark.parametrize("game", GAMES)
