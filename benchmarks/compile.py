@@ -5,7 +5,8 @@ For each game (default: every registered game), in a fresh cache directory:
 
 1. a fresh process plays 1,000 games with ``random`` in every seat (the random copy of the driver), then
    100 games with a ``greedy`` seat (the plain copy: the game's policies), then 10 games with an
-   ``mcts:100`` seat (the searching copy): the seconds to each first result, cold;
+   ``mcts:100`` seat (the searching copy), then 10 with a ``lookahead:1`` seat (the whole copy, in a game
+   that leaves its lookahead out of the others): the seconds to each first result, cold;
 2. a second fresh process does the same on the now warm cache;
 3. a third fresh process, on a cache of its own, plays 100 games with the game's default players
    (``GameSpec.default_policies``: what the report and the dashboard play first; ``toolkit.simulate`` plays
@@ -17,11 +18,12 @@ seconds (its compile less the compiles of the functions it called, which Numba c
 part of them spent in LLVM (optimising and emitting the module, which links the code of every function it
 calls), and the seconds of Numba's passes summed by pass.  ``--top`` functions are listed per game.
 
-    .venv/bin/python benchmarks/compile.py [GAME ...] [--top 8] [--jobs 1] [--rev COMMIT] [--save F.json]
+    .venv/bin/python benchmarks/compile.py [GAME ...] [--top 8] [--jobs 1] [--rev COMMIT ...] [--save F.json]
 
 ``--rev`` measures the package of another commit instead of this working tree (exported with ``git
-archive``, as ``benchmarks/versus.py`` does); the working tree itself is copied at the start, so an edit
-made meanwhile is not measured.
+archive``, as ``benchmarks/versus.py`` does; ``.`` is the working tree, copied at the start, so an edit
+made meanwhile is not measured).  Given more than once, every version is measured in the same run, each
+game's versions back to back (a before and an after under the same load).
 
 One game at a time by default (``--jobs 2`` compiles two games at once, one a core, as ``toolkit warm``
 does).  The machine's load is printed beside the figures.
@@ -107,8 +109,14 @@ toolkit.simulate(game, n_games=100, seed=1, progress=False, policies=("greedy",)
 plain = time.perf_counter()
 toolkit.simulate(game, n_games=10, seed=1, progress=False, policies=("mcts:100",) + ("random",) * (seats - 1))
 search = time.perf_counter()
+try:  # one sample where the game's lookahead takes a count
+    look = spec.check_policy_name("lookahead:1") or "lookahead:1"
+except ValueError:
+    look = "lookahead"
+toolkit.simulate(game, n_games=10, seed=1, progress=False, policies=(look,) + ("random",) * (seats - 1))
+look = time.perf_counter()
 print(json.dumps({"import": imported - t0, "random": random - imported, "plain": plain - random,
-                  "search": search - plain, "own": own, "llvm": llvm, "passes": passes}))
+                  "search": search - plain, "lookahead": look - search, "own": own, "llvm": llvm, "passes": passes}))
 """
 
 
@@ -144,34 +152,39 @@ def main(argv=None) -> int:
     parser.add_argument("games", nargs="*", help="games (default: every registered game)")
     parser.add_argument("--top", type=int, default=8, help="functions listed per game")
     parser.add_argument("--jobs", type=int, default=1, help="games compiled at once")
-    parser.add_argument("--rev", default=".", help="the commit to measure (default: this working tree)")
+    parser.add_argument("--rev", action="append", help="a commit to measure, more than once for several "
+                        "(default: this working tree, '.')")
     parser.add_argument("--save", help="write every figure as JSON")
     args = parser.parse_args(argv)
     games = args.games or list(toolkit.GAMES)
     for game in games:
         if game not in toolkit.GAMES:
             parser.error(f"game {game!r} is not registered: one of {', '.join(toolkit.GAMES)}")
+    revs = args.rev or ["."]
     with tempfile.TemporaryDirectory(prefix="toolkit-compile-tree-") as work:
-        tree = export(args.rev, Path(work) / "tree")
+        trees = {rev: export(rev, Path(work) / f"tree{i}") for i, rev in enumerate(revs)}
+        jobs = [(game, rev) for game in games for rev in revs]
         with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(lambda game: measure(game, tree), games))
-    print(f"{args.rev}: seconds to each first result in a fresh process: cold default = 100 games with the game's "
+            results = list(pool.map(lambda job: dict(measure(job[0], trees[job[1]]), rev=job[1]), jobs))
+    print(f"seconds to each first result in a fresh process: cold default = 100 games with the game's "
           f"default players (the report's) on a new cache of their own; then, in another process, 1,000 random games, then 100 "
-          f"with a greedy seat, then 10 with an mcts:100 seat, cold (a new cache) and warm; {args.jobs} game(s) "
+          f"with a greedy seat, then 10 with an mcts:100 seat, then 10 with a lookahead:1 seat, cold (a new "
+          f"cache) and warm; {args.jobs} game(s) "
           f"at a time, {os.cpu_count()} cores, load = the 1-minute load average when the game started")
-    print(f"{'game':<10} {'cold default':>12} {'cold random':>11} {'+ greedy':>9} {'+ mcts':>7} {'warm random':>12} "
-          f"{'+ greedy':>9} {'+ mcts':>7} {'llvm s':>7} {'load':>5}")
+    print(f"{'game':<10} {'version':<10} {'cold default':>12} {'cold random':>11} {'+ greedy':>9} {'+ mcts':>7} "
+          f"{'+ look':>7} {'warm random':>12} {'+ greedy':>9} {'+ mcts':>7} {'llvm s':>7} {'load':>5}")
     for r in results:
         cold, warm = r["cold"], r["warm"]
         # a commit before the random copy (issue 35) has no "random" stage: its first result is "plain"
         row = [cold.get("random", 0.0), cold["plain"], cold["search"], warm.get("random", 0.0), warm["plain"],
                warm["search"]]
         default = r.get("default", {}).get("default", float("nan"))
-        print(f"{r['game']:<10} {default:>12.1f} {row[0]:>11.1f} {row[1]:>9.1f} {row[2]:>7.1f} {row[3]:>12.1f} "
-              f"{row[4]:>9.1f} {row[5]:>7.1f} {sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
+        print(f"{r['game']:<10} {r['rev'][:10]:<10} {default:>12.1f} {row[0]:>11.1f} {row[1]:>9.1f} {row[2]:>7.1f} "
+              f"{cold.get('lookahead', float('nan')):>7.1f} {row[3]:>12.1f} {row[4]:>9.1f} {row[5]:>7.1f} "
+              f"{sum(cold['llvm'].values()):>7.1f} {r['load']:>5.2f}")
     for r in results:
         cold = r["cold"]
-        print(f"\n{r['game']}: the compiled functions that cost most (own seconds, of them in LLVM)")
+        print(f"\n{r['game']} ({r['rev']}): the compiled functions that cost most (own seconds, of them in LLVM)")
         for name, seconds in sorted(cold["own"].items(), key=lambda kv: -kv[1])[:args.top]:
             print(f"  {seconds:6.1f} {cold['llvm'].get(name, 0.0):6.1f}  {short(name)}")
         top = sorted(cold["passes"].items(), key=lambda kv: -kv[1])[:4]

@@ -64,7 +64,7 @@ def pytest_collection_finish(session):
 @pytest.fixture(scope="session", autouse=True)
 def compiled_once():
     """After the session: every game's driver, each of its copies (``core.driver.Blocks``: random, plain,
-    searching), was compiled at most once.  A test that calls a driver with other argument
+    searching, whole), was compiled at most once.  A test that calls a driver with other argument
     types (an int64 ``out``, say) has it compiled again: a minute of CI for nothing.
 
     Nothing is compiled ahead here: a test compiles (or loads from the cache) what it plays, so a run of
@@ -75,7 +75,8 @@ def compiled_once():
     yield
     drivers = {f"{name}{copy}": getattr(toolkit.GAMES[name].play_many, attribute)
                for name in toolkit.GAMES
-               for copy, attribute in (("", "plain"), (" (searching)", "searching"), (" (random)", "random"))}
+               for copy, attribute in (("", "plain"), (" (searching)", "searching"), (" (random)", "random"),
+                                       (" (whole)", "whole"))}
     twice = {name: [str(s) for s in driver.signatures]
              for name, driver in drivers.items() if len(driver.signatures) > 1}
     assert not twice, f"a test compiled a game's play_many again, for other argument types: {twice}"

@@ -862,6 +862,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {PROG} --help)\n")
 
 
+def _add_play_options(p, n_default: int) -> None:
+    """The run's options, the rules' and the line-up (``--policies``, random in every seat by default)."""
+    _add_run_options(p, n_default=n_default)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+
+
+def _game_command(sub, name: str, func, help: str) -> argparse.ArgumentParser:
+    """The subcommand ``toolkit NAME GAME ...``, run by ``func``."""
+    p = sub.add_parser(name, help=help)
+    p.add_argument("game")
+    p.set_defaults(func=func)
+    return p
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Odds and rule-fairness simulators for board games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
@@ -881,14 +896,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=cmd_warm)
 
-    p = sub.add_parser("rules", help="a game's rule parameters and presets")
-    p.add_argument("game")
+    p = _game_command(sub, "rules", cmd_rules, "a game's rule parameters and presets")
     p.add_argument("--preset", default=None, help="also show this preset's values")
     _add_players_option(p)
-    p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("simulate", help="simulate games; print a summary or write one row per game")
-    p.add_argument("game")
+    p = _game_command(sub, "simulate", cmd_simulate, "simulate games; print a summary or write one row per game")
     _add_run_options(p, n_default=10_000)
     _add_rules_options(p)
     p.add_argument("--policies", default=None,
@@ -899,39 +911,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the games as tasks on this Dask scheduler (tcp://host:8786) instead of locally; "
                         "the same seed gives the same games")
-    p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("odds", help="exact odds tables")
-    p.add_argument("game")
+    p = _game_command(sub, "odds", cmd_odds, "exact odds tables")
     _add_rules_options(p)
-    p.set_defaults(func=cmd_odds)
 
-    p = sub.add_parser("compare", help="every ordered pair of policies on common seeds (3+ seats: "
-                                       "each tested policy in every seat against a field of another)")
-    p.add_argument("game")
+    p = _game_command(sub, "compare", cmd_compare, "every ordered pair of policies on common seeds (3+ seats: "
+                                                   "each tested policy in every seat against a field of another)")
     p.add_argument("--policies", required=True, help="comma-separated policy names, e.g. random,greedy,lookahead:8")
     _add_run_options(p, n_default=10_000)
     _add_rules_options(p)
     p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ FILE.json)")
-    p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("metrics", help="design metrics of one run: balance, completion, duration, branching, "
-                                       "lead changes, decisiveness (and with --skill: skill gap and luck)")
-    p.add_argument("game")
-    _add_run_options(p, n_default=100_000)
-    _add_rules_options(p)
-    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+    p = _game_command(sub, "metrics", cmd_metrics, "design metrics of one run: balance, completion, duration, "
+                                                   "branching, lead changes, decisiveness (and with --skill: skill "
+                                                   "gap and luck)")
+    _add_play_options(p, n_default=100_000)
     p.add_argument("--skill", default=None, metavar="POLICY",
                    help="also measure the skill gap and luck of POLICY (e.g. lookahead) against random")
     p.add_argument("--skill-games", type=int, default=2_000, help="games per seating for --skill (default 2,000)")
     p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv or FILE.parquet (+ FILE.json)")
-    p.set_defaults(func=cmd_metrics)
 
     from toolkit.analysis.strength import LADDER
 
-    p = sub.add_parser("ladder", help="the strength ladder: ratings of policies from weak to strong, and the "
-                                      "design metrics that depend on play (first-player edge, duration, ...) at each")
-    p.add_argument("game")
+    p = _game_command(sub, "ladder", cmd_ladder, "the strength ladder: ratings of policies from weak to strong, "
+                                                 "and the design metrics that depend on play (first-player edge, "
+                                                 "duration, ...) at each")
     p.add_argument("--policies", default=",".join(LADDER),
                    help=f"the rungs, weakest first, comma-separated (default {','.join(LADDER)})")
     _add_run_options(p, n_default=100)
@@ -940,25 +944,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv or FILE.parquet (+ FILE.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the metrics against the rating")
-    p.set_defaults(func=cmd_ladder)
 
-    p = sub.add_parser("sweep", help="a grid of rule variants, each simulated on the same seed, "
-                                     "one row of metrics per variant")
-    p.add_argument("game")
+    p = _game_command(sub, "sweep", cmd_sweep, "a grid of rule variants, each simulated on the same seed, "
+                                               "one row of metrics per variant")
     p.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="a rule parameter and its values (repeatable: the grid is every combination); "
                         "separate values with ; when a value holds commas")
-    _add_run_options(p, n_default=100_000)
-    _add_rules_options(p)
-    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+    _add_play_options(p, n_default=100_000)
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the variants on this Dask scheduler (tcp://host:8786) instead of locally")
     p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
-    p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("tune", help="search rule values for a design target (Optuna), then check the best on a "
-                                    "fresh seed: the tuned rules with 95%% intervals beside the base rules")
-    p.add_argument("game")
+    p = _game_command(sub, "tune", cmd_tune, "search rule values for a design target (Optuna), then check the "
+                                             "best on a fresh seed: the tuned rules with 95%% intervals beside the "
+                                             "base rules")
     p.add_argument("--target", action="append", required=True, metavar="METRIC=VALUE[:WEIGHT]",
                    help="a design metric and its target, a number, max or min (repeatable: a weighted distance), "
                         "e.g. first_player_win_rate=0.5, duration_turns=45:2, skill_gap=max")
@@ -967,9 +966,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "domain (a boolean, a choice, a bounded number, a subset of choices); separate values with "
                         "; when a value holds commas")
     p.add_argument("--trials", type=int, default=40, help="trials of the search (default 40)")
-    _add_run_options(p, n_default=20_000)
-    _add_rules_options(p)
-    p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
+    _add_play_options(p, n_default=20_000)
     p.add_argument("--finalists", type=int, default=3,
                    help="the best distinct candidates played again on a fresh seed (default 3)")
     p.add_argument("--final-games", type=int, default=None, help="their games (default 2.5 x -n)")
@@ -984,7 +981,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play the trials on this Dask scheduler (tcp://host:8786), a batch side by side")
     p.add_argument("-o", "--output", default=None, metavar="best.json",
                    help="write the tuned rules, their metrics with intervals and every trial to FILE.json")
-    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("app", help="the rule-tweaking dashboard in the browser (Voila, on 127.0.0.1)")
     p.add_argument("game", nargs="?", default=None,

@@ -1,5 +1,6 @@
 """The drivers' copies (``core.driver``): a random loop without the game's policies, a plain loop without
-the tree search compiled in, and one that can search, picked by the line-up."""
+the tree search compiled in, one that can search, and in a game that leaves its lookahead out of those
+(``choose_plain``) a whole one, picked by the line-up."""
 
 from __future__ import annotations
 
@@ -27,7 +28,15 @@ def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
     # the random copy has neither the search nor the game's policies compiled in
     random = kernel.play_game.random.decide.py_func.__globals__
     assert random["search"] is None and not random["SEARCH"] and random["choose"] is None and not random["CHOOSE"]
-    assert plain.py_func.__globals__["choose"] is kernel.choose and plain.py_func.__globals__["CHOOSE"]
+    # the plain and searching copies choose without the game's lookahead where the kernel leaves it out, and
+    # the whole copy (else the searching one itself) with it
+    own = getattr(kernel, "choose_plain", kernel.choose)
+    assert plain.py_func.__globals__["choose"] is own and plain.py_func.__globals__["CHOOSE"]
+    assert searching.py_func.__globals__["choose"] is own
+    whole = kernel.play_game.whole
+    assert whole.decide.py_func.__globals__["choose"] is kernel.choose and whole.decide.py_func.__globals__["SEARCH"]
+    assert (whole is kernel.play_game.searching) == (own is kernel.choose)
+    assert kernel.play_many.whole.py_func.__globals__["run"] is whole.run
     assert kernel.play_many.random.py_func.__globals__["run"] is kernel.play_game.random.run
     # the plain and random copies inline the steps where the kernel says so, the searching copy calls them
     # (the random copy once inherited the searching copy's calls: half Valhalla's speed)
@@ -94,3 +103,76 @@ def test_copies_of_a_template_at_one_line_are_named_by_their_scopes():
     assert {c.__name__ for c in copies} == {"loop"}
     assert copies[0].__qualname__ != copies[1].__qualname__
     assert copies[0].__qualname__ == copies[2].__qualname__  # negative control
+
+
+def _codes(spec, *names):
+    """A line-up of ``names`` then ``random`` seats, as the driver's codes."""
+    from toolkit.core.mcts import policy_codes
+
+    seats = spec.seats(spec.Rules())
+    return policy_codes(spec.kernel, names + ("random",) * (seats - len(names)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_line_up_runs_the_copy_that_plays_all_its_seats(name):
+    """A ``greedy`` line-up runs the plain copy and an ``mcts`` seat the searching one; a ``lookahead`` seat
+    the whole copy where the kernel leaves the lookahead out of the others (``choose_plain``), else the
+    plain copy (or the searching one beside an ``mcts`` seat)."""
+    spec = toolkit.GAMES[name]
+    own = hasattr(spec.kernel, "choose_plain")
+    assert spec.play_many.copy(_codes(spec, "random")) == "random"
+    assert spec.play_many.copy(_codes(spec, "greedy", "greedy")) == "plain"
+    assert spec.play_many.copy(_codes(spec, "lookahead")) == ("lookahead" if own else "plain")
+    assert spec.play_many.copy(_codes(spec, "greedy", "lookahead")) == ("lookahead" if own else "plain")
+    for n in (*range(2, 10), 254):  # an mcts code is negative, whatever its low bits (a lookahead id among them)
+        assert spec.play_many.copy(_codes(spec, f"mcts:{n}", "greedy")) == "search", n
+    assert spec.play_many.copy(_codes(spec, "mcts:10", "lookahead")) == ("lookahead" if own else "search")
+    assert spec.kernel.play_game.copy_for(_codes(spec, "lookahead")) == ("lookahead" if own else "plain")
+
+
+def test_attilas_tile_masks_are_not_taken_for_a_lookahead():
+    """Attila's codes carry the unused tiles in bits 2-4 and the line-up's samples and masks after the
+    seats: only a seat's own code says lookahead."""
+    spec = toolkit.GAMES["attila"]
+    assert spec.play_many.copy(_codes(spec, "greedy:no_exchange", "greedy:no_plus_two:no_double_turn")) == "plain"
+    assert spec.play_many.copy(_codes(spec, "greedy", "lookahead:2:no_exchange")) == "lookahead"
+
+
+def _play(spec, loop, names, n=24, seed=5):
+    """``n`` checked games of the line-up ``names`` played by the compiled block loop ``loop``."""
+    seats = spec.seats(spec.Rules())
+    params, codes = spec.prepare(spec.Rules(), names + ("random",) * (seats - len(names)))
+    out = np.zeros((n, len(spec.columns)), np.int32)
+    violations = np.zeros(n, np.int32)
+    spec.play_many._play(loop, spec.kernel.play_game.work_entries(codes), params, codes, seed, 0, out, violations,
+                         True)
+    assert not violations.any()
+    return out
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if hasattr(toolkit.GAMES[g].kernel, "choose_plain")])
+def test_the_plain_choose_is_the_whole_one_without_the_lookahead(name):
+    """A ``greedy`` line-up plays the same games in the plain and searching copies (``choose_plain``) as in
+    the whole one (``choose``); a ``lookahead`` seat does not (negative control: the routing matters)."""
+    spec = toolkit.GAMES[name]
+    pm = spec.play_many
+    greedy = ("greedy", "greedy")
+    assert np.array_equal(_play(spec, pm.plain, greedy), _play(spec, pm.whole, greedy))
+    assert np.array_equal(_play(spec, pm.searching, greedy), _play(spec, pm.whole, greedy))
+    lookahead = ("lookahead:2", "greedy")
+    assert not np.array_equal(_play(spec, pm.plain, lookahead), _play(spec, pm.whole, lookahead))
+
+
+@pytest.mark.parametrize("given", ["choose_plain", "lookahead_in"])
+def test_a_kernel_declares_the_plain_choose_with_its_test_or_neither(given):
+    """``choose_plain`` without ``lookahead_in`` (or the reverse) would run a lookahead seat as greedy in
+    the plain copy: ``finish_kernel`` refuses it by name."""
+    from toolkit.core.wiring import PROTOCOL, finish_kernel
+
+    g = {name: None for name in PROTOCOL} | {"__name__": "scratch.kernel", given: None}
+    with pytest.raises(TypeError, match="scratch.kernel defines one of choose_plain and lookahead_in"):
+        finish_kernel(g)
+    del g[given]
+    with pytest.raises(Exception) as raised:  # negative control: past the check, the dummies fail elsewhere
+        finish_kernel(g)
+    assert "choose_plain" not in str(raised.value)

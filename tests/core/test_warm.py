@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import toolkit
 from toolkit.cli import main
 from toolkit.core import warm
 from toolkit.core.driver import Blocks
@@ -108,6 +109,21 @@ def test_warm_compiles_a_games_copies_one_after_the_other_longest_game_first(cac
     assert warm.next_game(left, {"attila"}) == "valhalla"  # attila's next copy waits for the one compiling
     assert warm.next_game(left, {"attila", "valhalla"}) is None  # halali has nothing left
     assert warm.next_game({"tiny": ["plain"], "valhalla": ["search"]}, set()) == "tiny"  # UNKNOWN: 30 s
+
+
+def test_a_game_with_its_own_lookahead_warms_a_fourth_copy(cache):
+    """``toolkit warm --search`` compiles the whole copy of a game whose kernel leaves its lookahead out of
+    the others (``choose_plain``), and no such copy elsewhere; a page announces it by its name."""
+    for name, spec in toolkit.GAMES.items():
+        own = hasattr(spec.kernel, "choose_plain")
+        assert warm.copies_of(name) == (warm.COPIES if own else warm.COPIES[:3]), name
+    assert "lookahead" in warm.copies_of("attila") and "lookahead" not in warm.copies_of("valhalla")
+    driver = Blocks(_Loop(), _Loop(), _Loop(), work_entries=None, whole=_Loop(),
+                    lookahead_in=lambda codes: bool((codes[:2] == 2).any()))
+    spec = types.SimpleNamespace(name="tiny", title="Tiny", play_many=driver,
+                                 prepare=lambda rules, policies: (None, np.array(policies, np.int64)))
+    assert "Tiny with its lookahead for first use" in warm.notice(spec, None, [2, 1])
+    assert "Tiny with its policies for first use" in warm.notice(spec, None, [1, 1, 2])  # a sample count, no seat
 
 
 @pytest.mark.parametrize("argv, message", [(["warm", "nope"], "game 'nope' is not registered"),

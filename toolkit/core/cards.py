@@ -80,6 +80,29 @@ def deck_from_counts(st, deck_at, counts_at, kinds, rs):
 
 
 @njit_inline
+def draw_into(st, rs, deck_at, head_at, count_at, discard_at, hand_at, kinds):
+    """The kernels' :func:`draw_card`: the deck's top card ``c`` (``st[deck_at + st[head_at]]``, with
+    ``st[count_at]`` cards left) goes to ``st[hand_at + c]``; an empty deck is first rebuilt from the
+    discard pile's counts at ``st[discard_at:]`` (:func:`deck_from_counts`), which it empties.  With both
+    empty nothing is drawn: False."""
+    if st[count_at] == 0:
+        total = 0
+        for k in range(kinds):
+            total += st[discard_at + k]
+        if total == 0:
+            return False
+        st[count_at] = deck_from_counts(st, deck_at, discard_at, kinds, rs)
+        st[head_at] = 0
+        for k in range(kinds):
+            st[discard_at + k] = 0
+    c = st[deck_at + st[head_at]]
+    st[head_at] += 1
+    st[count_at] -= 1
+    st[hand_at + c] += 1
+    return True
+
+
+@njit_inline
 def split_evenly(total, k, round_up):
     """``total`` points shared by ``k`` tied places, rounded up or down (a majority scoring's tie)."""
     return (total + k - 1) // k if round_up else total // k

@@ -31,6 +31,7 @@ that also writes a log (Herrlof's rounds, Halali's captures) is the game's own l
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 import types
@@ -40,7 +41,7 @@ import numba
 import numpy as np
 
 from toolkit.core import rng
-from toolkit.core.jit import njit, njit_inline, njit_no_nrt
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
 from toolkit.core.layout import seat_count, seat_run
 
 BLOCKS = 256  # at most this many blocks of games per call of a prange loop (a game's own logs)
@@ -48,9 +49,9 @@ BLOCKS_PER_THREAD = 16  # blocks of games per thread: the threads finish togethe
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
 play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
-decide = search = None
+decide = search = logged_game = None
 ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
-SEARCH = CHOOSE = False
+SEARCH = CHOOSE = PER_BLOCK = False
 STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = DEPTH_SHIFT = ROLLOUT_SHIFT = 0
 EXPLORATION = 0.0
 RANDOM = 0  # the policy id of ``random`` in every game (``GameSpec.policies[0]``)
@@ -117,30 +118,52 @@ def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     """
     assert work_size == play_game.work_size, "play_many's work is play_game's"
     caller = caller or sys._getframe(1)
-    loops = []
-    for game, suffix in ((play_game, ""), (play_game.searching, "_search"), (play_game.random, "_random")):
+    loops = {}
+    for game, suffix in ((play_game, ""), (play_game.searching, "_search"), (play_game.random, "_random"),
+                         (play_game.whole, "_whole")):
+        if suffix == "_whole" and game is play_game.searching:  # no lookahead of the game's own left out
+            loops[suffix] = loops["_search"]
+            continue
         loop = njit(from_template(_play_block, "play_block" + suffix, game.scope, caller))
         loop._compiler._customize_flags = _noalias
-        loops.append(loop)
-    driver = Blocks(*loops, play_game.work_entries, rs_size, play_game.state_size, play_game.max_options, work_size)
+        loops[suffix] = loop
+    driver = Blocks(loops[""], loops["_search"], loops["_random"], play_game.work_entries, rs_size,
+                    play_game.state_size, play_game.max_options, work_size, loops["_whole"], play_game.lookahead_in)
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return driver
 
 
+def copy_for(policies, lookahead_in=None) -> str:
+    """Which copy of a game's loop plays a line-up (the game's policy codes): ``"lookahead"`` (the whole
+    copy) if ``lookahead_in(codes)``, the kernel's test, says a seat plays a policy its ``choose_plain``
+    leaves out; else ``"search"`` if a seat plays ``mcts`` (a negative code); ``"random"`` if every seat is
+    random (code ``RANDOM``); else ``"plain"``."""
+    codes = np.asarray(policies)
+    if lookahead_in is not None and bool(lookahead_in(codes)):
+        return "lookahead"
+    return "search" if bool((codes < 0).any()) else "random" if bool((codes == RANDOM).all()) else "plain"
+
+
 class Searching:
-    """A compiled loop over games in two copies (:func:`variants`): called as ``loop(params, policies,
-    ...)``, it runs ``plain`` unless a seat of ``policies`` searches (a negative code), then ``searching``.
+    """A compiled loop over games in two or three copies (:func:`variants`): called as ``loop(params,
+    policies, ...)``, it runs ``whole`` if the line-up has a seat of the game's own lookahead
+    (``lookahead_in``, the kernel's: :func:`copy_for`), ``searching`` if it searches, else ``plain``.
 
     ``signatures`` are the plain copy's (the search's are ``searching.signatures``)."""
 
-    def __init__(self, plain, searching):
-        self.plain, self.searching = plain, searching
+    def __init__(self, plain, searching, whole=None, lookahead_in=None):
+        self.plain, self.searching, self.whole = plain, searching, whole or searching
+        self.lookahead_in = lookahead_in
         self.__name__ = getattr(plain, "__name__", type(plain).__name__)
 
+    def loop(self, policies):
+        """The copy that plays the line-up of these policy codes."""
+        copy = copy_for(policies, self.lookahead_in)
+        return {"lookahead": self.whole, "search": self.searching}.get(copy, self.plain)
+
     def __call__(self, params, policies, *args):
-        loop = self.searching if bool((np.asarray(policies) < 0).any()) else self.plain
-        return loop(params, policies, *args)
+        return self.loop(policies)(params, policies, *args)
 
     @property
     def signatures(self):
@@ -153,7 +176,7 @@ class Searching:
 class Blocks(Searching):
     """A game's ``play_many(params, policies, seed, first_game, out, violations, check)``: the rows of ``out``
     cut into blocks of consecutive games, each block played by the compiled block loop of the copy the
-    line-up needs (:meth:`copy`: ``random``, ``plain`` or ``searching``) on one of
+    line-up needs (:meth:`copy`: ``random``, ``plain``, ``search`` or ``lookahead``, the whole copy) on one of
     ``numba.get_num_threads()`` Python threads; the loop releases the GIL (``nogil``).
 
     It replaced a ``numba.prange`` driver (issue 35): the parallel driver was compiled once more around
@@ -163,8 +186,8 @@ class Blocks(Searching):
     only on ``(seed, game index)``, so neither the blocks nor the threads change any result."""
 
     def __init__(self, plain, searching, random, work_entries, rs_size=0, state_size=0, max_options=0,
-                 work_size=0):
-        super().__init__(plain, searching)
+                 work_size=0, whole=None, lookahead_in=None):
+        super().__init__(plain, searching, whole, lookahead_in)
         self.random, self.work_entries = random, work_entries
         self.rs_size, self.state_size, self.max_options, self.work_size = rs_size, state_size, max_options, work_size
 
@@ -178,18 +201,22 @@ class Blocks(Searching):
              work[s + m:2 * s + m], work[2 * s + m:w], work[w:])
 
     def copy(self, policies) -> str:
-        """Which copy plays the line-up of these policy codes: ``"search"`` if a seat searches (a negative
-        code), ``"random"`` if every seat is random (code ``RANDOM``), else ``"plain"``."""
-        codes = np.asarray(policies)
-        return "search" if bool((codes < 0).any()) else "random" if bool((codes == RANDOM).all()) else "plain"
+        """Which copy plays the line-up of these policy codes (:func:`copy_for`): ``"random"``, ``"plain"``,
+        ``"search"`` or ``"lookahead"``."""
+        return copy_for(policies, self.lookahead_in)
+
+    def loop(self, policies):
+        return {"search": self.searching, "random": self.random, "plain": self.plain,
+                "lookahead": self.whole}[self.copy(policies)]
 
     @property
     def signatures(self):
-        """The compiled signatures of all three copies (each compiled when a line-up first needs it)."""
-        return [*self.random.signatures, *self.plain.signatures, *self.searching.signatures]
+        """The compiled signatures of every copy (each compiled when a line-up first needs it)."""
+        whole = self.whole.signatures if self.whole is not self.searching else []
+        return [*self.random.signatures, *self.plain.signatures, *self.searching.signatures, *whole]
 
     def __call__(self, params, policies, seed, first_game, out, violations, check):
-        loop = {"search": self.searching, "random": self.random, "plain": self.plain}[self.copy(policies)]
+        loop = self.loop(policies)
         entries = self.work_entries(policies)
         n = out.shape[0]
         threads = min(numba.get_num_threads(), n)
@@ -211,19 +238,51 @@ def variants(templates, scope: dict, play_game, caller=None) -> dict:
     ``templates`` is a list of ``(name, function, jit)``, in the order they call each other (a later one
     may call an earlier one by its name); ``scope`` the names they use besides ``decide``,
     ``play_game`` and ``work_entries``, which are ``play_game``'s (:func:`make_play_game`) in the plain
-    copy and ``play_game.searching``'s in the other.  Each copy is made by :func:`from_template` in the
+    copy and ``play_game.searching``'s in the other (the one a line-up that searches runs), and
+    ``play_game.whole``'s in a third where the kernel leaves its lookahead out of those two
+    (:func:`copy_for`).  Each copy is made by :func:`from_template` in the
     file of ``caller`` (default: the calling frame), the searching one named ``<name>_search``.
-    Returns ``{name: Searching(plain, searching)}``.
+    Returns ``{name: Searching(plain, searching, whole)}``.
     """
     caller = caller or sys._getframe(1)
     copies = []
-    for game, suffix in ((play_game, ""), (play_game.searching, "_search")):
+    games = ((play_game, ""), (play_game.searching, "_search"))
+    if play_game.whole is not play_game.searching:
+        games += ((play_game.whole, "_whole"),)
+    for game, suffix in games:
         names = dict(scope, **{name: f for name, f in game.calls.items() if name in scope}, decide=game.decide,
                      play_game=game, work_entries=game.work_entries)
         for name, template, jit in templates:
             names[name] = jit(from_template(template, name + suffix, names, caller))
         copies.append(names)
-    return {name: Searching(copies[0][name], copies[1][name]) for name, _, _ in templates}
+    whole = copies[-1] if len(copies) > 2 else copies[1]
+    return {name: Searching(copies[0][name], copies[1][name], whole[name], play_game.lookahead_in)
+            for name, _, _ in templates}
+
+
+def _play_logged(params, policies, seed, first_game, out, log):
+    n = out.shape[0]
+    blocks = min(n, BLOCKS)
+    for b in prange(blocks):  # noqa: F821  (the copy's scope gives it: numba.prange)
+        rs = np.empty(RS_SIZE, np.uint64)
+        work = np.zeros(work_entries(policies), np.int64)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            logged_game(params, policies, seed, first_game + i, out[i], rs, work, log[b if PER_BLOCK else i])
+
+
+def logged_variants(one_game, scope: dict, play_game, per_block: bool = False, caller=None):
+    """A game's own loop with a log beside the record (Herrlof's rounds, Halali's captures), by
+    :func:`variants`: ``(logged_game, play_logged)``.
+
+    ``one_game(params, policies, seed, game, row, rs, work, log)`` is the template of one game, written over
+    the protocol with the copy's ``decide`` (``scope``: the kernel's globals, ``RS_SIZE`` among them);
+    ``play_logged(params, policies, seed, first_game, out, log)`` plays games ``first_game ..`` into the
+    rows of ``out`` in at most :data:`BLOCKS` blocks in parallel, game ``i`` logging into ``log[i]``, or
+    with ``per_block`` into ``log[b]`` of its block (a tally the caller sums over the blocks)."""
+    scope = dict(scope, prange=numba.prange, BLOCKS=BLOCKS, PER_BLOCK=per_block)
+    copies = variants([("logged_game", one_game, njit_no_nrt), ("play_logged", _play_logged, njit_parallel)], scope,
+                      play_game, caller or sys._getframe(1))
+    return copies["logged_game"], copies["play_logged"]
 
 
 # ---------------------------------------------------------------- one game, from the protocol
@@ -274,6 +333,16 @@ def _decide(params, policies, st, rs, seat, opts, scratch, tree):
         n = options(params, st, opts)
         return opts[choose(params, policy, st, rs, seat, opts, n, scratch) if n > 1 else 0]
     return nth(params, st, 0)  # never reached: Blocks runs the random copy only when every code is RANDOM
+
+
+@njit_inline
+def index_of(opts, n, option):
+    """The index of ``option`` among ``opts[:n]`` (0 if it is not there): a ``choose`` that works out the
+    option itself returns its index."""
+    for i in range(n):
+        if opts[i] == option:
+            return i
+    return 0
 
 
 def _noalias(flags):
@@ -338,7 +407,7 @@ def make_calls(advance, apply, caller=None):
 
 def make_play_game(start, advance, count, nth, options, apply, choose, check_step, check_end, record,
                    state_size: int, max_options: int, scratch_size: int, search, *, inline_steps: bool = True,
-                   caller=None):
+                   choose_plain=None, lookahead_in=None, caller=None):
     """The one-game kernel ``play_game(params, policies, seed, game, row, check, rs, work)`` of a game's
     protocol functions (all njit; ``docs/architecture.md``), returning a violation code (0: none).
 
@@ -361,7 +430,17 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
 
     The returned ``play_game`` cannot search: its ``decide`` has no ``search`` compiled in (a search doubled
     the loop's compile time), and a negative code would reach ``choose``.  ``play_game.searching`` is the
-    copy that can; :func:`variants` and :func:`make_play_many` pick between the two by the line-up.
+    copy that can; :func:`variants` and :func:`make_play_many` pick between the two by the line-up
+    (``play_game.copy_for(policies)``, :func:`copy_for`).
+
+    A game may leave its own searching policy (a ``lookahead`` that plays imagined turns) out of the plain
+    and searching copies: ``choose_plain`` is ``choose`` without it, and ``lookahead_in(codes)`` (Python)
+    says whether a line-up's policy codes have a seat that needs it.  Such a line-up runs a fourth copy,
+    ``play_game.whole``, the searching one with the whole ``choose`` (elsewhere ``play_game.whole`` is
+    ``play_game.searching``).  The plain copy is the one a ``greedy`` line-up, the report's and the
+    dashboard's first, waits for, and the searching one the first ``mcts`` seat: Attila's lookahead was 12
+    of the plain copy's 17.5 s (``benchmarks/compile.py``).  :func:`copy_for` picks the copy
+    (``play_game.copy_for(policies)``).
     ``play_game.decide`` is the decision, for a game's own loops (a log beside the record, made by
     :func:`variants`).
 
@@ -383,16 +462,20 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
     work_entries = njit_no_nrt(from_template(_work_entries, "work_entries", scope, caller))
     games = []
     # three copies of the loop, each compiled only when a line-up needs it: the plain one, with the game's
-    # policies; the one that can also search (an ``mcts`` seat: the search doubled the loop's compile time);
-    # and the random one, without the policies (about half of a game's cold compile), for the line-ups of
-    # random seats only that a first run, the dashboard and the exact-odds checks play
+    # policies (but a lookahead left out by ``choose_plain``); the one that can also search (an ``mcts``
+    # seat: the search doubled the loop's compile time); and the random one, without the policies (about
+    # half of a game's cold compile), for the line-ups of random seats only that a first run, the dashboard
+    # and the exact-odds checks play.  A fourth, the whole one, where ``choose_plain`` left a lookahead out.
     base = scope
-    for suffix, searching, choosing in (("", False, True), ("_search", True, True), ("_random", False, False)):
+    copies = (("", False, choose_plain or choose), ("_search", True, choose_plain or choose), ("_random", False, None))
+    if choose_plain is not None:
+        copies += (("_whole", True, choose),)
+    for suffix, searching, chooser in copies:
         # each copy's scope from the base: the searching copy's called advance and apply must not leak into
         # the next copy (the random copy once ran at half speed so)
         calls = {"advance": search.advance, "apply": search.apply} if searching or not inline_steps else {}
-        scope = dict(base, search=search if searching else None, SEARCH=searching, CHOOSE=choosing,
-                     choose=choose if choosing else None, **calls)
+        scope = dict(base, search=search if searching else None, SEARCH=searching, CHOOSE=chooser is not None,
+                     choose=chooser, **calls)
         compiled = {}
         for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):
             jit = njit_inline if name == "decide" else njit_no_nrt
@@ -404,9 +487,10 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
         game.decide, game.work_entries, game.work_size = compiled["decide"], work_entries, size
         game.run, game.state_size, game.max_options = compiled["run"], state_size, max_options
-        game.calls, game.scope = calls, scope
+        game.calls, game.scope, game.lookahead_in = calls, scope, lookahead_in
+        game.copy_for = functools.partial(copy_for, lookahead_in=lookahead_in)
         games.append(game)
-    games[0].searching, games[0].random = games[1], games[2]
+    games[0].searching, games[0].random, games[0].whole = games[1], games[2], games[-1 if choose_plain else 1]
     return games[0]
 
 

@@ -358,7 +358,8 @@ def make_mcts(kernel_globals: dict, caller=None):
              "apply": apply, "advance_inline": g["advance"] if g.get("MCTS_INLINE_ROLLOUT") else advance,
              "apply_inline": g["apply"] if g.get("MCTS_INLINE_ROLLOUT") else apply,
              "determinize": g["determinize"], "returns": g["returns"], "evaluate": g["evaluate"],
-             "options": g["options"], "choose": g["choose"], "MAX_OPTIONS": g["MAX_OPTIONS"],
+             # a rollout plays greedy or random (ALLOWED), never a lookahead: the kernel's choose without it
+             "options": g["options"], "choose": g.get("choose_plain", g["choose"]), "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
              "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS, "UCT": UCT,

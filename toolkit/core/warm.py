@@ -1,7 +1,8 @@
 """Compiling is work like simulating: it says so, and it can be done ahead (``toolkit warm``).
 
 A game's driver comes in three compiled copies (``core.driver.Blocks``): ``random`` (every seat random),
-``plain`` (the game's policies, no tree search) and ``search`` (a line-up with an ``mcts`` seat).  The first run of a copy on a
+``plain`` (the game's policies, no tree search) and ``search`` (a line-up with an ``mcts`` seat), and a
+fourth, ``lookahead``, in a game whose kernel leaves its lookahead out of the others (``choose_plain``).  The first run of a copy on a
 machine compiles it into the cache directory (``core.cache``), once per version of the sources; every
 later process loads it in about a second.
 
@@ -21,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-COPIES = ("random", "plain", "search")
+COPIES = ("random", "plain", "search", "lookahead")  # the last only where a kernel has choose_plain (core.driver)
 # seconds to compile each copy cold, each after the copies before it in COPIES (what it adds to them),
 # measured by benchmarks/compile.py (2 cores, one compile at a time): the estimate until this machine has
 # compiled the copy once itself
@@ -107,7 +108,7 @@ def copy_of(spec, policy_codes) -> str:
 
 def loaded(driver, copy: str) -> bool:
     """Whether this process already holds the copy of the game's ``play_many`` compiled or loaded."""
-    dispatcher = getattr(driver, {"search": "searching"}.get(copy, copy), driver)
+    dispatcher = getattr(driver, {"search": "searching", "lookahead": "whole"}.get(copy, copy), driver)
     return bool(getattr(dispatcher, "signatures", ()))
 
 
@@ -117,7 +118,7 @@ def notice(spec, rules, policies) -> str | None:
     copy = copy_of(spec, spec.prepare(rules, policies)[-1])
     if loaded(spec.play_many, copy) or is_warm(spec.name, copy):
         return None
-    what = {"search": " with a tree search", "plain": " with its policies"}.get(copy, "")
+    what = {"search": " with a tree search", "plain": " with its policies", "lookahead": " with its lookahead"}.get(copy, "")
     return (f"compiling {spec.title or spec.name}{what} for first use, about {estimate_first(spec.name, copy):.0f} s "
             f"(once per machine and version) …")
 
@@ -151,7 +152,8 @@ class _CompileBar:
     def __init__(self, game: str, copy: str, seconds: float):
         from tqdm.auto import tqdm
 
-        what = {"search": "with a tree search ", "plain": "with its policies "}.get(copy, "")
+        what = {"search": "with a tree search ", "plain": "with its policies ",
+                "lookahead": "with its lookahead "}.get(copy, "")
         self.bar = tqdm(total=round(seconds), unit="s", leave=False, position=0,
                         desc=f"compiling {game} {what}for first use, about {seconds:.0f} s (once per machine "
                              f"and version; toolkit warm does it ahead)",
@@ -182,12 +184,22 @@ def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
     spec = toolkit.GAMES[game]
     seats = spec.seats(toolkit.rules(game))
     policies = {"random": ("random",) * seats, "plain": ("greedy",) + ("random",) * (seats - 1),
-                "search": ("mcts:2",) + ("random",) * (seats - 1)}[copy]
+                "search": ("mcts:2",) + ("random",) * (seats - 1),
+                "lookahead": ("lookahead:1",) + ("random",) * (seats - 1)}[copy]
     toolkit.simulate(game, n_games=2, policies=policies, progress=False)
     seconds = time.perf_counter() - start
     if not is_warm(game, copy):  # simulate records it unless the copy was loaded from the cache unmarked
         _record(game, copy, seconds, timed)
     return game, copy, seconds
+
+
+def copies_of(game: str) -> tuple:
+    """The copies of the game's driver, in the order of :data:`COPIES`: ``lookahead`` only where the kernel
+    leaves its lookahead out of the others (``core.driver.Blocks.whole``)."""
+    import toolkit
+
+    driver = toolkit.GAMES[game].play_many
+    return COPIES if driver.whole is not driver.searching else COPIES[:3]
 
 
 def next_game(left: dict, busy: set):
@@ -198,7 +210,8 @@ def next_game(left: dict, busy: set):
 
 
 def warm(games, search: bool = False, jobs: int | None = None, progress: bool = True) -> list:
-    """Compile each game's random and plain copies (and with ``search`` its searching copy) into the cache,
+    """Compile each game's random and plain copies (and with ``search`` its searching copy, and its whole
+    copy where it has one: :func:`copies_of`) into the cache,
     ``jobs`` processes at a time (default: one a core).  A game's copies compile one after the other, in
     the order of :data:`COPIES`, since each reuses what the one before compiled (two at once would both
     compile the game's steps); a free process takes the next copy of the game with the most compiling
@@ -208,8 +221,7 @@ def warm(games, search: bool = False, jobs: int | None = None, progress: bool = 
 
     from tqdm.auto import tqdm
 
-    wanted = COPIES if search else COPIES[:2]
-    left = {g: [copy for copy in wanted if not is_warm(g, copy)] for g in games}
+    left = {g: [copy for copy in copies_of(g)[:None if search else 2] if not is_warm(g, copy)] for g in games}
     left = {g: copies for g, copies in left.items() if copies}
     total = sum(map(len, left.values()))
     done: list = []

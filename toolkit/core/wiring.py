@@ -11,7 +11,10 @@ compiled pieces are made, in this order, each filed beside the kernel so that Nu
 ``apply_called``          them rather than inlining them (``core.driver.make_calls``)
 ``mcts``                  the tree search (``core.mcts.make_mcts``; the kernel's ``MCTS_*`` settings)
 ``play_game``             the one-game loop, plain and searching copies (``core.driver.make_play_game``;
-                          ``INLINE_STEPS``: the plain copy inlines ``advance`` and ``apply``, default True)
+                          ``INLINE_STEPS``: the plain copy inlines ``advance`` and ``apply``, default True;
+                          ``choose_plain`` and ``lookahead_in``, optional together: ``choose`` without the
+                          game's own lookahead, for the plain and searching copies, and the test of the
+                          line-ups that need the whole copy)
 ``play_many``             the parallel driver over many games (``core.driver.make_play_many``), and
                           ``WORK_SIZE``, the work a game needs
 ========================  ==========================================================================
@@ -39,6 +42,9 @@ def finish_kernel(g: dict) -> None:
     if missing:
         raise TypeError(f"{g.get('__name__', 'the kernel')} does not define {', '.join(missing)}: "
                         "every kernel defines the protocol (docs/adding-a-game.md)")
+    if ("choose_plain" in g) != ("lookahead_in" in g):
+        raise TypeError(f"{g.get('__name__', 'the kernel')} defines one of choose_plain and lookahead_in: the "
+                        "plain copy's choose needs the test of the line-ups it cannot play (docs/adding-a-game.md)")
     caller = sys._getframe(1)
     if "returns" not in g:
         g["returns"] = make_returns(g["record"], g["COLUMNS"], caller=caller)
@@ -48,6 +54,7 @@ def finish_kernel(g: dict) -> None:
     g["play_game"] = make_play_game(g["start"], g["advance"], g["count"], g["nth"], g["options"], g["apply"],
                                     g["choose"], g["check_step"], g["check_end"], g["record"], g["STATE_SIZE"],
                                     g["MAX_OPTIONS"], g["SCRATCH_SIZE"], g["mcts"],
-                                    inline_steps=g.get("INLINE_STEPS", True), caller=caller)
+                                    inline_steps=g.get("INLINE_STEPS", True), choose_plain=g.get("choose_plain"),
+                                    lookahead_in=g.get("lookahead_in"), caller=caller)
     g["WORK_SIZE"] = g["play_game"].work_size
     g["play_many"] = make_play_many(g["play_game"], g["RS_SIZE"], g["WORK_SIZE"], caller=caller)

@@ -133,6 +133,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
+from toolkit.core.driver import index_of
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
@@ -565,29 +566,39 @@ def apply(params, st, rs, option):
     _run(ip, st, rs, go)
 
 
+@njit_inline
+def _pairs(opts, n, scratch):
+    """DP-4's options ``opts[:n]`` as ``(tribe, province)`` pairs at ``scratch[W_OPTS:]`` (where the
+    lookahead reads them)."""
+    for i in range(n):
+        scratch[W_OPTS + 2 * i] = opts[i] >> PAIR_SHIFT
+        scratch[W_OPTS + 2 * i + 1] = opts[i] & ((1 << PAIR_SHIFT) - 1)
+
+
 @njit
 def choose(params, policy, st, rs, seat, opts, n, scratch):
     """``greedy`` or ``lookahead`` (``policy``: a code of :func:`policy_ids`): the index of the chosen
     option among ``opts[:n]`` (``random`` is the driver's).  A ``lookahead`` seat is greedy but at DP-4."""
+    if st[S_PHASE] != DP_PLAY or policy & POLICY_BASE != 2:
+        return choose_plain(params, policy, st, rs, seat, opts, n, scratch)
+    _pairs(opts, n, scratch)
+    policies = scratch[W_POLICY:W_POLICY + 3 * MAX_SEATS]  # the seat's entries of policy_ids
+    policies[seat] = 2
+    policies[MAX_SEATS + seat] = policy >> POLICY_SAMPLES_SHIFT
+    policies[2 * MAX_SEATS + seat] = (policy >> POLICY_MASK_SHIFT) & 7
+    lookahead_play(params, st, rs, seat, scratch, policies, n)
+    return index_of(opts, n, scratch[W_OPTS] << PAIR_SHIFT | scratch[W_OPTS + 1])
+
+
+@njit
+def choose_plain(params, policy, st, rs, seat, opts, n, scratch):
+    """:func:`choose` without the ``lookahead`` (``core.driver.make_play_game``): ``greedy``, the plain
+    copy's; a line-up with a ``lookahead`` seat runs the whole copy (:func:`lookahead_in`)."""
     ip = params
     phase = st[S_PHASE]
     if phase == DP_PLAY:
-        pairs = scratch[W_OPTS:W_OPTS + 2 * MAX_PAIRS]
-        for i in range(n):
-            pairs[2 * i] = opts[i] >> PAIR_SHIFT
-            pairs[2 * i + 1] = opts[i] & ((1 << PAIR_SHIFT) - 1)
-        if policy & POLICY_BASE != 2:
-            return greedy_play(ip, st, rs, seat, pairs, n)
-        policies = scratch[W_POLICY:W_POLICY + 3 * MAX_SEATS]  # the seat's entries of policy_ids
-        policies[seat] = 2
-        policies[MAX_SEATS + seat] = policy >> POLICY_SAMPLES_SHIFT
-        policies[2 * MAX_SEATS + seat] = (policy >> POLICY_MASK_SHIFT) & 7
-        lookahead_play(ip, st, rs, seat, scratch, policies, n)
-        best = scratch[W_OPTS] << PAIR_SHIFT | scratch[W_OPTS + 1]
-        for i in range(n):
-            if opts[i] == best:
-                return i
-        return 0
+        _pairs(opts, n, scratch)
+        return greedy_play(ip, st, rs, seat, scratch[W_OPTS:W_OPTS + 2 * MAX_PAIRS], n)
     if phase == DP_TILE:
         return greedy_tile(ip, st, seat, st[S_BITS], (policy >> POLICY_MASK_SHIFT) & 7)
     if phase == DP_SPLIT:
@@ -603,6 +614,13 @@ def choose(params, policy, st, rs, seat, opts, n, scratch):
         return _vector_code(limits, laid) - 1
     greedy_support(ip, st, seat, st[S_PENDING + st[S_WAR_AT]], limits, laid)  # DP_SUPPORT
     return _vector_code(limits, laid)
+
+
+def lookahead_in(policies) -> bool:
+    """Whether a line-up (:func:`policy_ids`) has a ``lookahead`` seat, which only the whole copy of the
+    driver plays (:func:`choose_plain`, ``core.driver.copy_for``)."""
+    codes = policies[:MAX_SEATS]
+    return bool(((codes > 0) & (codes & POLICY_BASE == 2)).any())  # an mcts seat's code is negative
 
 
 @njit_no_nrt

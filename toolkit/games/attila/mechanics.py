@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core.bits import lowest_bit_index, popcount
-from toolkit.core.cards import deck_from_counts, split_evenly
+from toolkit.core.cards import deck_from_counts, draw_into, split_evenly
 from toolkit.core.jit import njit_inline, njit_no_nrt
 from toolkit.games.attila.kernel import (  # the layouts (kernel.py imports this module at its end)
     N_TRIBES, P_ADJ, P_END_ON_MAX, P_FIGURES, P_FINISH_ROUND, P_GAP, P_HAND, P_MAX_TURNS, P_PLAYERS, P_ROUND_UP,
@@ -36,20 +36,9 @@ def shuffle_into_deck(ip, st, rs, counts_base):
 
 @njit_inline
 def draw(ip, st, rs, seat):
-    if st[S_DECK_N] == 0:
-        total = 0
-        for t in range(N_TRIBES):
-            total += st[S_DISCARD + t]
-        if total == 0:
-            return False
-        shuffle_into_deck(ip, st, rs, S_DISCARD)
-        for t in range(N_TRIBES):
-            st[S_DISCARD + t] = 0
-    t = st[S_DECK + st[S_DECK_HEAD]]
-    st[S_DECK_HEAD] += 1
-    st[S_DECK_N] -= 1
-    st[S_HAND + N_TRIBES * seat + t] += 1
-    return True
+    """A-3.5: the deck's top card into the seat's hand, the discards shuffled into a new deck when it is
+    empty (``core.cards.draw_into``); False with both empty."""
+    return draw_into(st, rs, S_DECK, S_DECK_HEAD, S_DECK_N, S_DISCARD, S_HAND + N_TRIBES * seat, N_TRIBES)
 
 
 @njit_inline

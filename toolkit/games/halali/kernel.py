@@ -54,12 +54,11 @@ same protocol functions, :func:`_heat_game`, adding each capture's square.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index
-from toolkit.core.driver import variants
-from toolkit.core.jit import njit, njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.driver import BLOCKS, logged_variants
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
 from toolkit.core.wiring import finish_kernel
@@ -754,7 +753,7 @@ finish_kernel(globals())
 
 # ------------------------------------------------------------------------ the capture heat map
 
-# the loops below are templates: core.driver.variants gives them the plain or the searching loop's
+# the game below is a template: core.driver.logged_variants gives it the plain or the searching loop's
 decide = work_entries = None
 
 
@@ -780,23 +779,11 @@ def _heat_game(ip, policies, seed, game, row, rs, work, heat):
 def capture_heat(ip, policies, seed, first_game, n_games):
     """Captures per square (a 7x7 array, row 0 = rank 1) over games ``first_game ..``, and their rows."""
     out = np.zeros((n_games, N_COLUMNS), np.int32)
-    heat = np.zeros((256, 49), np.int64)
+    heat = np.zeros((BLOCKS, 49), np.int64)
     play_heat(ip, policies, seed, first_game, out, heat)
     return heat.sum(axis=0).reshape(7, 7), out
 
 
-def _play_heat(ip, policies, seed, first_game, out, heat):
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(work_entries(policies), np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            heat_game(ip, policies, seed, first_game + i, out[i], rs, work, heat[b])
-
-
-# the heat map's loops, in a plain copy and one that can search (core.driver.variants)
-_heat = variants([("heat_game", _heat_game, njit_no_nrt), ("play_heat", _play_heat, njit_parallel)], globals(),
-                 play_game)
-heat_game, play_heat = _heat["heat_game"], _heat["play_heat"]
+# the heat map's loops, in a plain copy and one that can search (core.driver.logged_variants): a tally a block
+heat_game, play_heat = logged_variants(_heat_game, globals(), play_game, per_block=True)
 

@@ -96,6 +96,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.bits import lowest_bit_index, nth_set_bit, popcount
+from toolkit.core.driver import index_of
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
@@ -380,28 +381,48 @@ def lead_measure(st, values):
 
 
 @njit_inline
+def decide_at(st, kind, seat, mask):
+    """The decision point of ``kind`` (DP_BID .. DP_GIVE) for ``seat``, its options the set bits of ``mask``
+    (module docstring); returns the seat."""
+    st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = kind, seat, mask, popcount(mask)
+    return seat
+
+
+@njit_inline
+def effect_due(ip, st, rank, setting, counts_at, decide):
+    """R-4.2 / R-4.3 (the reference's ``_effect_due``): whether the trick's winner takes the effect of the
+    ``rank`` it won with now: ``setting`` is not OFF, the trick was not destroyed, its winning card is a
+    suited ``rank`` and the opponent's count at ``st[counts_at + seat]`` (tricks won, or cards in hand) is
+    not 0.  An OPTIONAL effect is first the winner's decision: the phase becomes ``decide``, and False."""
+    w = st[S_TRICK_WINNER]
+    face = st[S_WIN_FACE]
+    if w == DESTROYED or setting == OFF or face >= ip[P_SUITED] or rank_of(ip, face) != rank:
+        return False
+    if st[counts_at + 1 - w] == 0:
+        return False
+    if setting == OPTIONAL:
+        st[S_PHASE] = decide
+        return False
+    return True
+
+
+@njit_inline
 def to_decision(ip, st, rs, ck):
     """Run the automatic steps up to the next decision point; return its seat, or -1 at the round's end.
 
     The decision's kind and seat are left in ``st[S_DKIND]``, ``st[S_DSEAT]``, its options in
     ``st[S_MASK]`` and their number in ``st[S_N]`` (module docstring).  ``ck`` is the stream of the
     6-effect take."""
-    v = ip[P_SUITED]
     while True:
         phase = st[S_PHASE]
         if phase == PH_BID:
             if st[S_BID_TURN] < 2:
                 seat = 1 - st[S_DEALER] if st[S_BID_TURN] == 0 else st[S_DEALER]
-                st[S_DKIND], st[S_DSEAT] = DP_BID, seat
-                n = ip[P_HAND] + 1
-                st[S_MASK], st[S_N] = (np.int64(1) << n) - 1, n
-                return seat
+                return decide_at(st, DP_BID, seat, (np.int64(1) << (ip[P_HAND] + 1)) - 1)  # bids 0 .. hand size
             st[S_PHASE] = PH_LEAD
         elif phase == PH_LEAD or phase == PH_FOLLOW:
             seat = st[S_LEADER] if phase == PH_LEAD else 1 - st[S_LEADER]
-            m = legal_mask(ip, st, seat)
-            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_CARD, seat, m, popcount(m)
-            return seat
+            return decide_at(st, DP_CARD, seat, legal_mask(ip, st, seat))
         elif phase == PH_THREE:
             if st[S_THREE_N] == 0:
                 st[S_PHASE] = PH_ONE
@@ -411,46 +432,28 @@ def to_decision(ip, st, rs, ck):
                 pop_three(st)
                 continue
             if ip[P_E3] == OPTIONAL:
-                st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_TRADE, seat, 3, 2
-                return seat
+                return decide_at(st, DP_TRADE, seat, 3)
             pop_three(st)
             draw_for_trade(ip, st, seat)
         elif phase == PH_THREE_DISCARD:
             seat = st[S_THREES_OWNER]
-            m = hand_mask(ip, st, seat)
-            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_TRADE_DISCARD, seat, m, popcount(m)
-            return seat
-        elif phase == PH_ONE:
-            w = st[S_TRICK_WINNER]
-            wf = st[S_WIN_FACE]
+            return decide_at(st, DP_TRADE_DISCARD, seat, hand_mask(ip, st, seat))
+        elif phase == PH_ONE:  # R-4.2: a trick won with a 1 steals one
             st[S_PHASE] = PH_SIX
-            if w != DESTROYED and ip[P_E1] != OFF and wf < v and rank_of(ip, wf) == 1 and st[S_WON_N + 1 - w] > 0:
-                if ip[P_E1] == OPTIONAL:
-                    st[S_PHASE] = PH_ONE_DECIDE
-                else:
-                    steal(st, w)
+            if effect_due(ip, st, 1, ip[P_E1], S_WON_N, PH_ONE_DECIDE):
+                steal(st, st[S_TRICK_WINNER])
         elif phase == PH_ONE_DECIDE:
-            seat = st[S_TRICK_WINNER]
-            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_STEAL, seat, 3, 2
-            return seat
-        elif phase == PH_SIX:
-            w = st[S_TRICK_WINNER]
-            wf = st[S_WIN_FACE]
+            return decide_at(st, DP_STEAL, st[S_TRICK_WINNER], 3)
+        elif phase == PH_SIX:  # R-4.3: a trick won with a 6 takes a card for a swap
             st[S_PHASE] = PH_NEXT_LEADER
-            if w != DESTROYED and ip[P_E6] != OFF and wf < v and rank_of(ip, wf) == 6 and st[S_HN + 1 - w] > 0:
-                if ip[P_E6] == OPTIONAL:
-                    st[S_PHASE] = PH_SIX_DECIDE
-                else:
-                    take_for_swap(ip, st, w, rs, ck)
+            if effect_due(ip, st, 6, ip[P_E6], S_HN, PH_SIX_DECIDE):
+                take_for_swap(ip, st, st[S_TRICK_WINNER], rs, ck)
         elif phase == PH_SIX_DECIDE:
             seat = st[S_TRICK_WINNER]
-            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_SWAP, seat, 3, 2
-            return seat
+            return decide_at(st, DP_SWAP, seat, 3)
         elif phase == PH_GIVE:
             w = st[S_TRICK_WINNER]
-            m = hand_mask(ip, st, w)
-            st[S_DKIND], st[S_DSEAT], st[S_MASK], st[S_N] = DP_GIVE, w, m, popcount(m)
-            return w
+            return decide_at(st, DP_GIVE, w, hand_mask(ip, st, w))
         elif phase == PH_NEXT_LEADER:
             st[S_LEADER] = next_leader(ip, st)
             st[S_TRICK_N] = 0
@@ -709,18 +712,26 @@ def apply(params, st, rs, option):
 def choose(params, policy, st, rs, seat, opts, n, scratch):
     """``greedy`` (code 1) or ``lookahead`` (code 2 + samples << SAMPLES_SHIFT), either declining the
     decision kinds of its bits ``DECLINES_SHIFT + kind``: the chosen option's index."""
+    if (policy >> (DECLINES_SHIFT + st[S_DKIND])) & 1 or policy & ((1 << DECLINES_SHIFT) - 1) == GREEDY:
+        return choose_plain(params, policy, st, rs, seat, opts, n, scratch)
+    code = policy & ((1 << DECLINES_SHIFT) - 1)
+    return index_of(opts, n, lookahead_choice(params, st, opts, n, code >> SAMPLES_SHIFT, rs, scratch))
+
+
+@njit
+def choose_plain(params, policy, st, rs, seat, opts, n, scratch):
+    """:func:`choose` without the ``lookahead`` (``core.driver.make_play_game``): ``greedy``, the plain
+    copy's; a line-up with a ``lookahead`` seat runs the whole copy (:func:`lookahead_in`)."""
     if (policy >> (DECLINES_SHIFT + st[S_DKIND])) & 1:
-        option = DECLINE
-    else:
-        code = policy & ((1 << DECLINES_SHIFT) - 1)
-        if code == GREEDY:
-            option = greedy_choice(params, st, opts, n)
-        else:
-            option = lookahead_choice(params, st, opts, n, code >> SAMPLES_SHIFT, rs, scratch)
-    for i in range(n):
-        if opts[i] == option:
-            return i
-    return 0
+        return index_of(opts, n, DECLINE)
+    return index_of(opts, n, greedy_choice(params, st, opts, n))
+
+
+def lookahead_in(policies) -> bool:
+    """Whether a line-up (:func:`policy_ids`) has a seat that :func:`choose_plain` does not play (a
+    ``lookahead``), which only the whole copy of the driver plays (``core.driver.copy_for``)."""
+    codes = policies[:2]
+    return bool(((codes > 0) & (codes & ((1 << DECLINES_SHIFT) - 1) != GREEDY)).any())  # mcts: negative
 
 
 @njit_no_nrt

@@ -402,6 +402,21 @@ def _draw_for_trade(st: State, seat: int) -> None:
     st.threes_owner = seat
 
 
+def _effect_due(st: State, rank: int, setting: str, piles: list, decide: str) -> bool:
+    """R-4.2 / R-4.3: whether the trick's winner takes the effect of the ``rank`` it won with now: the rule's
+    ``setting`` is on, the trick was not destroyed, its winning card is a suited ``rank`` and the opponent's
+    ``piles`` entry (tricks won, or hand) is not empty.  An ``optional`` effect is first the winner's
+    decision: the phase becomes ``decide`` and the answer is False."""
+    w, face = st.trick_winner, st.winning_face
+    if (w == DESTROYED or setting == "off" or face >= st.cards.suited or st.cards.rank(face) != rank
+            or not piles[1 - w]):
+        return False
+    if setting == "optional":
+        st.phase = decide
+        return False
+    return True
+
+
 def _steal(st: State, winner: int) -> None:
     """R-4.2: the opponent's most recently won trick moves to the winner."""
     st.won[winner].append(st.won[1 - winner].pop())
@@ -533,26 +548,16 @@ def next_decision(st: State, rs: Stream) -> Decision | None:
         elif phase == "three_discard":  # DP-4
             seat = st.threes_owner
             return Decision(DP_TRADE_DISCARD, seat, sorted(set(st.hands[seat])))
-        elif phase == "one":  # R-4.2
-            w = st.trick_winner
+        elif phase == "one":  # R-4.2: a trick won with a 1 steals one
             st.phase = "six"
-            if (w != DESTROYED and rules.effect_1 != "off" and c.rank(st.winning_face) == 1
-                    and st.winning_face < c.suited and st.won[1 - w]):
-                if rules.effect_1 == "optional":
-                    st.phase = "one_decide"
-                    return Decision(DP_STEAL, w, [YES, DECLINE])
-                _steal(st, w)
+            if _effect_due(st, 1, rules.effect_1, st.won, "one_decide"):
+                _steal(st, st.trick_winner)
         elif phase == "one_decide":
             return Decision(DP_STEAL, st.trick_winner, [YES, DECLINE])
-        elif phase == "six":  # R-4.3
-            w = st.trick_winner
+        elif phase == "six":  # R-4.3: a trick won with a 6 takes a card for a swap
             st.phase = "next_leader"
-            if (w != DESTROYED and rules.effect_6 != "off" and c.rank(st.winning_face) == 6
-                    and st.winning_face < c.suited and st.hands[1 - w]):
-                if rules.effect_6 == "optional":
-                    st.phase = "six_decide"
-                    return Decision(DP_SWAP, w, [YES, DECLINE])
-                _take_for_swap(st, w, rs)
+            if _effect_due(st, 6, rules.effect_6, st.hands, "six_decide"):
+                _take_for_swap(st, st.trick_winner, rs)
         elif phase == "six_decide":
             return Decision(DP_SWAP, st.trick_winner, [YES, DECLINE])
         elif phase == "give":  # DP-7

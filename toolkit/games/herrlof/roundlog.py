@@ -1,21 +1,20 @@
 """Herrlof's round log in Numba: the games of ``play_game`` played once more, one row per round and seat
 written between the protocol's steps (``herrlof.round_log`` makes the DataFrame).
 
-:func:`play_logged` plays them on ``play_logged_loop``, the loop over ``play_logged_game``: templates that
-``core.driver.variants`` compiles in a plain copy and one that can search, over the kernel's protocol
-functions.  This module reads the kernel's layouts and its wired ``play_game``, so the kernel cannot import
+:func:`play_logged` plays them on ``play_logged_loop``, the loop over ``play_logged_game``: a template that
+``core.driver.logged_variants`` compiles in a plain copy and one that can search (and the whole one, with
+the lookahead), over the kernel's protocol functions.  This module reads the kernel's layouts and its wired ``play_game``, so the kernel cannot import
 it: the package does (``herrlof/__init__.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from toolkit.core import rng
 from toolkit.core.bits import popcount
-from toolkit.core.driver import variants
-from toolkit.core.jit import njit_inline, njit_no_nrt, njit_parallel
+from toolkit.core.driver import logged_variants
+from toolkit.core.jit import njit_inline, njit_no_nrt
 from toolkit.games.herrlof.heuristics import hand_strength
 from toolkit.games.herrlof.kernel import (  # the layouts, the protocol and the wired play_game
     MAX_OPTIONS, N_COLUMNS, PH_ROUND_END, P_RANK_MASK, P_SUIT_MASK, RS_SIZE, SCRATCH_SIZE, STATE_SIZE, S_BID, S_DEALER,
@@ -54,7 +53,7 @@ def log_deal(ip, st, log, row0, dealer):
         log[lr, L_SWAPS] = -st[S_SWAPS + seat]
 
 
-# the loops below are templates: core.driver.variants gives them the plain or the searching loop's
+# the game below is a template: core.driver.logged_variants gives it the plain or the searching loop's
 decide = work_entries = None
 
 
@@ -108,18 +107,6 @@ def play_logged(ip, policies, seed, first_game, n_games, max_rounds):
     return out, log
 
 
-def _play_logged(ip, policies, seed, first_game, out, log):
-    n = out.shape[0]
-    blocks = min(n, 256)
-    for b in prange(blocks):
-        rs = np.empty(RS_SIZE, np.uint64)
-        work = np.zeros(work_entries(policies), np.int64)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            play_logged_game(ip, policies, seed, first_game + i, out[i], rs, work, log[i])
-
-
-# the round log's loops, in a plain copy and one that can search (core.driver.variants)
-_logged = variants([("play_logged_game", _play_logged_game, njit_no_nrt),
-                    ("play_logged_loop", _play_logged, njit_parallel)], globals(), play_game)
-play_logged_game, play_logged_loop = _logged["play_logged_game"], _logged["play_logged_loop"]
+# the round log's loops, in a plain copy and one that can search (core.driver.logged_variants)
+play_logged_game, play_logged_loop = logged_variants(_play_logged_game, globals(), play_game)
 

@@ -10,7 +10,7 @@ it at its end.
 from __future__ import annotations
 
 from toolkit.core import rng
-from toolkit.core.cards import deck_from_counts
+from toolkit.core.cards import deck_from_counts, draw_into
 from toolkit.core.jit import njit_no_nrt
 from toolkit.games.walhalla.kernel import (
     MAX_FIELDS, N_CARDS, N_DRAGONS, N_TILES, P_DECK, P_DRAW18, P_FROM_MIDGARD, P_INITIAL_CARDS, P_LENGTHS, P_PLAYERS,
@@ -28,20 +28,9 @@ def deal_deck(st, rs, counts_base):
 
 @njit_no_nrt
 def draw_card(st, rs, p):
-    """W-5.6: an empty deck is rebuilt from the discard pile; with both empty nothing is drawn."""
-    if st[S_DECK_N] == 0:
-        total = 0
-        for c in range(N_CARDS):
-            total += st[S_DISCARD + c]
-        if total == 0:
-            return
-        deal_deck(st, rs, S_DISCARD)
-        for c in range(N_CARDS):
-            st[S_DISCARD + c] = 0
-    c = st[S_DECK + st[S_DECK_HEAD]]
-    st[S_DECK_HEAD] += 1
-    st[S_DECK_N] -= 1
-    st[S_HAND + N_CARDS * p + c] += 1
+    """W-5.6: an empty deck is rebuilt from the discard pile; with both empty nothing is drawn
+    (``core.cards.draw_into``)."""
+    draw_into(st, rs, S_DECK, S_DECK_HEAD, S_DECK_N, S_DISCARD, S_HAND + N_CARDS * p, N_CARDS)
 
 
 @njit_no_nrt

@@ -22,13 +22,13 @@ from toolkit.core.jit import njit_no_nrt
 from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.games.walhalla.kernel import (
     AXE, CULT, DP_1, DP_2, DP_3, DP_4, DP_5, DP_6, DP_7, DP_8, FOREST, HORN, MAX_DECK, MAX_FIELDS, MAX_SEATS, N_CARDS,
-    N_DRAGONS, N_STREAMS, PLUNDER, P_CULT_CARDS, P_DECK, P_ELIGIBLE_MIN, P_FIELD_VP, P_FOREST_VP, P_HORN, P_PLAYERS,
-    P_RAIDS, P_VILLAGE_BONUS, STATE_SIZE, STAY, S_ABOARD, S_ACTIVE, S_BASE, S_CAND, S_CHECK, S_COLOUR, S_CSEAT, S_DECK,
+    N_DRAGONS, N_STREAMS, PLUNDER, P_CULT_CARDS, P_DECK, P_FIELD_VP, P_FOREST_VP, P_HORN, P_PLAYERS,
+    P_RAIDS, STATE_SIZE, STAY, S_ABOARD, S_ACTIVE, S_BASE, S_CAND, S_CHECK, S_COLOUR, S_CSEAT, S_DECK,
     S_DECK_HEAD, S_DECK_N, S_DISCARD, S_DRAGONS, S_DRAGON_HEAD, S_FIELD, S_FTYPE, S_FVALUE, S_HAND, S_INNER, S_J,
     S_LAST, S_LEGAL, S_MIDGARD, S_MOORED, S_N, S_N_CAND, S_OCC, S_OUTER, S_PHASE, S_RAID, S_ROLLOUT, S_VP, VEC_BITS,
-    VILLAGE, WCARD, WHEAT, W_BASE, W_CANDS, W_DRAG, W_G, W_NET, W_POOL, W_TOTALS, W_WORLD, advance_called,
+    WCARD, WHEAT, W_BASE, W_CANDS, W_DRAG, W_G, W_NET, W_POOL, W_TOTALS, W_WORLD, advance_called,
     apply_called, field_count)
-from toolkit.games.walhalla.raid_end import majority_gain
+from toolkit.games.walhalla.raid_end import majority_gain, tally_peninsula
 from toolkit.games.walhalla.turn import boardable, legal_mask
 
 
@@ -49,24 +49,15 @@ def worth(ip, st, p, horn_k, horn_amount, scratch):
     for k in range(3):
         for q in range(n):
             strength[q] = 0
-            vikings[q] = 0
-        for j in range(field_count(st, k)):
-            o = st[S_OCC + MAX_FIELDS * k + j]
-            if o >= 0:
-                vikings[o] += 1
-                strength[o] += 1
-                kind = st[S_FTYPE + MAX_FIELDS * k + j]
-                if kind == VILLAGE:
-                    strength[o] += ip[P_VILLAGE_BONUS]
-                if o == p:
-                    fields += 1
-                    if kind == WHEAT:
-                        total += st[S_FVALUE + MAX_FIELDS * k + j]
+        tally_peninsula(ip, st, k, strength, vikings, eligible)
         if k == horn_k:
             strength[p] += horn_amount
-        for q in range(n):
-            eligible[q] = 1 if vikings[q] >= ip[P_ELIGIBLE_MIN] else 0
         total += majority_gain(ip, strength, eligible, st[S_OUTER + k], st[S_INNER + k], p)
+        for j in range(field_count(st, k)):  # p's fields and wheat
+            if st[S_OCC + MAX_FIELDS * k + j] == p:
+                fields += 1
+                if st[S_FTYPE + MAX_FIELDS * k + j] == WHEAT:
+                    total += st[S_FVALUE + MAX_FIELDS * k + j]
     if st[S_RAID] == ip[P_RAIDS] - 1:
         total += ip[P_FIELD_VP] * fields
     return total

@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.core.driver import make_calls
+from toolkit.core.driver import index_of, make_calls
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
@@ -322,6 +322,16 @@ def present(st, n_options):
     st[S_OPTIONS] += n_options
 
 
+@njit_inline
+def decide_at(st, seat, dp, n_options):
+    """The decision point ``dp`` (DP-1 .. DP-7) of ``seat`` with ``n_options`` options (:func:`present`);
+    returns the seat, for ``advance``."""
+    present(st, n_options)
+    st[S_SEAT] = seat
+    st[S_PHASE] = dp
+    return seat
+
+
 @njit_no_nrt
 def start(params, st, rs):
     """W-2: the set-up (chance from stream 0); then the first raid's first turn is due."""
@@ -377,10 +387,7 @@ def advance(params, st, rs):
                 st[S_J] = j + 1
                 continue
             st[S_N_CAND] = n_cand
-            present(st, n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1))  # DP-4
-            st[S_SEAT] = p
-            st[S_PHASE] = DP_4
-            return p
+            return decide_at(st, p, DP_4, n_cand + (0 if ip[P_LANDING_MANDATORY] == 1 else 1))
         if phase == PH_TURN:
             if raid_over(ip, st):  # W-7: the raid's scoring begins with the card phase
                 st[S_LAST] = 1 if st[S_RAID] == ip[P_RAIDS] - 1 else 0
@@ -408,19 +415,13 @@ def advance(params, st, rs):
                 for mask in range(8):
                     if boardable(mask, cseat, colour, active, midgard):
                         n_opts += 1
-                present(st, n_opts)
-                st[S_SEAT] = active
-                st[S_PHASE] = DP_1
-                return active
+                return decide_at(st, active, DP_1, n_opts)
             st[S_PHASE] = PH_COLOUR
             continue
         if phase == PH_COLOUR:  # W-4.3: DP-2
             colour = st[S_COLOUR]
             if colour != st[S_ACTIVE] and colour < n and st[S_MIDGARD + colour] >= 1:
-                present(st, 2)
-                st[S_SEAT] = colour
-                st[S_PHASE] = DP_2
-                return colour
+                return decide_at(st, colour, DP_2, 2)
             st[S_PHASE] = PH_FJORD
             continue
         if phase == PH_FJORD:  # DP-3
@@ -433,10 +434,8 @@ def advance(params, st, rs):
                 st[S_PHASE] = PH_TURN_END
                 continue
             st[S_LEGAL] = legal
-            present(st, (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1))
-            st[S_SEAT] = st[S_ACTIVE]
-            st[S_PHASE] = DP_3
-            return st[S_SEAT]
+            return decide_at(st, st[S_ACTIVE], DP_3,
+                             (legal & 1) + ((legal >> 1) & 1) + ((legal >> 2) & 1) + ((legal >> 3) & 1))
         if phase == PH_TURN_END:
             if st[S_CHECK] == 1:
                 violation(st, check_between_turns(ip, st))
@@ -451,31 +450,21 @@ def advance(params, st, rs):
             st[S_AXES_PLAYED] = 0
             st[S_SHIELDS_PLAYED] = 0
             if st[S_HAND + N_CARDS * attacker + AXE] >= 1:
-                present(st, 2)
-                st[S_SEAT] = attacker
-                st[S_PHASE] = DP_5
-                return attacker
+                return decide_at(st, attacker, DP_5, 2)
             st[S_PHASE] = PH_FIGHT
             continue
         if phase == PH_SHIELD:  # DP-6
             defender = st[S_OCC + MAX_FIELDS * st[S_FIELD] + st[S_FIELD + 1]]
             if st[S_AXE] == 1 and st[S_HAND + N_CARDS * defender + SHIELD] >= 1:
-                present(st, 2)
-                st[S_SEAT] = defender
-                st[S_PHASE] = DP_6
-                return defender
+                return decide_at(st, defender, DP_6, 2)
             st[S_PHASE] = PH_FIGHT
             continue
         if phase == PH_FIGHT:  # an uncancelled Axe wins; else DP-7
             if st[S_AXE] == 1:
                 resolve_combat(ip, st, rs, True)
                 continue
-            present(st, 2)
             st[S_DEF_CHOICES] += 1
-            defender = st[S_OCC + MAX_FIELDS * st[S_FIELD] + st[S_FIELD + 1]]
-            st[S_SEAT] = defender
-            st[S_PHASE] = DP_7
-            return defender
+            return decide_at(st, st[S_OCC + MAX_FIELDS * st[S_FIELD] + st[S_FIELD + 1]], DP_7, 2)
         if phase == PH_CARDS:  # W-7.2: DP-8 from the start player clockwise, then everything revealed
             i = st[S_I]
             while i < n:
@@ -589,6 +578,15 @@ def options(params, st, out):
 
 
 @njit_inline
+def _play_card(st, seat, card, played, tally):
+    """DP-5 / DP-6: the seat plays an Axe or a Shield (``card``) from its hand into this combat
+    (``st[played]``), counted in its tally at ``st[tally + seat]``."""
+    st[played] = 1
+    st[S_HAND + N_CARDS * seat + card] -= 1
+    st[tally + seat] += 1
+
+
+@njit_inline
 def apply(params, st, rs, option):
     """Carry out ``option`` (a code of :func:`nth`) at the current decision point (a landing may draw
     cards: chance)."""
@@ -628,16 +626,12 @@ def apply(params, st, rs, option):
     elif phase == DP_5:  # 0 play an Axe, 1 decline
         if option == 0:
             st[S_AXE] = 1
-            st[S_AXES_PLAYED] = 1
-            st[S_HAND + N_CARDS * seat + AXE] -= 1
-            st[S_AXES + seat] += 1
+            _play_card(st, seat, AXE, S_AXES_PLAYED, S_AXES)
         st[S_PHASE] = PH_SHIELD
     elif phase == DP_6:  # 0 play a Shield, 1 decline
         if option == 0:
             st[S_AXE] = 0
-            st[S_SHIELDS_PLAYED] = 1
-            st[S_HAND + N_CARDS * seat + SHIELD] -= 1
-            st[S_SHIELDS + seat] += 1
+            _play_card(st, seat, SHIELD, S_SHIELDS_PLAYED, S_SHIELDS)
         st[S_PHASE] = PH_FIGHT
     elif phase == DP_7:  # 0 the defender wins, 1 the attacker wins
         if option == 0:
@@ -679,11 +673,21 @@ def choose(params, policy, st, rs, seat, opts, n, scratch):
     of the chosen option (``random`` is the driver's)."""
     if st[S_PHASE] == DP_3 and (policy & ((1 << POLICY_BITS) - 1)) == LOOKAHEAD:
         return lookahead_fjord(params, st, rs, seat, st[S_LEGAL], policy >> POLICY_BITS, scratch)
-    code = greedy_option(params, st, rs, seat, scratch)
-    for i in range(n):
-        if opts[i] == code:
-            return i
-    return -1  # cannot happen: greedy's option is listed
+    return choose_plain(params, policy, st, rs, seat, opts, n, scratch)
+
+
+@njit
+def choose_plain(params, policy, st, rs, seat, opts, n, scratch):
+    """:func:`choose` without the ``lookahead`` (``core.driver.make_play_game``): ``greedy``, the plain
+    copy's; a line-up with a ``lookahead`` seat runs the whole copy (:func:`lookahead_in`)."""
+    return index_of(opts, n, greedy_option(params, st, rs, seat, scratch))  # greedy's option is listed
+
+
+def lookahead_in(policies) -> bool:
+    """Whether a line-up (:func:`policy_ids`) has a ``lookahead`` seat, which only the whole copy of the
+    driver plays (:func:`choose_plain`, ``core.driver.copy_for``)."""
+    codes = policies[:MAX_SEATS]
+    return bool(((codes > 0) & (codes & ((1 << POLICY_BITS) - 1) == LOOKAHEAD)).any())  # mcts: negative
 
 
 @njit_no_nrt

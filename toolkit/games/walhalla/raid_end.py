@@ -40,6 +40,32 @@ def raid_over(ip, st):
 # ------------------------------------------------------------------------ count vectors (DP-8, DP-9)
 
 
+@njit_inline
+def _allowed(v, group_end, group_cap, total_cap):
+    """Whether the count vector ``v`` keeps ``sum(v[:group_end]) <= group_cap`` and ``sum(v) <= total_cap``."""
+    group = 0
+    total = 0
+    for i in range(N_CARDS):
+        total += v[i]
+        if i < group_end:
+            group += v[i]
+    return group <= group_cap and total <= total_cap
+
+
+@njit_inline
+def _next_vector(v, limits):
+    """The odometer (the last entry turns fastest, each up to ``limits``): ``v`` becomes the next vector in
+    the spec's order; False after the last one."""
+    i = N_CARDS - 1
+    while i >= 0 and v[i] == limits[i]:
+        v[i] = 0
+        i -= 1
+    if i < 0:
+        return False
+    v[i] += 1
+    return True
+
+
 @njit_no_nrt
 def nth_vector(limits, group_end, group_cap, total_cap, index, out):
     """The ``index``-th count vector (lexicographic, entry 0 first) with ``0 <= out[i] <= limits[i]``,
@@ -49,23 +75,12 @@ def nth_vector(limits, group_end, group_cap, total_cap, index, out):
         out[i] = 0
     count = 0
     while True:
-        group = 0
-        total = 0
-        for i in range(N_CARDS):
-            total += out[i]
-            if i < group_end:
-                group += out[i]
-        if group <= group_cap and total <= total_cap:
+        if _allowed(out, group_end, group_cap, total_cap):
             if count == index:
                 return index
             count += 1
-        i = N_CARDS - 1  # the odometer: the last entry turns fastest
-        while i >= 0 and out[i] == limits[i]:
-            out[i] = 0
-            i -= 1
-        if i < 0:
+        if not _next_vector(out, limits):
             return count
-        out[i] += 1
 
 
 @njit_inline
@@ -107,22 +122,11 @@ def list_vectors(limits, v, group_end, group_cap, total_cap, out, most):
         v[i] = 0
     m = 0
     while m < most:
-        group = 0
-        total = 0
-        for i in range(N_CARDS):
-            total += v[i]
-            if i < group_end:
-                group += v[i]
-        if group <= group_cap and total <= total_cap:
+        if _allowed(v, group_end, group_cap, total_cap):
             out[m] = pack_vector(v)
             m += 1
-        i = N_CARDS - 1
-        while i >= 0 and v[i] == limits[i]:
-            v[i] = 0
-            i -= 1
-        if i < 0:
+        if not _next_vector(v, limits):
             break
-        v[i] += 1
     return m
 
 
@@ -221,6 +225,25 @@ def majority(ip, st, strength, eligible, first, second, source):
         st[S_VP_FROM + source * MAX_SEATS + p] += g
 
 
+@njit_inline
+def tally_peninsula(ip, st, k, strength, vikings, eligible):
+    """W-8.1 on peninsula ``k``: each seat's vikings there into ``vikings``, their strength added to
+    ``strength`` (one a viking, the village bonus on a village) and ``eligible[p]`` 1 where p has the
+    vikings a majority needs."""
+    n = ip[P_PLAYERS]
+    for p in range(n):
+        vikings[p] = 0
+    for j in range(field_count(st, k)):
+        o = st[S_OCC + MAX_FIELDS * k + j]
+        if o >= 0:
+            vikings[o] += 1
+            strength[o] += 1
+            if st[S_FTYPE + MAX_FIELDS * k + j] == VILLAGE:
+                strength[o] += ip[P_VILLAGE_BONUS]
+    for p in range(n):
+        eligible[p] = 1 if vikings[p] >= ip[P_ELIGIBLE_MIN] else 0
+
+
 @njit_no_nrt
 def peninsula_scoring(ip, st):
     """W-8: majorities, then wheat."""
@@ -232,16 +255,7 @@ def peninsula_scoring(ip, st):
     for k in range(3):
         for p in range(n):
             strength[p] = st[S_HORNS + 3 * p + k]
-            vikings[p] = 0
-        for j in range(field_count(st, k)):
-            o = st[S_OCC + MAX_FIELDS * k + j]
-            if o >= 0:
-                vikings[o] += 1
-                strength[o] += 1
-                if st[S_FTYPE + MAX_FIELDS * k + j] == VILLAGE:
-                    strength[o] += ip[P_VILLAGE_BONUS]
-        for p in range(n):
-            eligible[p] = 1 if vikings[p] >= ip[P_ELIGIBLE_MIN] else 0
+        tally_peninsula(ip, st, k, strength, vikings, eligible)
         majority(ip, st, strength, eligible, st[S_OUTER + k], st[S_INNER + k], 0)
     for k in range(3):
         for j in range(field_count(st, k)):
