@@ -28,10 +28,10 @@ COPIES = ("random", "plain", "search", "lookahead")  # the last only where a ker
 # compiled the copy once itself
 MEASURED = {
     ("valhalla", "random"): 7, ("valhalla", "plain"): 5, ("valhalla", "search"): 7,
-    ("herrlof", "random"): 9, ("herrlof", "plain"): 11, ("herrlof", "search"): 9,
+    ("herrlof", "random"): 9, ("herrlof", "plain"): 4, ("herrlof", "search"): 7, ("herrlof", "lookahead"): 7,
     ("halali", "random"): 9, ("halali", "plain"): 5, ("halali", "search"): 8,
-    ("attila", "random"): 14, ("attila", "plain"): 21, ("attila", "search"): 13,
-    ("walhalla", "random"): 16, ("walhalla", "plain"): 19, ("walhalla", "search"): 11,
+    ("attila", "random"): 14, ("attila", "plain"): 6, ("attila", "search"): 8, ("attila", "lookahead"): 15,
+    ("walhalla", "random"): 15, ("walhalla", "plain"): 8, ("walhalla", "search"): 9, ("walhalla", "lookahead"): 11,
 }
 UNKNOWN = 30  # a game the table does not know yet (a new one)
 
