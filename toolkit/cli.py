@@ -296,8 +296,9 @@ def cmd_warm(args) -> int:
     start = time.perf_counter()
     done = warm.warm(games, search=args.search, jobs=args.jobs, progress=not args.no_progress)
     for game, copy, seconds in done:
-        print(f"{game:<10} {copy:<7} {seconds:6.1f} s")
-    copies = "random, plain and searching copies" if args.search else "random and plain copies"
+        print(f"{game:<10} {copy:<9} {seconds:6.1f} s")
+    copies = ("random, plain and searching copies (and lookahead ones where a game has them)" if args.search
+              else "random and plain copies")
     print(f"{len(games)} games' {copies} ready in {CACHE_DIR} ({len(done)} compiled or loaded, "
           f"{time.perf_counter() - start:.0f} s)")
     return 0
@@ -891,7 +892,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("warm", help="compile the games' kernels into the cache ahead of their first use, "
                                     "games in parallel processes")
     p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
-    p.add_argument("--search", action="store_true", help="also the copies that play mcts seats")
+    p.add_argument("--search", action="store_true",
+                   help="also the copies that play mcts seats (and a game's own lookahead, where it has one)")
     p.add_argument("--jobs", type=int, default=None, help="processes at once (default: one a core)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=cmd_warm)
