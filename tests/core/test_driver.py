@@ -176,3 +176,16 @@ def test_a_kernel_declares_the_plain_choose_with_its_test_or_neither(given):
     with pytest.raises(Exception) as raised:  # negative control: past the check, the dummies fail elsewhere
         finish_kernel(g)
     assert "choose_plain" not in str(raised.value)
+
+
+def test_a_state_entry_reads_its_entry_and_is_filed_beside_its_caller():
+    """``core.wiring.state_entry``: ``kind``/``count`` of a kernel that keeps them in its state."""
+    from toolkit.core.wiring import state_entry
+
+    first, third = state_entry("kind", 0, "The first."), state_entry("count", 2, "The third.")
+    st = np.array([7, 8, 9], np.int64)
+    assert first(None, st) == 7 and third(None, st) == 9  # each its own entry
+    assert third.__doc__ == "The third." and third.py_func.__name__ == "count"
+    assert third.py_func.__code__.co_filename == __file__  # Numba caches it beside the kernel that made it
+    kernel = toolkit.GAMES["walhalla"].kernel
+    assert kernel.count.py_func.__code__.co_filename == kernel.__file__

@@ -27,12 +27,30 @@ from __future__ import annotations
 
 import sys
 
-from toolkit.core.driver import make_calls, make_play_game, make_play_many, make_returns
+from toolkit.core.driver import from_template, make_calls, make_play_game, make_play_many, make_returns
+from toolkit.core.jit import njit_inline
 from toolkit.core.mcts import make_mcts
 
 PROTOCOL = ("start", "advance", "count", "nth", "options", "apply", "choose", "evaluate", "determinize",
             "check_step", "check_end", "record", "STATE_SIZE", "MAX_OPTIONS", "SCRATCH_SIZE", "RS_SIZE",
             "COLUMNS")
+
+
+AT = 0  # the template's state entry (each copy's scope gives its own)
+
+
+def _state_entry(params, st):
+    return st[AT]
+
+
+def state_entry(name: str, at: int, doc: str, caller=None):
+    """The protocol function ``name(params, st) -> st[at]`` of a kernel that keeps it in its state
+    (``kind``: the decision point's kind, ``count``: its number of options), compiled inline and filed
+    beside the kernel (``core.driver.from_template``).  Call it at the kernel's top level:
+    ``count = state_entry("count", S_N, "The number of options of the current decision point.")``."""
+    function = njit_inline(from_template(_state_entry, name, {"AT": at}, caller or sys._getframe(1)))
+    function.__doc__ = doc
+    return function
 
 
 def finish_kernel(g: dict) -> None:

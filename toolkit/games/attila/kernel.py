@@ -138,7 +138,7 @@ from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.wiring import finish_kernel
+from toolkit.core.wiring import finish_kernel, state_entry
 
 N_TRIBES = 6
 MAX_SEATS = 5
@@ -436,15 +436,8 @@ def advance(params, st, rs):
     return -1 if st[S_PHASE] == PH_OVER else st[S_DECIDER]
 
 
-@njit_inline
-def kind(params, st):
-    """The §5 number of the current decision point (1-7)."""
-    return st[S_PHASE]
-
-
-@njit_inline
-def count(params, st):
-    return st[S_COUNT]
+kind = state_entry("kind", S_PHASE, "The §5 number of the current decision point (1-7).")
+count = state_entry("count", S_COUNT, "The number of options of the current decision point.")
 
 
 @njit_inline

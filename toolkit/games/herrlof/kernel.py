@@ -101,7 +101,7 @@ from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lookahead import make_lookahead
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.wiring import finish_kernel
+from toolkit.core.wiring import finish_kernel, state_entry
 from toolkit.games.herrlof.policies import BID_WINDOW, DECLINABLE, parse_policy
 from toolkit.games.herrlof.reference import SEAT_FIELDS
 
@@ -670,15 +670,8 @@ def advance(params, st, rs):
     return st[S_DSEAT]
 
 
-@njit_inline
-def kind(params, st):
-    """The §5 kind of the current decision point: DP_BID .. DP_GIVE (1..7)."""
-    return st[S_DKIND]
-
-
-@njit_inline
-def count(params, st):
-    return st[S_N]
+kind = state_entry("kind", S_DKIND, "The §5 kind of the current decision point: DP_BID .. DP_GIVE (1..7).")
+count = state_entry("count", S_N, "The number of options of the current decision point (the bits of ``st[S_MASK]``).")
 
 
 @njit_inline

@@ -81,7 +81,7 @@ from toolkit.core.driver import index_of, make_calls
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
 from toolkit.core.layout import Layout, block, offset, seat_run
 from toolkit.core.lead import LEAD_FIELDS, lead_reset, lead_result, lead_update
-from toolkit.core.wiring import finish_kernel
+from toolkit.core.wiring import finish_kernel, state_entry
 
 MAX_SEATS = 4
 MAX_RAIDS = 5
@@ -527,16 +527,8 @@ def advance(params, st, rs):
         return -1  # PH_OVER
 
 
-@njit_inline
-def kind(params, st):
-    """The §5 decision kind of the current decision point: 1 .. 9 (DP-1 .. DP-9)."""
-    return st[S_PHASE]
-
-
-@njit_inline
-def count(params, st):
-    """The number of options of the current decision point (counted when it was presented)."""
-    return st[S_N]
+kind = state_entry("kind", S_PHASE, "The §5 kind of the current decision point: 1 .. 9 (DP-1 .. DP-9).")
+count = state_entry("count", S_N, "The number of options of the current decision point (counted when presented).")
 
 
 @njit_inline
