@@ -22,11 +22,11 @@ from toolkit.core.jit import njit_no_nrt
 from toolkit.core.lookahead import deal_unseen, make_lookahead
 from toolkit.games.walhalla.kernel import (
     AXE, CULT, DP_1, DP_2, DP_3, DP_4, DP_5, DP_6, DP_7, DP_8, FOREST, HORN, MAX_DECK, MAX_FIELDS, MAX_SEATS, N_CARDS,
-    N_DRAGONS, N_STREAMS, PLUNDER, P_CULT_CARDS, P_DECK, P_FIELD_VP, P_FOREST_VP, P_HORN, P_PLAYERS,
-    P_RAIDS, STATE_SIZE, STAY, S_ABOARD, S_ACTIVE, S_BASE, S_CAND, S_CHECK, S_COLOUR, S_CSEAT, S_DECK,
+    N_DRAGONS, N_STREAMS, PLUNDER, P_CULT_CARDS, P_DECK, P_ELIGIBLE_MIN, P_FIELD_VP, P_FOREST_VP, P_HORN, P_PLAYERS,
+    P_RAIDS, P_VILLAGE_BONUS, STATE_SIZE, STAY, S_ABOARD, S_ACTIVE, S_BASE, S_CAND, S_CHECK, S_COLOUR, S_CSEAT, S_DECK,
     S_DECK_HEAD, S_DECK_N, S_DISCARD, S_DRAGONS, S_DRAGON_HEAD, S_FIELD, S_FTYPE, S_FVALUE, S_HAND, S_INNER, S_J,
     S_LAST, S_LEGAL, S_MIDGARD, S_MOORED, S_N, S_N_CAND, S_OCC, S_OUTER, S_PHASE, S_RAID, S_ROLLOUT, S_VP, VEC_BITS,
-    WCARD, WHEAT, W_BASE, W_CANDS, W_DRAG, W_G, W_NET, W_POOL, W_TOTALS, W_WORLD, advance_called,
+    VILLAGE, WCARD, WHEAT, W_BASE, W_CANDS, W_DRAG, W_G, W_NET, W_POOL, W_TOTALS, W_WORLD, advance_called,
     apply_called, field_count)
 from toolkit.games.walhalla.raid_end import majority_gain, tally_peninsula
 from toolkit.games.walhalla.turn import boardable, legal_mask
@@ -46,18 +46,17 @@ def worth(ip, st, p, horn_k, horn_amount, scratch):
     vikings = g[8:8 + MAX_SEATS]
     total = 0
     fields = 0
+    mine = g[12:14]  # p's fields and wheat (tally_peninsula)
+    mine[0] = mine[1] = 0
     for k in range(3):
         for q in range(n):
             strength[q] = 0
-        tally_peninsula(ip, st, k, strength, vikings, eligible)
+        tally_peninsula(ip, st, k, strength, vikings, eligible, p, mine)
         if k == horn_k:
             strength[p] += horn_amount
         total += majority_gain(ip, strength, eligible, st[S_OUTER + k], st[S_INNER + k], p)
-        for j in range(field_count(st, k)):  # p's fields and wheat
-            if st[S_OCC + MAX_FIELDS * k + j] == p:
-                fields += 1
-                if st[S_FTYPE + MAX_FIELDS * k + j] == WHEAT:
-                    total += st[S_FVALUE + MAX_FIELDS * k + j]
+    total += mine[1]
+    fields = mine[0]
     if st[S_RAID] == ip[P_RAIDS] - 1:
         total += ip[P_FIELD_VP] * fields
     return total

@@ -226,22 +226,28 @@ def majority(ip, st, strength, eligible, first, second, source):
 
 
 @njit_inline
-def tally_peninsula(ip, st, k, strength, vikings, eligible):
+def tally_peninsula(ip, st, k, strength, vikings, eligible, p, mine):
     """W-8.1 on peninsula ``k``: each seat's vikings there into ``vikings``, their strength added to
-    ``strength`` (one a viking, the village bonus on a village) and ``eligible[p]`` 1 where p has the
-    vikings a majority needs."""
+    ``strength`` (one a viking, the village bonus on a village) and ``eligible[q]`` 1 where q has the
+    vikings a majority needs; seat ``p``'s fields there added to ``mine[0]`` and its wheat's value to
+    ``mine[1]`` (``p = -1``: none).  One pass over the fields: greedy's ``worth`` calls it for every option."""
     n = ip[P_PLAYERS]
-    for p in range(n):
-        vikings[p] = 0
+    for q in range(n):
+        vikings[q] = 0
     for j in range(field_count(st, k)):
         o = st[S_OCC + MAX_FIELDS * k + j]
         if o >= 0:
             vikings[o] += 1
             strength[o] += 1
-            if st[S_FTYPE + MAX_FIELDS * k + j] == VILLAGE:
+            kind = st[S_FTYPE + MAX_FIELDS * k + j]
+            if kind == VILLAGE:
                 strength[o] += ip[P_VILLAGE_BONUS]
-    for p in range(n):
-        eligible[p] = 1 if vikings[p] >= ip[P_ELIGIBLE_MIN] else 0
+            if o == p:
+                mine[0] += 1
+                if kind == WHEAT:
+                    mine[1] += st[S_FVALUE + MAX_FIELDS * k + j]
+    for q in range(n):
+        eligible[q] = 1 if vikings[q] >= ip[P_ELIGIBLE_MIN] else 0
 
 
 @njit_no_nrt
@@ -255,7 +261,7 @@ def peninsula_scoring(ip, st):
     for k in range(3):
         for p in range(n):
             strength[p] = st[S_HORNS + 3 * p + k]
-        tally_peninsula(ip, st, k, strength, vikings, eligible)
+        tally_peninsula(ip, st, k, strength, vikings, eligible, -1, tmp[12:14])
         majority(ip, st, strength, eligible, st[S_OUTER + k], st[S_INNER + k], 0)
     for k in range(3):
         for j in range(field_count(st, k)):
