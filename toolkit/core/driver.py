@@ -134,6 +134,10 @@ def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     return driver
 
 
+# each copy's name (copy_for) and the attribute of Blocks that holds its loop
+COPY_ATTRIBUTE = {"random": "random", "plain": "plain", "search": "searching", "lookahead": "whole"}
+
+
 def copy_for(policies, lookahead_in=None) -> str:
     """Which copy of a game's loop plays a line-up (the game's policy codes): ``"lookahead"`` (the whole
     copy) if ``lookahead_in(codes)``, the kernel's test, says a seat plays a policy its ``choose_plain``
@@ -159,8 +163,7 @@ class Searching:
 
     def loop(self, policies):
         """The copy that plays the line-up of these policy codes."""
-        copy = copy_for(policies, self.lookahead_in)
-        return {"lookahead": self.whole, "search": self.searching}.get(copy, self.plain)
+        return getattr(self, COPY_ATTRIBUTE[copy_for(policies, self.lookahead_in)], self.plain)  # no random copy
 
     def __call__(self, params, policies, *args):
         return self.loop(policies)(params, policies, *args)
@@ -204,10 +207,6 @@ class Blocks(Searching):
         """Which copy plays the line-up of these policy codes (:func:`copy_for`): ``"random"``, ``"plain"``,
         ``"search"`` or ``"lookahead"``."""
         return copy_for(policies, self.lookahead_in)
-
-    def loop(self, policies):
-        return {"search": self.searching, "random": self.random, "plain": self.plain,
-                "lookahead": self.whole}[self.copy(policies)]
 
     @property
     def signatures(self):

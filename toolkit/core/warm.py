@@ -108,7 +108,9 @@ def copy_of(spec, policy_codes) -> str:
 
 def loaded(driver, copy: str) -> bool:
     """Whether this process already holds the copy of the game's ``play_many`` compiled or loaded."""
-    dispatcher = getattr(driver, {"search": "searching", "lookahead": "whole"}.get(copy, copy), driver)
+    from toolkit.core.driver import COPY_ATTRIBUTE
+
+    dispatcher = getattr(driver, COPY_ATTRIBUTE.get(copy, copy), driver)
     return bool(getattr(dispatcher, "signatures", ()))
 
 
