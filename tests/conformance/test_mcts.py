@@ -254,3 +254,39 @@ def test_each_game_names_how_it_searches_by_default(monkeypatch):
     monkeypatch.delattr(kernel, "MCTS_CUTOFF", raising=False)
     assert mcts.game_defaults(kernel) == {"rollout": "random", "depth": 0}
     assert mcts.policy_codes(kernel, ("mcts:50", "random"))[0] == mcts.code(50, 0, 0)
+
+
+@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+def test_root_statistics_are_the_kernels_and_the_twins(name):
+    """Issue 38: what the search thinks of each option (``KernelGame.root_statistics``), read from the
+    kernel's own tree, equals the Python twin's tree (``core.mcts_python``) number for number: the visits and
+    the deciding seat's summed rewards of every legal option, and the choice.  The visits add up to the
+    budget (the root swept in whole rounds where the game sweeps it: the budget less its remainder by the
+    number of options), the choice is the one the seat's ``mcts`` policy makes there, the most visited
+    option or, swept, the best mean, and the game's own streams are left as they were.  Negative control:
+    a budget one larger gives other statistics."""
+    spec = toolkit.GAMES[name]
+    sweep = getattr(spec.kernel, "MCTS_ROOT_SWEEP", False)
+    checked = 0
+    for game, seat, options in decision_points(name, games=1, every=9):
+        budget = min(200, 20 + 3 * len(options))
+        streams = game.rs.copy()
+        stats = game.root_statistics(f"mcts:{budget}")
+        assert np.array_equal(game.rs, streams)
+        twin = game.root_statistics(f"mcts:{budget}", twin=True)
+        assert stats == twin
+        assert list(stats.codes) == options and stats.seat == seat
+        runs = budget - budget % len(options) if sweep and len(options) <= budget else budget
+        assert sum(stats.visits) == runs, (stats.visits, runs)
+        assert stats.choice == policy_search(game.copy(), seat, f"mcts:{budget}")
+        mean = stats.estimates()[0]
+        if sweep:
+            assert stats.choice == int(np.nanargmax(mean))
+        else:
+            assert stats.choice == int(np.argmax(stats.visits))
+        assert all(0.0 <= m <= 1.0 for m in mean[~np.isnan(mean)])
+        assert game.root_statistics(f"mcts:{budget + 1}") != stats
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 3

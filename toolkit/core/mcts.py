@@ -54,6 +54,7 @@ number of iterations, so a seed gives the same search on any machine.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 
@@ -237,6 +238,61 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
         if score > most:
             best, most = i, score
     return best
+
+
+@dataclasses.dataclass(frozen=True)
+class RootStatistics:
+    """What one search thought of each option at a decision point: for the options legal there, in
+    canonical order, their ``codes``, ``visits`` (iterations that played the option first) and ``wins``
+    (the deciding ``seat``'s summed rewards over them), and ``choice``, the index the search picks.
+    ``policy`` is the search's name (``mcts:N...``).  :meth:`estimates` turns them into win probabilities
+    with 95% intervals."""
+
+    policy: str
+    seat: int
+    codes: tuple
+    visits: tuple
+    wins: tuple
+    choice: int
+    every_seat: tuple = ()  # per option, every seat's summed rewards (``wins`` is the deciding seat's column)
+
+    def estimate_for(self, seat: int, option: int) -> float:
+        """``seat``'s estimated win probability after ``option`` (an index), NaN if it was never played."""
+        visits = self.visits[option]
+        return self.every_seat[option][seat] / visits if visits else float("nan")
+
+    def estimates(self):
+        """``(mean, low, high)`` arrays, one entry per option: the option's estimated win probability for
+        the deciding seat (its mean reward, in [0, 1]) and a 95% Wilson interval counted over its visits (a
+        graded reward is treated as a share of wins); NaN for an option the search never played."""
+        from toolkit.core.stats import wilson
+
+        visits = np.asarray(self.visits, float)
+        mean, low, high = wilson(np.asarray(self.wins, float), visits)
+        return np.atleast_1d(mean), np.atleast_1d(low), np.atleast_1d(high)
+
+
+def root_statistics(kernel, tree, iterations: int, params, st, seat: int) -> tuple[list, list, list, list]:
+    """What a finished search (``kernel.mcts`` of ``iterations`` iterations, run on ``tree``) learnt at its root: for each option legal
+    in the real position ``st``, in canonical order, ``(codes, visits, wins)``: the option's code, the
+    iterations that played it first, and the sum of ``seat``'s rewards over them (each in [0, 1], so
+    ``wins / visits`` is the option's estimated win probability for ``seat``), and last every seat's sums
+    (a tuple per option).  Read from the search's own work array, laid out as :func:`_mcts` lays it out, so
+    the numbers are the kernel's."""
+    seats = seat_count(kernel.COLUMNS)
+    m = iterations + 2  # nodes, as _mcts lays them out
+    nodes = tree[:m * FIELDS].reshape((m, FIELDS))
+    wins = tree[m * FIELDS:m * FIELDS + m * seats].view(np.float64).reshape((m, seats))
+    children = {}
+    child = nodes[0, FIRST]
+    while child >= 0:
+        children[int(nodes[child, CODE])] = child
+        child = nodes[child, NEXT]
+    world = st.copy()  # a game's ``nth`` may use its state's scratch
+    codes = [int(kernel.nth(params, world, i)) for i in range(int(kernel.count(params, world)))]
+    visits = [int(nodes[children[c], VISITS]) if c in children else 0 for c in codes]
+    every = [tuple(float(w) for w in wins[children[c]]) if c in children else (0.0,) * seats for c in codes]
+    return codes, visits, [e[seat] for e in every], every
 
 
 def _sizes(kernel_globals: dict) -> tuple[int, int]:

@@ -48,6 +48,39 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
     draws only from that seat's decision stream, which it advances.  ``rollout`` is the game's code of the
     rollout policy (0: random); ``uct`` (or the bit :data:`~toolkit.core.mcts.UCT` in ``rollout``, as the
     driver passes it) asks for plain UCT: neither the game's root sweep nor its expansion threshold."""
+    root, codes, sweep = _grow(game, iterations, exploration, cutoff, rollout, uct)
+    return _choice(root, codes, game.seat, sweep)
+
+
+def root_statistics(game, iterations: int, exploration: float = EXPLORATION, cutoff: int = 0, rollout: int = 0,
+                    uct: bool = False) -> tuple[list, list, list, int, list]:
+    """What the search of :func:`search` learnt at its root, as :func:`toolkit.core.mcts.root_statistics`
+    reads it from the kernel's: ``(codes, visits, wins, choice, every_seat)``, for each option legal in
+    ``game``'s position in canonical order (the deciding seat's summed rewards in ``wins``, every seat's in
+    ``every_seat``), and the index chosen."""
+    root, codes, sweep = _grow(game, iterations, exploration, cutoff, rollout, uct)
+    seats = len(root.wins)
+    every = [tuple(root.children[c].wins) if c in root.children else (0.0,) * seats for c in codes]
+    return (codes, *_statistics(root, codes, game.seat), _choice(root, codes, game.seat, sweep), every)
+
+
+def _statistics(root, codes, seat):
+    children = [root.children.get(c) for c in codes]
+    return [c.visits if c else 0 for c in children], [c.wins[seat] if c else 0.0 for c in children]
+
+
+def _choice(root, codes, seat, sweep) -> int:
+    """The search's pick: the best mean for the seat among the options tried where the root was swept, else
+    the most visited option (the first in canonical order on a tie)."""
+    visits, wins = _statistics(root, codes, seat)
+    if sweep:
+        means = [w / v if v else -1.0 for v, w in zip(visits, wins)]
+        return means.index(max(means))
+    return visits.index(max(visits))
+
+
+def _grow(game, iterations, exploration, cutoff, rollout, uct):
+    """The search's tree: ``(root, the real position's legal codes, whether the root was swept)``."""
     uct = uct or rollout >= UCT
     rollout &= UCT - 1
     k = game.kernel
@@ -147,9 +180,4 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
             for s in range(seats):
                 visited.wins[s] += ret[s]
     world[:] = st
-    if sweep:  # the best mean for the seat, among the options tried
-        means = [root.children[c].wins[seat] / root.children[c].visits
-                 if c in root.children and root.children[c].visits else -1.0 for c in legal(world)]
-        return means.index(max(means))
-    visits = [root.children[c].visits if c in root.children else 0 for c in legal(world)]
-    return visits.index(max(visits))
+    return root, legal(world), sweep

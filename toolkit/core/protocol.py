@@ -60,6 +60,7 @@ class KernelGame:
             raise ValueError(f"kernel {kernel.__name__} does not implement the protocol: no {', '.join(missing)}")
         self.kernel = kernel
         self.params = kernel.to_kernel(rules)
+        self.seats = len(tuple(policies))  # the game's seats under these rules
         self.policies = mcts.policy_codes(kernel, policies)
         self.rs = np.zeros(kernel.RS_SIZE, np.uint64)
         rng.seed_streams(self.rs, seed, game)
@@ -106,6 +107,36 @@ class KernelGame:
         c = kernel.mcts.exploration if exploration is None else exploration
         rollout |= mcts.UCT if uct else 0
         return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, depth, rollout, tree))
+
+    def root_statistics(self, policy: str = f"{mcts.NAME}:1000", twin: bool = False) -> mcts.RootStatistics:
+        """What the search ``policy`` (``mcts[:N[:D]][:greedy|:random][:uct]``, the game's defaults where the
+        name does not say) thinks of each option here, for the deciding seat (:class:`toolkit.core.mcts.
+        RootStatistics`): the search the seat would run if it played ``policy``, from its decision stream as it
+        stands.  It runs on a copy, so the game's streams are left as they were.  ``twin`` runs the Python
+        twin of the search (``core.mcts_python``) instead of the kernel's: the same numbers, a thousand times
+        slower (the check that they are the kernel's)."""
+        if self.seat < 0:
+            raise ValueError("root_statistics needs a decision point: advance() returned the end of the game")
+        parsed = mcts.parse(policy, **mcts.game_defaults(self.kernel))
+        if parsed is None:
+            raise ValueError(f"policy={policy!r} is not allowed: a tree search, {mcts.ALLOWED}")
+        iterations, depth, rollout, uct = parsed
+        code = int(mcts.policy_codes(self.kernel, (policy,) * self.seats)[0])
+        rollout_code = -code >> self.kernel.mcts.rollout_shift  # the game's rollout policy, with the UCT bit
+        game = self.copy()
+        if twin:
+            from toolkit.core import mcts_python
+
+            codes, visits, wins, choice, every = mcts_python.root_statistics(game, iterations, cutoff=depth,
+                                                                             rollout=rollout_code)
+        else:
+            kernel = self.kernel
+            tree = np.zeros(mcts.entries(kernel, iterations), np.int64)
+            choice = int(kernel.mcts(game.params, game.st, game.rs, game.seat, iterations, kernel.mcts.exploration,
+                                     depth, rollout_code, tree))
+            codes, visits, wins, every = mcts.root_statistics(kernel, tree, iterations, game.params, game.st,
+                                                              game.seat)
+        return mcts.RootStatistics(policy, self.seat, tuple(codes), tuple(visits), tuple(wins), choice, tuple(every))
 
     def apply(self, code: int) -> None:
         self.kernel.apply_called(self.params, self.st, self.rs, code)
