@@ -7,6 +7,10 @@ is never called, axes are labelled, and every estimate has its 95% interval.
 :func:`bid_points_table` and :func:`best_bid_table` are the tables two of the
 plots draw.
 
+:func:`draw` is the picture of one position (``toolkit.games.herrlof.view.position``):
+both hands, the trick on the table, the indicator and trump, the stock, and
+each seat's bid, tricks, score and exact bids.
+
 Examples
 --------
 >>> from toolkit.games.herrlof import round_log
@@ -20,8 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Rectangle
 
 from toolkit.core import stats
+from toolkit.games.herrlof.view import DECISIONS, SUIT_LETTERS
 from toolkit.viz.plots import _SIM_COLOUR, _axes, _error_bars, _require
 
 
@@ -306,3 +312,165 @@ def points_by_bid(log: pd.DataFrame, ax=None, *, width: int = 2, strengths=None,
         ax.set_title(title)
     ax.legend(fontsize=8, title="band: 95% CI", title_fontsize=8)
     return ax
+
+
+# ---------------------------------------------------------------------- the picture of a position
+
+SUIT_COLOURS = ("#c0392b", "#1e8449", "#2e6fd0", "#b7950b")  # suits a..d
+SPECIAL_COLOURS = ("#6c3483", "#444444")  # Valknut, Hagalaz
+BACK_COLOUR = "#7b4a2e"
+CARD_W, CARD_H = 0.6, 0.9  # data units; the axes span 16 x 9 at a 10 x 5.6 inch figure, so a unit is square
+HAND_X, HAND_SPAN = 0.4, 10.8  # where a hand starts, and the width it may fill
+ROW_Y = (0.45, 7.55)  # bottom of seat 0's and seat 1's hand rows
+PANEL_X = 11.8
+
+
+def _card(ax, x, y, name, colour, gid, face_up=True):
+    """One card: a rectangle (its ``gid`` carries the game value) and, face up, its name."""
+    rect = Rectangle((x, y), CARD_W, CARD_H, facecolor="white" if face_up else BACK_COLOUR,
+                     edgecolor=colour if face_up else "black", linewidth=1.2, hatch=None if face_up else "xx")
+    rect.set_gid(gid)
+    ax.add_artist(rect)  # not add_patch: the limits are fixed, and updating them was a third of the time
+    if face_up:
+        ax.text(x + CARD_W / 2, y + CARD_H / 2, name, ha="center", va="center", fontsize=9, color=colour,
+                fontweight="bold")
+    return rect
+
+
+def _colour(position, face):
+    suited = position.suits * position.max_rank
+    return SPECIAL_COLOURS[face - suited] if face >= suited else SUIT_COLOURS[face // position.max_rank]
+
+
+def _text(ax, x, y, text, gid, **kwargs):
+    artist = ax.text(x, y, text, fontsize=8.5, va="center", **kwargs)
+    artist.set_gid(gid)
+    return artist
+
+
+def draw(position, seat=None, ax=None):
+    """Draw a Herrlof position (from ``view.position``) as ``seat`` sees it; return the Axes.
+
+    Parameters
+    ----------
+    position : view.Position
+    seat : {None, 0, 1}
+        None: every card face up ("open cards", said in the title).  A seat:
+        the other hand as card backs, the other bid as "secret" until the round
+        is scored (R-2.4), the other 3-discards as a count.  The stock is
+        always a face-down pile with its count.
+    ax : matplotlib Axes, optional
+        A new 10 x 5.6 inch figure when None.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    Seat 0's hand is the bottom row, seat 1's the top row; the trick, the
+    indicator and the stock lie between them, each seat's numbers on the
+    right.  Artists carrying a game value have a ``gid``:
+
+    - ``card-s-f``: a face-up card f (a face) in seat s's hand; ``back-s``: a face-down one;
+    - ``trick-s-f``: the card f seat s played to the trick; ``trick-result-w``: its end, w the
+      winner or -1 for destroyed;
+    - ``indicator-f``; ``trump-t``: the trump suit t, -1 for none;
+    - ``stock-n``, ``discard-n``: the piles' sizes;
+    - ``taken-f``: at DP-7, the card f the 6 took (both seats know it);
+    - ``bid-s-b``: seat s's bid b, ``secret`` or ``none`` (not yet made);
+    - ``tricks-s-n``, ``score-s-n``, ``exact-s-n``: tricks taken, score, exact bids;
+    - ``buried-s``: seat s's 3-discards (their names, or a count); ``turn-s``: seat s decides.
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> from toolkit.games.herrlof import reference, view
+    >>> game = reference.new_game(toolkit.rules("herrlof"), seed=7, game_index=0)
+    >>> game.start()
+    >>> ax = draw(view.position(game, game.advance()), seat=0)
+    >>> sum(p.get_gid() == "back-1" for p in ax.patches)
+    15
+    """
+    if seat not in (None, 0, 1):
+        raise ValueError(f"seat={seat!r} is not allowed: None, 0 or 1")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(10, 5.6))
+    pos = position
+    ax.set_xlim(0, 16)
+    ax.set_ylim(0, 9)
+    ax.set_axis_off()
+    for s in (0, 1):
+        shown = seat is None or seat == s
+        hand, y = pos.hands[s], ROW_Y[s]
+        step = min(CARD_W + 0.06, (HAND_SPAN - CARD_W) / max(len(hand) - 1, 1))  # overlap a long hand
+        for i, face in enumerate(hand):
+            x = HAND_X + i * step
+            if shown:
+                _card(ax, x, y, pos.name(face), _colour(pos, face), f"card-{s}-{face}")
+            else:
+                _card(ax, x, y, "", "black", f"back-{s}", face_up=False)
+        label_y = y + CARD_H + 0.3 if s == 0 else y - 0.3
+        roles = ", dealer" if s == pos.dealer else ""
+        _text(ax, HAND_X, label_y, f"seat {s}{roles}: {len(hand)} card{'s' * (len(hand) != 1)}", f"seat-{s}",
+              fontweight="bold" if s == pos.seat else "normal")
+        if s == pos.seat:
+            _text(ax, HAND_X + 3.2, label_y, f"▶ to decide: {DECISIONS[pos.kind]}", f"turn-{s}", color="#c0392b")
+        _panel(ax, pos, s, shown)
+    # the middle: indicator and trump, the stock, the trick, the discard
+    mid = 3.9
+    _card(ax, 0.6, mid, pos.name(pos.indicator), _colour(pos, pos.indicator), f"indicator-{pos.indicator}")
+    _text(ax, 0.6, mid + CARD_H + 0.25, "indicator", "indicator-label")
+    trump = "no trump" if pos.trump < 0 else f"trump: suit {SUIT_LETTERS[pos.trump]}"
+    _text(ax, 0.6, mid - 0.3, trump, f"trump-{pos.trump}")
+    _card(ax, 1.9, mid, "", "black", f"stock-{len(pos.stock)}", face_up=False)
+    _text(ax, 1.9, mid + CARD_H + 0.25, f"stock {len(pos.stock)}", "stock-label")
+    _text(ax, 3.4, mid + CARD_H + 0.25, "trick", "trick-label")
+    for i, face in enumerate(pos.trick):
+        s = pos.trick_leader if i == 0 else 1 - pos.trick_leader
+        _card(ax, 3.4 + 1.4 * i, mid, pos.name(face), _colour(pos, face), f"trick-{s}-{face}")
+        _text(ax, 3.4 + 1.4 * i, mid - 0.3, f"seat {s}" + (" led" if i == 0 else ""), f"played-by-{s}")
+    if pos.trick_winner != -2:
+        result = "destroyed" if pos.trick_winner == -1 else f"won by seat {pos.trick_winner}"
+        _text(ax, 3.4, mid - 0.75, result, f"trick-result-{pos.trick_winner}")
+    _text(ax, 6.9, mid + 0.6, f"discard: {len(pos.discard)} face up", f"discard-{len(pos.discard)}")
+    if pos.taken >= 0:  # the taker saw it and the loser knows what it lost (R-4.3)
+        _text(ax, 6.9, mid + 0.1, f"the 6 took {pos.name(pos.taken)}", f"taken-{pos.taken}")
+    ax.set_title(_title(pos, seat), fontsize=10)
+    return ax
+
+
+def _panel(ax, pos, s, shown):
+    """Seat ``s``'s numbers on the right: score, bid, tricks taken, exact bids, 3-discards."""
+    top = 8.3 if s == 1 else 3.0
+    bid = pos.bids[s]
+    if bid < 0:
+        bid_text, bid_gid = "bid: not yet made", "none"
+    elif shown or pos.over:  # bids are revealed at scoring (R-2.4)
+        bid_text, bid_gid = f"bid: {bid}", bid
+    else:
+        bid_text, bid_gid = "bid: secret", "secret"
+    buried = pos.buried[s]
+    buried_text = " ".join(pos.name(f) for f in buried) if shown else f"{len(buried)} face down"
+    lines = ((f"seat {s}", f"panel-{s}"), (f"score: {pos.scores[s]}", f"score-{s}-{pos.scores[s]}"),
+             (bid_text, f"bid-{s}-{bid_gid}"), (f"tricks: {len(pos.won[s])}", f"tricks-{s}-{len(pos.won[s])}"),
+             (f"exact bids: {pos.exact_bids[s]}", f"exact-{s}-{pos.exact_bids[s]}"),
+             (f"3-discards: {buried_text or 'none'}", f"buried-{s}"))
+    if pos.over:  # the last round's points (R-5), now that its bids are shown
+        lines += ((f"last round: {pos.round_points[s]} points", f"round-points-{s}-{pos.round_points[s]}"),)
+    for k, (text, gid) in enumerate(lines):
+        _text(ax, PANEL_X, top - 0.42 * k, text, gid, fontweight="bold" if k == 0 else "normal")
+
+
+def _title(pos, seat) -> str:
+    if pos.over:
+        outcome = "a draw" if pos.winner < 0 else f"seat {pos.winner} wins"
+        first = f"Herrlof, game over after round {pos.round_no}: {outcome}"
+    else:
+        trick = pos.tricks_played + (len(pos.trick) < 2)  # the trick in play, or the one whose effects run
+        stage = "bidding" if pos.kind == 1 else f"trick {min(trick, pos.hand_size)} of {pos.hand_size}"
+        first = f"Herrlof, round {pos.round_no} (of at most {pos.max_rounds}), {stage}"
+    view = "open cards: every hand shown" if seat is None else f"seat {seat}'s view: the other hand face down"
+    return f"{first}\n{view}"
