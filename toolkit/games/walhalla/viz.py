@@ -52,6 +52,20 @@ tests (and curious readers) can find them; :func:`parts` parses them:
                        ``vp``, ``midgard``, ``asgard``, ``walhalla``, ``cards``)
 =====================  ========================================================
 
+:func:`draw` draws a ``view.Position`` (issue 38) with :func:`draw_board` and
+adds, beside the panel, each hand as the seat it is drawn for may see it, the
+decks, the dragon drawn this turn and its crew:
+
+=====================  ========================================================
+``card:p:c``           how many cards of type c (``CARD_TYPES`` order) seat p
+                       holds (a text), drawn only for a seat allowed to see them
+``back:p``             seat p's hand face down: its size (a text)
+``decks``              the action deck, discard pile and dragons left (sizes)
+``drawn:d:c:j``        the dragon d drawn this turn, coloured seat j of colour c
+``aboard:j:c``         its seat j (0 bow): colour c aboard, -1 for empty
+``current``            the outline of that dragon once moored
+=====================  ========================================================
+
 Examples
 --------
 >>> import toolkit
@@ -71,7 +85,7 @@ import dataclasses
 from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import COLOURS, FIELD_TYPES, WHEAT, load_dragons
 
-__all__ = ["Mooring", "MooringLog", "Position", "draw_board", "main", "parts", "position_of", "replay"]
+__all__ = ["Mooring", "MooringLog", "Position", "draw", "draw_board", "main", "parts", "position_of", "replay"]
 
 PLAYER_COLOURS = {"red": "#d62728", "blue": "#1f5fbf", "green": "#2e8b3d", "yellow": "#f2c511"}
 # pale field colours, so the saturated player discs stand out on every type
@@ -608,6 +622,98 @@ def draw_board(position, ax=None, title: str | None = None, *, highlight: bool =
         title = position.caption()
     if title:
         ax.set_title(title, fontsize=10)
+    return ax
+
+
+HAND_HEADERS = ("Axe", "Shield", "Horn", "Walh.", "Plunder")  # CARD_TYPES order, short for the columns
+HAND_OFFSETS = (8.7, 9.8, 10.9, 12.1, 13.5)  # right edges of the hand columns, after the panel's 7.4
+HAND_WIDTH = 6.3  # what the hand columns add to the picture's width
+
+
+def draw(position, seat=None, ax=None):
+    """Draw a ``view.Position``: the board of :func:`draw_board`, the hands, the decks, the dragon drawn.
+
+    Parameters
+    ----------
+    position : toolkit.games.walhalla.view.Position
+        From ``view.position(game, decision)``.
+    seat : int, optional
+        Draw only what this seat may see: its own hand by card, every other
+        hand face down as its size (hand sizes are public, W-1).  None draws
+        every hand open and says so in the title.  The order of the action
+        deck and of the dragon deck is never drawn, only their sizes.
+    ax : matplotlib Axes, optional
+        A new figure when None.
+
+    Returns
+    -------
+    matplotlib Axes
+        The gids of the module docstring, the new ones included.
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> from toolkit.games.walhalla import reference, view
+    >>> game = reference.new_game(toolkit.rules("walhalla"), seed=7, game_index=0)
+    >>> game.start()
+    >>> ax = draw(view.position(game, game.advance()), seat=0)
+    >>> sorted(p for (p,), _ in parts(ax, "back"))
+    [1, 2, 3]
+    """
+    from matplotlib.patches import Circle, Polygon, Rectangle
+
+    ax = _axes(ax, size=(15.5, 8.2))
+    shown = "open cards: every hand shown" if seat is None else (
+        f"seen by {position.seat_text(seat)}: the other hands face down")
+    draw_board(position, ax, title=f"{position.caption()}\n{shown}", highlight=False)
+    x0, y_top = BOARD_WIDTH + 0.8, (_top(position) + 0.5) * H - 0.2
+    # the hand columns continue the panel's rows to the right
+    for dx, header in zip(HAND_OFFSETS, HAND_HEADERS):
+        ax.text(x0 + dx, y_top, header, ha="right", va="center", fontsize=9, fontweight="bold")
+    for p in range(position.num_players):
+        y = y_top - (p + 1) * 0.62
+        if seat is None or seat == p:
+            for c, dx in enumerate(HAND_OFFSETS):
+                count = ax.text(x0 + dx, y, str(position.hands[p][c]), ha="right", va="center", fontsize=9)
+                count.set_gid(f"card:{p}:{c}")
+        else:
+            size, left, right = position.hand_sizes[p], x0 + HAND_OFFSETS[0] - 0.9, x0 + HAND_OFFSETS[-1] + 0.1
+            ax.add_patch(Rectangle((left, y - 0.22), right - left, 0.44, facecolor="#8a8a8a", edgecolor="black",
+                                   linewidth=0.6, hatch="///", alpha=0.5))
+            back = ax.text((left + right) / 2, y, f"{size} card{'s' * (size != 1)} face down", ha="center",
+                           va="center", fontsize=8.5)
+            back.set_gid(f"back:{p}")
+    y = y_top - (position.num_players + 2) * 0.62
+    ax.text(x0, y, f"action deck {len(position.deck)}, discard {sum(position.discard)}, "
+            f"dragons left {len(position.dragons_left)}", ha="left", va="center", fontsize=8.5).set_gid("decks")
+    if position.dragon >= 0:  # the turn's chance: the dragon drawn, and who sits in it
+        dragons = load_dragons()
+        colour, coloured = dragons.colours[position.dragon], dragons.seats[position.dragon]
+        y -= 0.75
+        drawn = ax.text(x0, y, f"drawn: {dragons.ids[position.dragon]} ({COLOURS[colour]} "
+                        f"{('bow', 'middle', 'stern')[coloured]}), aboard:", ha="left", va="center", fontsize=8.5)
+        drawn.set_gid(f"drawn:{position.dragon}:{colour}:{coloured}")
+        for j, sailor in enumerate(position.aboard):
+            left = x0 + 6.2 + 0.62 * j  # bow first, as the seats go
+            tint = PLAYER_COLOURS[COLOURS[colour]] if j == coloured else "#6b4a2a"
+            box = Rectangle((left, y - 0.25), 0.5, 0.5, facecolor=SEAT_COLOUR, edgecolor=tint,
+                            linewidth=2.4 if j == coloured else 0.8)
+            box.set_gid(f"aboard:{j}:{sailor}")
+            ax.add_patch(box)
+            if sailor >= 0:
+                ax.add_patch(Circle((left + 0.25, y), 0.17, facecolor=PLAYER_COLOURS[COLOURS[sailor]],
+                                    edgecolor="black", linewidth=0.7))
+        if position.fjord >= 0:
+            slot = sum(m.fjord == position.fjord for m in position.moorings) - 1  # it moored last in its fjord
+            hull = dict(parts(ax, "dragon"))[(position.fjord, slot)]
+            frame = Polygon(hull.get_xy(), closed=True, fill=False, edgecolor=LAST_COLOUR, linewidth=2.4, zorder=5)
+            frame.set_gid("current")
+            ax.add_patch(frame)
+    right = BOARD_WIDTH + PANEL_WIDTH + 0.4
+    ax.set_xlim(-0.2, right + HAND_WIDTH)
+    legend = ax.get_legend()
+    if legend is not None:  # draw_board anchored it under the panel, in axes fractions of the narrower picture
+        legend.set_bbox_to_anchor(((x0 + 0.3) / (right + HAND_WIDTH + 0.2), 0.0), transform=ax.transAxes)
     return ax
 
 
