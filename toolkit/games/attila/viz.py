@@ -1,6 +1,7 @@
-"""Attila map pictures: a position on the 25 provinces, and how often each province saw a war.
+"""Attila map pictures: a position on the 25 provinces, a game's position with the seats' hands, and how
+often each province saw a war.
 
-Both drawing functions follow :mod:`toolkit.viz.plots`: they take ``ax=None``,
+The drawing functions follow :mod:`toolkit.viz.plots`: they take ``ax=None``,
 create a figure only when no ``Axes`` is given, never call ``plt.show()`` and
 return the ``Axes``.
 
@@ -38,6 +39,11 @@ curious readers) can find them:
 ``"war_number"``  the number of the war that pacified a province (texts, with ``wars=``)
 ``"value"``       the shading value written in a province (texts, ``annotate=True``)
 ================  ==============================================================
+
+:func:`draw` pictures one position of a game (``view.position``): the map with
+``value_gids=True`` (the figures as ``"figures-{x}-{t}"``, the peace tiles as
+``"pacified-{x}"``), and under it the table and one row per seat, every value
+with its own ``gid`` (listed in its docstring).
 
 Examples
 --------
@@ -271,7 +277,7 @@ def _total_cmap():
 def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="total", title=None,
              positions=None, sea_links=None, cmap=None, vmin: float | None = 0.0, vmax: float | None = None,
              value_label: str | None = None, annotate: bool = False, fmt: str = "{:.2g}",
-             legend: bool = True, colorbar: bool = True, names: bool = False):
+             legend: bool = True, colorbar: bool = True, names: bool = False, value_gids: bool = False):
     """Draw an Attila map, optionally with a position on it.
 
     Parameters
@@ -311,6 +317,12 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
         Tribe colours and markers to the right; a colour bar for the shading.
     names : bool
         Label provinces by name instead of id.
+    value_gids : bool
+        Group the figures by province and tribe, one collection each with
+        the gid ``"figures-{x}-{t}"`` (its paths: one per figure), and give
+        each peace tile its own collection ``"pacified-{x}"``, so the values
+        can be read back (:func:`draw` uses this).  Default: one collection
+        each, ``"figures"`` and ``"pacified"``.
 
     Returns
     -------
@@ -379,7 +391,7 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
     ax.add_collection(starts)
 
     # figures: one small square per figure, in a row across the lower half of the node
-    squares, colours = [], []
+    squares, colours, groups = [], [], []  # groups: (x, t, first square, last square + 1)
     for x in range(n):
         count = int(figures[x].sum())
         if count == 0:
@@ -388,11 +400,20 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
         left = pos[x, 0] - count * size / 2
         k = 0
         for t in range(len(TRIBES)):
+            first = len(squares)
             for _ in range(int(figures[x, t])):
                 squares.append(Rectangle((left + k * size + 0.03, pos[x, 1] - 0.62), size - 0.06, size - 0.06))
                 colours.append(TRIBE_COLOURS[TRIBES[t]])
                 k += 1
-    if squares:
+            if len(squares) > first:
+                groups.append((x, t, first, len(squares)))
+    if squares and value_gids:
+        for x, t, first, last in groups:
+            pips = PatchCollection(squares[first:last], facecolor=colours[first], edgecolor="black", linewidth=0.4,
+                                   zorder=4)
+            pips.set_gid(f"figures-{x}-{t}")
+            ax.add_collection(pips)
+    elif squares:
         pips = PatchCollection(squares, facecolor=colours, edgecolor="black", linewidth=0.4, zorder=4)
         pips.set_gid("figures")
         ax.add_collection(pips)
@@ -400,7 +421,12 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
     # peace tiles on the pacified provinces, with the war's number when known
     number = {x: i + 1 for i, x in enumerate(war_order)}
     tiles = [Rectangle((pos[x, 0] + 0.55, pos[x, 1] + 0.45), 0.8, 0.8) for x in range(n) if pacified_mask[x]]
-    if tiles:
+    if tiles and value_gids:
+        for x, tile in zip(np.flatnonzero(pacified_mask), tiles):
+            peace = PatchCollection([tile], facecolor=PEACE_COLOUR, edgecolor="black", linewidth=0.9, zorder=5)
+            peace.set_gid(f"pacified-{x}")
+            ax.add_collection(peace)
+    elif tiles:
         peace = PatchCollection(tiles, facecolor=PEACE_COLOUR, edgecolor="black", linewidth=0.9, zorder=5)
         peace.set_gid("pacified")
         ax.add_collection(peace)
@@ -411,16 +437,20 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
                 text.set_gid("war_number")
 
     # labels, and the values if asked
-    norm = nodes.norm if values is not None else None
+    # white labels on the darkest shades; the norm is applied once to all provinces (one call per province
+    # cost about 2 ms each, a third of a draw)
+    dark = np.zeros(n, dtype=bool)
+    if values is not None:
+        finite = np.isfinite(values)
+        dark[finite] = np.asarray(nodes.norm(values[finite]), dtype=float) > 0.8
     for x in range(n):
-        dark = values is not None and np.isfinite(values[x]) and float(norm(values[x])) > 0.8
         label = ax.text(pos[x, 0], pos[x, 1] + 0.3, board.names[x] if names else board.ids[x], ha="center",
                         va="center", fontsize=6 if names else 7.5, fontweight="bold", zorder=3,
-                        color="white" if dark else "black")
+                        color="white" if dark[x] else "black")
         label.set_gid("label")
         if annotate and values is not None and np.isfinite(values[x]):
             text = ax.text(pos[x, 0], pos[x, 1] - 0.4, fmt.format(values[x]), ha="center", va="center",
-                           fontsize=6.5, zorder=3, color="white" if dark else "black")
+                           fontsize=6.5, zorder=3, color="white" if dark[x] else "black")
             text.set_gid("value")
 
     pad = 2.0
@@ -457,6 +487,149 @@ def _legend(ax, *, with_tribes: bool, with_sea: bool, with_peace: bool) -> None:
     if with_peace:
         handles.append(Patch(facecolor=PEACE_COLOUR, edgecolor="black", label="pacified (war number)"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+
+
+# ---------------------------------------------------------------------------- a position of a game (issue 38)
+
+CARD_BACK = "#7a5230"
+DECIDING_COLOUR = "#ffe08a"
+WAR_COLOUR = "#e8590c"
+ROW = 1.7  # height of a seat's row in the panel under the map, in map units
+
+
+def draw(position, seat=None, ax=None):
+    """Draw a position (:func:`toolkit.games.attila.view.position`): the map, and under it the table and the seats.
+
+    Parameters
+    ----------
+    position : view.Position
+    seat : int, optional
+        Draw what that seat may see: its own hand face up, the other hands as card backs, the
+        support cards of a war as a count.  None: every hand face up ("open cards", said in the title).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        As :func:`draw_map` with ``value_gids=True`` (``figures-{x}-{t}``, ``pacified-{x}``), plus: a
+        ring ``war-{x}`` on the province of the war being resolved and ``pending-{x}`` on those whose war
+        is still to come; under the map the texts ``century``, ``peace``, ``deck``, ``discard`` and
+        ``laid``; per seat ``p`` the texts ``seat-{p}``, ``vp-{p}``, ``influence-{p}-{t}`` (one per tribe)
+        and ``tiles-{p}``; the hand as collections with a path per card, ``card-{p}-{t}`` (a tribe's cards,
+        face up) or ``back-{p}`` (the whole hand, face down).
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> from toolkit.games.attila import reference, view
+    >>> game = reference.play_game(toolkit.rules("attila", num_players=2), 3, 0)
+    >>> ax = draw(view.position(game), seat=0)  # seat 1's hand face down: one path per card
+    >>> [len(c.get_paths()) for c in ax.collections if c.get_gid() == "back-1"] == [sum(game.hands[1])]
+    True
+    >>> [c.get_gid() for c in ax.collections if c.get_gid().startswith("card-1")]
+    []
+    """
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle, Rectangle
+
+    from toolkit.games.attila.board import load_map
+    from toolkit.games.attila.view import DECISIONS, TILE_NAMES, TRIBE_NAMES
+
+    pos = position
+    n_seats = pos.num_players
+    if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < n_seats):
+        raise ValueError(f"seat={seat!r} is not allowed: None or a seat 0..{n_seats - 1}")
+    board = load_map(pos.map)
+    ax = _axes(ax, size=(12.5, 8.2 + 0.45 * n_seats))
+    draw_map(board, pos.figures, pos.pacified, ax=ax, sea_links=map_links(pos.map, board)[1], colorbar=False,
+             value_gids=True)
+    where = layout(board)
+    for gid, provinces, style in (("war", [pos.war] if pos.war >= 0 else [], "-"), ("pending", pos.pending, ":")):
+        for x in provinces:
+            ring = Circle(tuple(where[x]), NODE_RADIUS + 0.45, fill=False, edgecolor=WAR_COLOUR, linewidth=2.4,
+                          linestyle=style, zorder=2.6)
+            ring.set_gid(f"{gid}-{x}")
+            ax.add_patch(ring)
+
+    x0, x1 = ax.get_xlim()
+    x1 = max(x1, x0 + 41.0)  # the panel's columns need about 41 units
+    top = ax.get_ylim()[0]  # the panel hangs under the map
+
+    def text(x, y, words, gid, **style):
+        artist = ax.text(x, y, words, **{"ha": "left", "va": "center", "fontsize": 8.5, **style})
+        artist.set_gid(gid)
+        return artist
+
+    # the table: century, peace stacks, deck, discard pile and the war's face-down cards
+    y = top - 0.9
+    text(x0, y, f"century {CENTURIES[pos.century]}, {pos.rate} influence a play", "century")
+    text(x0 + 12, y, "peace tiles left: " + ", ".join(f"{CENTURIES[c]} {k}" for c, k in enumerate(pos.peace)),
+         "peace")
+    text(x0 + 29, y, f"deck: {len(pos.deck)} cards", "deck")
+    y -= 1.2
+    pile = ", ".join(f"{k} {TRIBE_NAMES[t]}" for t, k in enumerate(pos.discard) if k) or "empty"
+    text(x0, y, f"discard pile: {pile}", "discard")
+    if pos.war >= 0:
+        laid = sum(pos.laid)
+        # face down until the reveal (A-4.3): a seat sees only how many, the open picture sees which
+        shown = f"{laid} card{'s' if laid != 1 else ''}"
+        if seat is None and laid:
+            shown += ": " + ", ".join(f"{k} {TRIBE_NAMES[t]}" for t, k in enumerate(pos.laid) if k)
+        text(x0 + 24, y, f"war in {pos.ids[pos.war]}, laid face down: {shown}", "laid", color=WAR_COLOUR)
+
+    # the seats: name, VP, hand, influence tracks, unused tiles
+    y -= 1.5
+    for x, heading in ((x0, "seat"), (x0 + 4.8, "VP"), (x0 + 8, "hand"), (x0 + 19, "influence"),
+                       (x0 + 29, "action tiles")):
+        text(x, y, heading, "heading", fontweight="bold")
+    frames = []
+    for p in range(n_seats):
+        y -= ROW
+        name = f"seat {p}" + (" (you)" if p == seat else "")
+        marker = text(x0, y, name, f"seat-{p}", fontweight="bold" if p == pos.active else "normal")
+        if p == pos.seat:
+            marker.set_bbox({"facecolor": DECIDING_COLOUR, "edgecolor": "none", "pad": 2})
+        text(x0 + 4.8, y, str(pos.vp[p]), f"vp-{p}")
+        # one collection per tribe's cards (face up) or per hand of backs: a path per card, and far
+        # faster than a patch per card
+        face_up = seat is None or seat == p
+        k = 0
+        for t in range(len(TRIBES)):
+            cards = [Rectangle((x0 + 8 + 0.95 * (k + i), y - 0.6), 0.8, 1.2) for i in range(pos.hands[p][t])]
+            k += len(cards)
+            if cards and face_up:
+                hand = PatchCollection(cards, facecolor=TRIBE_COLOURS[TRIBES[t]], edgecolor="black", linewidth=0.8)
+                hand.set_gid(f"card-{p}-{t}")
+                ax.add_collection(hand, autolim=False)
+        if k and not face_up:
+            backs = PatchCollection([Rectangle((x0 + 8 + 0.95 * i, y - 0.6), 0.8, 1.2) for i in range(k)],
+                                    facecolor=CARD_BACK, edgecolor="black", linewidth=0.8, hatch="xx")
+            backs.set_gid(f"back-{p}")
+            ax.add_collection(backs, autolim=False)
+        for t in range(len(TRIBES)):
+            frames.append(Rectangle((x0 + 19 + 1.6 * t, y - 0.6), 1.4, 1.2))
+            text(x0 + 19.7 + 1.6 * t, y, str(pos.influence[p][t]), f"influence-{p}-{t}", fontsize=8, ha="center")
+        owned = ", ".join(TILE_NAMES[tile] for tile in pos.tiles[p]) or "none"
+        text(x0 + 29, y, owned, f"tiles-{p}", fontsize=8)
+    # the influence boxes, framed in the tribe's colour (a pale fill would make the black Huns look like the
+    # grey Vandals)
+    frames = PatchCollection(frames, facecolor="white", linewidth=2.0,
+                             edgecolor=[TRIBE_COLOURS[TRIBES[t]] for _ in range(n_seats) for t in range(len(TRIBES))])
+    frames.set_gid("influence-frames")
+    ax.add_collection(frames, autolim=False)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y - 1.2, ax.get_ylim()[1])
+
+    if pos.game_over:
+        won = ", ".join(f"seat {p}" for p in pos.winners) or "nobody"
+        state = f"the end ({pos.end_reason}), won by {won}"
+    elif pos.seat >= 0:
+        state = f"seat {pos.seat} to decide: {DECISIONS[pos.kind]} ({pos.options} options)"
+    else:
+        state = f"seat {pos.active} to play"
+    view = "open cards: every hand shown" if seat is None else f"as seat {seat} sees it: the other hands face down"
+    ax.set_title(f"Attila, turn {pos.turn + 1 if not pos.game_over else pos.turn}, {state}\n{view}", fontsize=10)
+    return ax
 
 
 # ---------------------------------------------------------------------------- wars of the reference
