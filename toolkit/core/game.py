@@ -151,6 +151,14 @@ class GameSpec:
     # draw_position(position, ax=None) -> the matplotlib Axes it drew one of those positions on
     replay: str | None = None
     draw_position: str | None = None
+    # seeing a game (issue 38; docs/architecture.md, "Seeing a game"), found by the folder's layout when
+    # None: ``view``, the module (default ``<package>.view``) of ``DECISIONS`` (DP number -> the spec's DP
+    # name), ``describe(game, decision, option)`` (an option in a player's words) and ``position(game,
+    # decision=None)`` (what a picture shows), all over the reference's game; ``draw``, the hook
+    # ``draw(position, seat=None, ax=None)`` (default ``<package>.viz:draw``) that draws a position as
+    # ``seat`` may see it, or open
+    view: str | None = None
+    draw: str | None = None
 
     def __post_init__(self):
         self._fill_from_package()
@@ -191,7 +199,8 @@ class GameSpec:
                  "named_players": lambda: tuple(getattr(module("policies"), "NAMED_PLAYERS", ())),
                  "odds": lambda: module("odds").summary,
                  "simulated_odds": lambda: getattr(module("odds"), "simulated", None),
-                 "kernel": lambda: module("kernel"), "reference": lambda: f"{package}.reference"}
+                 "kernel": lambda: module("kernel"), "reference": lambda: f"{package}.reference",
+                 "view": lambda: f"{package}.view", "draw": lambda: f"{package}.viz:draw"}
         for name, find in found.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, find())
@@ -203,12 +212,16 @@ class GameSpec:
         return {c: row[c] for c in self.columns}
 
     def hook(self, name: str) -> Callable:
-        """The function the game declares for hook ``name`` (``"replay"``, ``"draw_position"``)."""
-        target = getattr(self, name, None) if name in ("replay", "draw_position") else None
+        """The function the game declares for hook ``name`` (``"replay"``, ``"draw_position"``, ``"draw"``)."""
+        target = getattr(self, name, None) if name in ("replay", "draw_position", "draw") else None
         if target is None:
             raise ValueError(f"{self.name} declares no {name} hook")
         module, _, attribute = target.partition(":")
         return getattr(importlib.import_module(module), attribute)
+
+    def view_module(self) -> ModuleType:
+        """The game's ``view`` module (``describe``, ``position``, ``DECISIONS``), imported when first used."""
+        return importlib.import_module(self.view)
 
     def seat_name(self, rules, seat: int) -> str:
         """Seat ``seat`` as the game names it under ``rules`` (Halali: "Blue"), else "seat 0", "seat 1", ..."""
