@@ -38,6 +38,7 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit metrics valhalla -n 100000 --skill lookahead
     toolkit ladder valhalla -n 100 --plot ladder.png   # ratings and the design metrics, random .. mcts:1000
     toolkit ladder attila --players 3 --policies random,greedy,mcts:100 -n 50
+    toolkit decisions valhalla -n 1000 --judge mcts:200   # which decisions matter (forced, trivial, impact)
     toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
     toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
     toolkit tune valhalla --preset alternative --target first_player_win_rate=0.5 \\
@@ -549,6 +550,35 @@ def cmd_ladder(args) -> int:
     return 0
 
 
+def cmd_decisions(args) -> int:
+    from toolkit.analysis import decisions
+    from toolkit.core.runner import get_spec
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    output = _check_output(args.output)
+    table = decisions.decisions(spec.name, rules, n_games=args.n_games, seed=args.seed, policies=args.policies,
+                                judge=args.judge, epsilon=args.epsilon, per_kind=args.per_kind,
+                                threads=args.threads, progress=_progress(args))
+    print(f"{spec.name}: which decisions matter, {args.n_games:,} games played by {table.attrs['policies']}, "
+          f"seed {args.seed}, {_rules_label(spec, rules, args)}; options rated by {args.judge} (two independent "
+          f"searches a decision, up to {args.per_kind} decisions of each kind judged per game)")
+    print()
+    shown = pd.DataFrame(index=table.index)
+    shown["DP"] = table["dp"]
+    shown["per game"] = table["decisions"].map(lambda v: f"{v:.1f}")
+    for column, label, form in (("forced", "forced [95% CI]", ".1%"), ("trivial", f"trivial (within {args.epsilon}) [95% CI]", ".1%"),
+                                ("impact", "impact: best - random [95% CI]", "+.3f")):
+        shown[label] = [f"{r[column]:{form}} [{r[column + '_low']:{form}}, {r[column + '_high']:{form}}]"
+                        if np.isfinite(r[column]) else "-" for _, r in table.iterrows()]
+    _print_table(shown, index=True)
+    print()
+    print(decisions.answer(table))
+    if output:
+        print(f"\nwrote {_save_table(table, output)}")
+    return 0
+
+
 def _metric_cell(value, low, high) -> str:
     if float(value).is_integer() and abs(value) >= 1000:
         return f"{int(value):,}"
@@ -946,6 +976,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv or FILE.parquet (+ FILE.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the metrics against the rating")
+
+    from toolkit.analysis.decisions import EPSILON, JUDGE, PER_KIND
+
+    p = _game_command(sub, "decisions", cmd_decisions, "which decisions matter: per decision kind, how often it is "
+                                                         "forced, how often trivial, and what a good choice gains over "
+                                                         "a random one (judged by a tree search)")
+    _add_run_options(p, n_default=1_000)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="one policy per seat (default: the game's report line-up)")
+    p.add_argument("--judge", default=JUDGE, help=f"the tree search that rates the options (default {JUDGE})")
+    p.add_argument("--epsilon", type=float, default=EPSILON,
+                   help=f"options within this win probability of the best are as good as it (default {EPSILON})")
+    p.add_argument("--per-kind", type=int, default=PER_KIND,
+                   help=f"decisions of each kind judged per game, a seeded sample (default {PER_KIND})")
+    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
 
     p = _game_command(sub, "sweep", cmd_sweep, "a grid of rule variants, each simulated on the same seed, "
                                                "one row of metrics per variant")

@@ -1,0 +1,241 @@
+"""Which decisions matter: for each decision kind of a game, how often it is forced, how often trivial, and how
+much a good choice gains over a random one (issue 38).
+
+Over ``n_games`` seeded games played by a stated line-up, at every decision point (the spec's §5, kind by
+kind):
+
+- **forced**: a single option;
+- **trivial** (of the decisions with a choice): every option's estimated win probability for the deciding seat
+  within ``epsilon`` of the best's;
+- **impact** (of the decisions with a choice): the estimated win probability of the option the judge prefers,
+  less the mean over all options, which is what a uniformly random choice gets: what choosing well is worth
+  over choosing blindly, in win probability.
+
+The estimates are a tree search's (``judge``, ``mcts:200`` by default; :meth:`toolkit.core.protocol.KernelGame.
+root_statistics`) and the judge is run twice at each decision, on independent streams: the first search
+picks the best option, the second rates the options.  Rating with the search that picked would add the
+maximum of the noise to every gap (the best of several noisy estimates is biased upward); with two searches
+the impact is an unbiased estimate of what the first search's pick gains, so no gap is made of noise alone.
+It is a lower bound on what the best option gains (the judge can miss it), and a decision is called
+trivial by estimates that have their own noise: with ``mcts:200`` and many options each option has few
+visits, so fewer decisions look trivial than are.
+
+Judging every decision costs two searches each (Valhalla's games hold about 230 decisions, Herrlof's
+about 180), so the judge rates a sample: in each game, up to ``per_kind`` decisions of each kind with a
+choice, drawn uniformly from that game's decisions of the kind (from a stream of its own, seeded by the
+seed and the game), each standing for ``m / k`` of them (``m`` the game's decisions of the kind, ``k`` those
+judged).  The sums over a game are then unbiased, every kind is judged wherever it occurs however rare, and
+the sampling's noise is in the intervals.  ``forced`` is counted over every decision.
+
+Decisions of one game are not independent, so every 95% interval is counted over games (a ratio
+estimator, the games as clusters), not over decisions.  The games are the line-up's ``simulate`` games: game
+``g`` here is row ``g`` of ``simulate(game, rules, n, seed=seed, policies=policies)``; the judge draws from
+its own streams, never the game's.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pandas as pd
+
+from toolkit.core import mcts, rng
+from toolkit.core.protocol import KernelGame
+from toolkit.core.rng import Stream
+from toolkit.core.runner import get_spec, resolve_rules
+from toolkit.core.stats import Z95
+
+JUDGE = "mcts:200"
+EPSILON = 0.02  # win probability: options this close to the best are as good as it
+PER_KIND = 2  # decisions of each kind judged per game (issue 38's target: 1,000 games in 2 minutes)
+SALT = np.uint64(0x5DEECE66D2545F49)  # the second search's stream: the first's mixed with this
+
+
+def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
+    """``(trivial, impact)`` at ``game``'s decision point (more than one option)."""
+    pick = game.root_statistics(judge).choice
+    rater = game.copy()
+    k = 1 + game.seat
+    rater.rs[k] = rng.mix64_nb(np.uint64(rater.rs[k]) ^ SALT)  # an independent stream for the rating search
+    mean = rater.root_statistics(judge).estimates()[0]
+    rated = mean[~np.isnan(mean)]
+    best = np.max(rated)
+    return bool(best - np.min(rated) <= epsilon), float(mean[pick] - np.mean(rated)) if not np.isnan(mean[pick]) \
+        else float(best - np.mean(rated))
+
+
+SAMPLE_STREAM = 0x7A4D  # the stream index of a game's sample of decisions to judge (the game's own are 0, 1 + seat)
+
+
+def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon: float,
+          per_kind: int) -> dict:
+    """One game's tallies by decision kind: ``kind -> [decisions, forced, with a choice, trivial, impact]``,
+    the last two the weighted sums over the judged sample (module docstring)."""
+    game = KernelGame(spec.kernel, rules, policies, seed, game_index)
+    tally, choices = {}, {}  # choices: kind -> the game at each of its decisions with a choice
+    while game.advance() >= 0:
+        options, kind = game.options(), game.kind()
+        counts = tally.setdefault(kind, [0, 0, 0, 0.0, 0.0])
+        counts[0] += 1
+        if len(options) == 1:
+            counts[1] += 1
+        else:
+            counts[2] += 1
+            choices.setdefault(kind, []).append(game.copy())
+        game.apply(options[game.choose()])
+    sample = Stream(seed, game_index, SAMPLE_STREAM)
+    for kind, games in choices.items():
+        judged = sample.shuffle(list(range(len(games))))[:per_kind]
+        weight = len(games) / len(judged)
+        for i in judged:
+            trivial, impact = _judge(games[i], judge, epsilon)
+            tally[kind][3] += weight * trivial
+            tally[kind][4] += weight * impact
+    return tally
+
+
+def _ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float, float]:
+    """``sum(numerators) / sum(denominators)`` with a 95% interval counted over the games (clusters): the
+    ratio estimator's standard error from the per-game residuals ``numerator - ratio * denominator``."""
+    total = denominators.sum()
+    if total == 0:
+        return float("nan"), float("nan"), float("nan")
+    ratio = numerators.sum() / total
+    n = len(numerators)
+    residual = numerators - ratio * denominators
+    se = np.sqrt(n / (n - 1) * np.sum(residual ** 2)) / total if n > 1 else float("inf")
+    return float(ratio), float(ratio - Z95 * se), float(ratio + Z95 * se)
+
+
+def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policies=None, judge: str = JUDGE,
+              epsilon: float = EPSILON, per_kind: int = PER_KIND, threads: int | None = None,
+              progress: bool = True) -> pd.DataFrame:
+    """The decision metrics of ``game``'s decision kinds (module docstring): one row per kind, in the spec's
+    DP order, with ``decisions`` (per game), ``forced``, ``trivial`` and ``impact`` and each one's 95% interval
+    (``forced`` a share of the kind's decisions; ``trivial`` and ``impact`` over those with a choice).
+
+    Parameters
+    ----------
+    game : str
+        A registered game's name.
+    rules : Rules, optional
+        The game's rules (default: its standard preset).
+    n_games : int
+        Seeded games played by ``policies`` (default: the game's default line-up).
+    judge : str
+        The tree search that rates the options, ``mcts[:N...]``.
+    epsilon : float
+        Options within this of the best (win probability) are as good as it.
+    per_kind : int
+        Decisions of each kind judged per game, at most (a seeded sample; module docstring).
+    threads : int, optional
+        Python threads playing games at once (the searches run without the GIL); default: the cores.
+
+    Examples
+    --------
+    >>> from toolkit.analysis.decisions import decisions
+    >>> table = decisions("pig", n_games=20, seed=1, progress=False)
+    >>> table.index.tolist(), bool((table["forced"] == 0).all())
+    (['roll or hold'], True)
+    """
+    spec = get_spec(game)
+    rules = resolve_rules(spec, rules)
+    policies = spec.check_policies(spec.default_policies(rules) if policies is None else policies, rules)
+    if mcts.parse(judge) is None:
+        raise ValueError(f"judge={judge!r} is not allowed: a tree search, {mcts.ALLOWED}")
+    if not 0.0 <= epsilon < 1.0:
+        raise ValueError(f"epsilon={epsilon!r} is not allowed: a win probability in [0, 1)")
+    if per_kind < 1:
+        raise ValueError(f"per_kind={per_kind!r} is not allowed: at least 1 decision of a kind judged per game")
+    if n_games < 2:
+        raise ValueError(f"n_games={n_games!r} is not allowed: at least 2 (the intervals are counted over games)")
+    names = spec.view_module().DECISIONS
+    threads = threads or os.cpu_count() or 1
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n_games, desc=f"{spec.title}: judging decisions with {judge}", unit="game")
+
+    def one(g):
+        result = _play(spec, rules, policies, seed, g, judge, epsilon, per_kind)
+        if bar is not None:
+            bar.update(1)
+        return result
+
+    with ThreadPoolExecutor(max(1, threads)) as pool:
+        games = list(pool.map(one, range(n_games)))
+    if bar is not None:
+        bar.close()
+    kinds = sorted(names)
+    totals = np.zeros((len(kinds), 5, n_games))  # kind, [decisions, forced, with a choice, trivial, impact], game
+    for g, tally in enumerate(games):
+        for kind, counts in tally.items():
+            totals[kinds.index(kind), :, g] = counts
+    count, forced, unforced, trivial, impact = (totals[:, j] for j in range(5))
+    rows = []
+    for i, kind in enumerate(kinds):
+        f, f_low, f_high = _ratio(forced[i], count[i])
+        t, t_low, t_high = _ratio(trivial[i], unforced[i])
+        m, m_low, m_high = _ratio(impact[i], unforced[i])
+        rows.append({"kind": names[kind], "dp": kind, "decisions": count[i].sum() / n_games,
+                     "with_choice": unforced[i].sum() / n_games,
+                     "forced": f, "forced_low": f_low, "forced_high": f_high,
+                     "trivial": t, "trivial_low": t_low, "trivial_high": t_high,
+                     "impact": m, "impact_low": m_low, "impact_high": m_high})
+    table = pd.DataFrame(rows).set_index("kind")
+    table.attrs["forced_all"] = _ratio(forced.sum(axis=0), count.sum(axis=0))
+    table.attrs.update(game=spec.name, title=spec.title, rules=rules.to_json(), policies=",".join(policies), seed=seed, n_games=n_games,
+                       judge=judge, epsilon=epsilon, per_kind=per_kind)
+    return table
+
+
+MEANINGLESS = 0.01  # win probability: a decision kind whose whole interval of impact is below this gains nothing
+
+
+def answer(table: pd.DataFrame) -> str:
+    """The table of :func:`decisions` in sentences that claim only what its intervals support: how often
+    a decision is forced, which kind matters most (only where its interval, corrected for the number of
+    kinds compared, clears every other kind's; else how many games would tell), and any kind whose impact
+    is surely below :data:`MEANINGLESS` (a designer could cut it)."""
+    from toolkit.core.stats import bonferroni_z
+
+    title, n = table.attrs.get("title", table.attrs.get("game", "the game")), table.attrs.get("n_games", 0)
+    judge = table.attrs.get("judge", JUDGE)
+    parts = []
+    forced, low, high = table.attrs.get("forced_all", (float("nan"),) * 3)
+    if np.isfinite(forced):
+        parts.append(f"In {title}, {forced:.0%} of decisions are forced [95% CI {low:.0%}, {high:.0%}].")
+    rated = table[table["with_choice"] > 0].dropna(subset=["impact"])
+    if len(rated) == 1:
+        r = rated.iloc[0]
+        parts.append(f"Choosing well at a {rated.index[0]} decision gains {r['impact']:+.3f} win probability over a "
+                     f"random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
+    elif len(rated) > 1:
+        z = bonferroni_z(len(rated))
+        half = (rated["impact_high"] - rated["impact_low"]) / 2 * z / Z95  # the intervals widened for the comparisons
+        order = rated["impact"].sort_values(ascending=False).index
+        top, second = order[0], order[1]
+        r = rated.loc[top]
+        gap = r["impact"] - rated.loc[second, "impact"]
+        if r["impact"] - half[top] > (rated["impact"] + half).drop(top).max():
+            parts.append(f"The choice at a {top} decision matters most: {r['impact']:+.3f} win probability over a "
+                         f"random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
+        else:
+            need = n * ((half[top] + half[second]) / gap) ** 2 if gap > 0 else float("inf")
+            more = f"about {int(np.ceil(need / 100) * 100):,} games would tell" if np.isfinite(need) else \
+                "more games would not tell them apart if they are equal"
+            parts.append(f"The {top} decision has the largest estimated impact ({r['impact']:+.3f} [{r['impact_low']:+.3f}, "
+                         f"{r['impact_high']:+.3f}]), but {n:,} games are not enough to tell it from {second} "
+                         f"({rated.loc[second, 'impact']:+.3f}); {more}.")
+    cut = [k for k, r in rated.iterrows() if r["impact_high"] < MEANINGLESS]
+    for kind in cut:
+        r = rated.loc[kind]
+        parts.append(f"A {kind} decision gains at most {r['impact_high']:+.3f} win probability over a random choice "
+                     f"(95% upper bound): a designer could cut it or make it automatic.")
+    never = table[table["decisions"] == 0].index.tolist()
+    if never:
+        parts.append(f"No {', '.join(never)} decision came up in these games (rules and line-up as run).")
+    return " ".join(parts)
