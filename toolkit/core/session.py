@@ -54,6 +54,15 @@ class Step:
     position: object
     chosen: int | None = None
     by: str | None = None
+    # the kernel's game at this decision point (a copy): what the search rates the options on
+    kernel: object = dataclasses.field(default=None, compare=False, repr=False)
+
+    def root_statistics(self, policy: str = "mcts:1000"):
+        """What the search ``policy`` thinks of each option of this step, for its deciding seat (the
+        kernel's numbers, :meth:`toolkit.core.protocol.KernelGame.root_statistics`)."""
+        if self.seat < 0:
+            raise ValueError("the end of the game has no options to rate")
+        return self.kernel.root_statistics(policy)
 
     @property
     def forced(self) -> bool:
@@ -183,7 +192,7 @@ class Session:
                                f"{index} (seed {self.seed}, game {self.game_index}): a bug, please report it")
         words = tuple(self.view.describe(self._game, decision, option) for option in decision.options)
         self._step = Step(index, decision.seat, decision.kind, self.view.DECISIONS[decision.kind], words, codes,
-                          self.view.position(self._game, decision))
+                          self.view.position(self._game, decision), kernel=self._kernel.copy())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -202,7 +211,7 @@ class Playthrough:
 
     def replay(self) -> Session:
         """A session at the start of the same game with every seat waiting: ``play(step.chosen)`` step by step
-        walks the recorded game again (what :meth:`swings` rates the decisions on)."""
+        walks the recorded game again."""
         seats = self.spec.seats(self.rules)
         return Session(self.spec, self.rules, self.policies, self.seed, self.game_index, humans=range(seats))
 
@@ -218,14 +227,13 @@ class Playthrough:
         winner = int(self.row["winner"])
         if winner < 0:
             return []
-        session, moves, before = self.replay(), [], 1.0 / self.spec.seats(self.rules)
+        moves, before = [], 1.0 / self.spec.seats(self.rules)
         for step in self.steps[:-1]:
             if len(step.codes) > 1:
-                after = session.root_statistics(judge).estimate_for(winner, step.chosen)
+                after = step.root_statistics(judge).estimate_for(winner, step.chosen)
                 if not np.isnan(after):
                     moves.append((step.index, before, after))
                     before = after
-            session.play(step.chosen, step.by)
         return sorted(moves, key=lambda m: -abs(m[2] - m[1]))[:top]
 
 

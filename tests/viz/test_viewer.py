@@ -1,0 +1,85 @@
+"""The game viewer and a person's seat in a notebook (``toolkit.viz.viewer``, issue 38), driven as a person
+would: the buttons, the slider, the checkboxes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import toolkit
+from toolkit.core.session import Session, playthrough
+from toolkit.viz.viewer import options_html, picture, play, viewer
+
+
+def test_the_viewer_steps_back_and_forth_through_the_simulated_game():
+    v = viewer("pig", seed=4, game_index=2, policies=("greedy", "random"))
+    game = playthrough(toolkit.GAMES["pig"], toolkit.rules("pig"), ("greedy", "random"), 4, 2)
+    assert [s.codes for s in v.steps] == [s.codes for s in game.steps]
+    first = v.image.value
+    v.forward.click()
+    assert v.index == 1 and v.slider.value == 1 and v.image.value != first
+    v.back.click()
+    assert v.index == 0 and v.image.value == first
+    v.slider.value = len(v.steps) - 1
+    assert v.index == len(v.steps) - 1 and "The game is over" in v.options.value
+    v.forward.click()
+    assert v.index == len(v.steps) - 1  # clipped at the end
+    step = v.steps[3]
+    v.show(3)
+    marked = re.findall(r"&#9654; ([^<]+)", v.options.value)
+    assert marked == [step.options[step.chosen]]  # the chosen option, and only it, is marked
+    assert f"seat {step.seat}" in v.options.value and step.kind_name in v.options.value
+
+
+def test_the_viewer_shows_the_searchs_estimates_for_each_option():
+    v = viewer("pig", seed=4, policies=("greedy", "random"), judge="mcts:300")
+    index = next(s.index for s in v.steps if len(s.options) > 1)
+    v.show(index)
+    assert "win probability" not in v.options.value
+    v.search.value = True
+    stats = v.steps[index].root_statistics("mcts:300")
+    mean, low, high = stats.estimates()
+    for i in range(len(stats.codes)):
+        assert f"{mean[i]:.2f} [{low[i]:.2f}, {high[i]:.2f}] ({stats.visits[i]:,} visits)" in v.options.value
+    assert v.options.value.count("the search's pick") == 1
+    assert sum(stats.visits) == 300
+
+
+def test_the_jump_list_names_the_decisions_that_swung_the_game():
+    v = viewer("pig", seed=4, policies=("greedy", "random"))
+    v.jump.value = -1
+    v._on_jump({"new": -1})
+    jumps = [value for _, value in v.jump.options if value >= 0]
+    assert 1 <= len(jumps) <= 5 and all(0 <= i < len(v.steps) - 1 for i in jumps)
+    v.jump.value = jumps[0]
+    assert v.index == jumps[0]
+
+
+def test_a_person_clicks_through_a_game_and_it_is_the_scripted_game():
+    """Seat 1 of Herrlof is a person who clicks the first option every time: the same game as a session whose
+    seat 1 plays the same choices from a script, to the same record; the picture is drawn as seat 1 sees it
+    (the other hand face down), not open (the negative control: the open picture differs)."""
+    spec, rules = toolkit.GAMES["herrlof"], toolkit.rules("herrlof")
+    person = play("herrlof", policies=("greedy", "greedy"), seed=5, seat=1)
+    position = person.session.step.position
+    assert person.image.value == picture(spec, position, 1) != picture(spec, position, None)
+    clicks = 0
+    while not person.session.over:
+        assert person.session.step.seat == 1 and len(person.buttons.children) == len(person.session.step.options)
+        person.buttons.children[0].click()
+        clicks += 1
+    assert "The game is over" in person.last.value and not person.buttons.children
+    script = Session(spec, rules, ("greedy", "greedy"), 5, 0, humans=(1,))
+    while not script.over:
+        script.play(0, by="script")
+    assert person.session.row() == script.row() and clicks == sum(s.seat == 1 for s in script.history)
+
+
+def test_a_forced_decision_and_the_end_say_so():
+    game = playthrough(toolkit.GAMES["valhalla"], toolkit.rules("valhalla"), ("greedy", "random"), 1, 0)
+    forced = next(s for s in game.steps if s.seat >= 0 and s.forced)
+    assert "(forced: one option)" in options_html(forced)
+    assert options_html(game.steps[-1]) == "<p><b>The game is over.</b></p>"
+    with pytest.raises(ValueError, match="the end of the game has no options"):
+        game.steps[-1].root_statistics()

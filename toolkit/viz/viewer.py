@@ -1,0 +1,203 @@
+"""Seeing and playing a game in a notebook (issue 38): :func:`viewer` steps through one seeded game, decision by
+decision, with the picture, the options in words, the one chosen and what the tree search thinks of each;
+:func:`play` lets a person take a seat against any players.
+
+Both are written once over :mod:`toolkit.core.session` (a game in lock step through the kernel and the
+reference) and each game's ``view`` and ``draw`` hooks, so every registered game has them.  The game is the
+one ``simulate`` plays for the same rules, seed and line-up (row ``game_index``), so what a run counts can be
+looked at move by move; a person's game shows its seed, so it can be replayed and looked at afterwards.
+
+>>> from toolkit.viz.viewer import viewer
+>>> v = viewer("pig", seed=1, policies=("greedy", "random"))
+>>> v.index, len(v.steps) > 10
+(0, True)
+>>> v.next(); v.index
+1
+"""
+
+from __future__ import annotations
+
+import html
+import io
+
+import ipywidgets as w
+
+from toolkit.core.runner import get_spec, resolve_rules
+from toolkit.core.session import YOU, Session, playthrough
+
+JUDGE = "mcts:1000"  # the search whose estimates the viewer shows beside the options
+DPI = 72  # the picture's resolution: a step redraws in well under 0.3 s
+
+
+def picture(spec, position, seat=None) -> bytes:
+    """``position`` drawn by the game's ``draw`` as ``seat`` sees it (None: open), as PNG bytes."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(9, 5.2))
+    ax = figure.add_subplot()
+    spec.hook("draw")(position, seat=seat, ax=ax)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def options_html(step, stats=None, you: bool = False) -> str:
+    """The step's options in words, the chosen one marked; with ``stats`` (the search's root statistics) each
+    option's estimated win probability for the deciding seat, with its 95% interval and visits."""
+    if step.seat < 0:
+        return "<p><b>The game is over.</b></p>"
+    rows = []
+    estimates = stats.estimates() if stats is not None else None
+    for i, text in enumerate(step.options):
+        chosen = step.chosen == i
+        cells = [("&#9654; " if chosen else "") + html.escape(text)]
+        if estimates is not None:
+            mean, low, high = (float(a[i]) for a in estimates)
+            cells.append("not played" if stats.visits[i] == 0 else
+                         f"{mean:.2f} [{low:.2f}, {high:.2f}] ({stats.visits[i]:,} visits)")
+            if i == stats.choice:
+                cells[-1] += " &#8592; the search's pick"
+        style = " style='font-weight:bold;background:#fff3c4'" if chosen else ""
+        rows.append(f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "<th>option</th>" + (f"<th>win probability for seat {step.seat}, {html.escape(stats.policy)} "
+                                "[95% CI]</th>" if stats is not None else "")
+    who = {None: "", YOU: " (you)"}.get(step.by, f" ({html.escape(step.by)})")
+    caption = (f"Decision {step.index + 1}: seat {step.seat}, {html.escape(step.kind_name)}"
+               + (f"; chose{who}: {html.escape(step.options[step.chosen])}" if step.chosen is not None else "")
+               + (" (forced: one option)" if step.forced else ""))
+    return (f"<p>{caption}</p><table class='toolkit-options'><tr>{head}</tr>" + "".join(rows) + "</table>")
+
+
+class Viewer:
+    """A widget over the steps of one game (:func:`viewer`): back and forward, a slider, whose eyes it is
+    drawn for, the search's estimates, and a jump to the decisions that swung the game."""
+
+    def __init__(self, spec, steps, *, title: str, judge: str = JUDGE, seat=None, swings=None):
+        self.spec, self.steps, self.judge, self.index = spec, list(steps), judge, 0
+        self._swings = swings
+        seats = sorted({s.seat for s in self.steps if s.seat >= 0})
+        self.title = w.HTML(f"<h3>{html.escape(title)}</h3>")
+        self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.options = w.HTML()
+        self.back = w.Button(description="◀ back", layout=w.Layout(width="90px"))
+        self.forward = w.Button(description="forward ▶", layout=w.Layout(width="90px"))
+        self.slider = w.IntSlider(0, 0, len(self.steps) - 1, description="decision", continuous_update=False)
+        self.eyes = w.Dropdown(options=[("open (everything)", None)] + [(f"seat {s}", s) for s in seats],
+                               value=seat, description="seen by")
+        self.search = w.Checkbox(value=False, description=f"what {judge} thinks", indent=False)
+        self.jump = w.Dropdown(options=[("find the decisions that swung the game", -1)], description="jump to",
+                               layout=w.Layout(width="420px"))
+        self.back.on_click(lambda _: self.show(self.index - 1))
+        self.forward.on_click(lambda _: self.show(self.index + 1))
+        self.slider.observe(lambda change: self.show(change["new"]), names="value")
+        self.eyes.observe(lambda _: self.show(self.index), names="value")
+        self.search.observe(lambda _: self.show(self.index), names="value")
+        self.jump.observe(self._on_jump, names="value")
+        self.widget = w.VBox([self.title, w.HBox([self.back, self.forward, self.slider, self.eyes]),
+                              w.HBox([self.search, self.jump]), self.image, self.options])
+        self.show(0)
+
+    def show(self, index: int) -> None:
+        """Show step ``index`` (clipped to the game)."""
+        index = max(0, min(int(index), len(self.steps) - 1))
+        self.index = index
+        if self.slider.value != index:
+            self.slider.value = index  # observed: calls show again with the same index, a no-op below
+            return
+        step = self.steps[index]
+        self.image.value = picture(self.spec, step.position, self.eyes.value)
+        stats = step.root_statistics(self.judge) if self.search.value and step.seat >= 0 and not step.forced else None
+        self.options.value = options_html(step, stats)
+
+    def next(self) -> None:
+        self.show(self.index + 1)
+
+    def previous(self) -> None:
+        self.show(self.index - 1)
+
+    def _on_jump(self, change) -> None:
+        if change["new"] != -1:
+            self.show(change["new"])
+            return
+        if self._swings is None:
+            return
+        moves = self._swings()
+        self.jump.options = [("find the decisions that swung the game", -1)] + [
+            (f"decision {i + 1}: the winner's chance {before:.2f} → {after:.2f}", i) for i, before, after in moves]
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def viewer(game: str, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, judge: str = JUDGE,
+           seat=None) -> Viewer:
+    """A viewer of game ``game_index`` of a run of ``game`` seeded ``seed`` (the game ``simulate`` plays as row
+    ``game_index`` with the same rules and ``policies``, default the game's)."""
+    spec = get_spec(game)
+    rules = resolve_rules(spec, rules)
+    played = playthrough(spec, rules, policies, seed, game_index)
+    title = (f"{spec.title}: seed {seed}, game {game_index}, players {', '.join(played.policies)}; "
+             f"winner: {'seat ' + str(played.row['winner']) if played.row['winner'] >= 0 else 'none'}")
+    return Viewer(spec, played.steps, title=title, judge=judge, seat=seat,
+                  swings=lambda: played.swings("mcts:200"))
+
+
+class Play:
+    """A seat for a person (:func:`play`): the picture as that seat sees it, its options as buttons, the other
+    seats played by their policies between its decisions."""
+
+    def __init__(self, spec, rules, policies, seed: int, game_index: int, seat: int):
+        self.spec, self.seat = spec, seat
+        self.session = Session(spec, rules, policies, seed, game_index, humans=(seat,))
+        players = [YOU if s == seat else p for s, p in enumerate(self.session.policies)]
+        self.title = w.HTML(f"<h3>{html.escape(spec.title)}: you play seat {seat}; seed {seed}, game {game_index} "
+                            f"(players {html.escape(', '.join(players))})</h3>")
+        self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.last = w.HTML()
+        self.buttons = w.VBox()
+        self.widget = w.VBox([self.title, self.image, self.last, self.buttons])
+        self._render()
+
+    def choose(self, index: int) -> None:
+        """Play option ``index`` for you (what a click on its button does)."""
+        self.session.play(index)
+        self._render()
+
+    def _render(self) -> None:
+        session = self.session
+        step = session.step
+        self.image.value = picture(self.spec, step.position, self.seat)
+        others = [s for s in session.history if s.seat != self.seat][-5:]
+        lines = [f"seat {s.seat} ({html.escape(s.by)}): {html.escape(s.options[s.chosen])}" for s in others]
+        if session.over:
+            row = session.row()
+            won = "you won" if row[f"win_{self.seat}"] else ("nobody won" if row["winner"] < 0 else
+                                                              f"seat {row['winner']} won")
+            lines.append(f"<b>The game is over: {won}.</b> Seed {session.seed}, game {session.game_index}: "
+                         "replay it with the same choices in a Session, or look at it with the viewer.")
+            self.buttons.children = ()
+        else:
+            lines.append(f"<b>Your decision: {html.escape(step.kind_name)}</b>")
+            buttons = []
+            for i, text in enumerate(step.options):
+                button = w.Button(description=text, tooltip=text, layout=w.Layout(width="auto"))
+                button.on_click(lambda _, i=i: self.choose(i))
+                buttons.append(button)
+            self.buttons.children = tuple(buttons)
+        self.last.value = "<br>".join(lines)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def play(game: str, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, seat: int = 0) -> Play:
+    """A game of ``game`` where you play seat ``seat`` (its policy in ``policies`` is ignored) against the
+    other seats' ``policies`` (default the game's), under ``rules`` (tweaked ones too); what you cannot see
+    stays hidden from you."""
+    spec = get_spec(game)
+    rules = resolve_rules(spec, rules)
+    return Play(spec, rules, policies, seed, game_index, seat)
