@@ -20,6 +20,9 @@ carries a ``gid``, so tests (and curious readers) can find them:
 ``"last"``     the outline of the squares the last action touched
 =============  ==============================================================
 
+:func:`draw` pictures a ``view.Position`` (issue 38) with :func:`draw_board`,
+whose tile gids then carry their values (``"tile-fox-b2"``, its docstring).
+
 Examples
 --------
 >>> import toolkit
@@ -106,7 +109,7 @@ def _arrow(ax, start, end, gid, colour, width=2.0, head=14, style="-|>", zorder=
 
 
 def draw_board(position, rules=None, ax=None, *, show_hidden: bool = False, highlight: bool = True,
-               legend: bool = True, title: str | None = None):
+               legend: bool = True, title: str | None = None, value_gids: bool = False):
     """Draw a 7x7 Halali position.
 
     Parameters
@@ -129,6 +132,10 @@ def draw_board(position, rules=None, ax=None, *, show_hidden: bool = False, high
         A legend of the kinds to the right of the board.
     title : str, optional
         Default: the snapshot's caption, if it has one.
+    value_gids : bool
+        Give the tile artists gids that carry their values (the table in
+        :func:`draw`) instead of the bare ``"tile"``, ``"back"``, ``"gun"`` and
+        ``"hidden"``.
 
     Returns
     -------
@@ -174,7 +181,11 @@ def draw_board(position, rules=None, ax=None, *, show_hidden: bool = False, high
         box = FancyBboxPatch((x - 0.40, y - 0.40), 0.80, 0.80, boxstyle="round,pad=0.02,rounding_size=0.12",
                              facecolor=KIND_COLOURS[name] if face_up else BACK_COLOUR,
                              edgecolor="black", linewidth=0.8, zorder=2)
-        box.set_gid("tile" if face_up else "back")
+        where = FILES[x] + str(y + 1)
+        if value_gids:
+            box.set_gid(f"tile-{name}-{where}" if face_up else f"back-{where}")
+        else:
+            box.set_gid("tile" if face_up else "back")
         ax.add_patch(box)
         if face_up:
             colour = "white" if name in _DARK_KINDS else "black"
@@ -182,12 +193,13 @@ def draw_board(position, rules=None, ax=None, *, show_hidden: bool = False, high
             ax.text(x - 0.13 * dx, y - 0.13 * dy, KIND_LETTERS[name], ha="center", va="center", fontsize=13,
                     fontweight="bold", color=colour, zorder=3)
             if (dx, dy) != (0, 0):  # the gun: an arrow from the letter to the tile's edge and beyond
-                _arrow(ax, (x + 0.06 * dx, y + 0.06 * dy), (x + 0.47 * dx, y + 0.47 * dy), "gun", "#b00020",
-                       width=2.2, head=12, zorder=4)
+                _arrow(ax, (x + 0.06 * dx, y + 0.06 * dy), (x + 0.47 * dx, y + 0.47 * dy),
+                       f"gun-{where}-{DIRECTIONS[gun]}" if value_gids else "gun", "#b00020", width=2.2, head=12,
+                       zorder=4)
         elif show_hidden:
             hidden = ax.text(x, y, KIND_LETTERS[name], ha="center", va="center", fontsize=11, color="#e8e8e8",
                              alpha=0.9, zorder=3)
-            hidden.set_gid("hidden")
+            hidden.set_gid(f"hidden-{name}-{where}" if value_gids else "hidden")
 
     # the last action's squares
     if highlight:
@@ -290,4 +302,116 @@ def capture_heatmap(counts7x7, ax=None, *, per: float | None = None, title: str 
     ax.set_ylabel("rank")
     if title:
         ax.set_title(title)
+    return ax
+
+
+COLOUR_NAMES = ("Blue", "Brown")  # colour[seat]: 0 Blue, 1 Brown
+
+
+def _seat_name(position, seat: int) -> str:
+    return f"{COLOUR_NAMES[position.colour[seat]]} (seat {seat})"
+
+
+def _title(position, seat) -> str:
+    """Three lines: who acts (or the end), the phase, and whose sight the picture is."""
+    from toolkit.games.halali.view import DECISIONS
+
+    p = position
+    if p.over:
+        head = f"game over ({p.end_reason.replace('_', ' ')})"
+    elif p.seat >= 0:
+        head = f"{_seat_name(p, p.seat)} to act: {DECISIONS[p.kind]}, {p.options} options"
+    else:
+        head = f"{_seat_name(p, p.to_move)} to move"
+    game = f"game {p.game + 1} of {p.match_games}, " if p.match_games > 1 else ""
+    if p.phase == "main":
+        phase = f"{game}turn {p.turn}, main phase, {p.face_down} face down"
+    else:
+        left = ", ".join(f"{COLOUR_NAMES[p.colour[s]]} {p.end_left[s]}" for s in (0, 1))
+        phase = f"{game}turn {p.turn}, end phase, actions left: {left}"
+    if seat is None:
+        sight = "open tiles: every face-down tile shown"
+    else:
+        sight = f"as {_seat_name(p, seat)} sees it: face-down tiles as backs"
+    return "\n".join((head, phase, sight))
+
+
+def draw(position, seat=None, ax=None):
+    """Draw a :class:`toolkit.games.halali.view.Position` and return the Axes.
+
+    Parameters
+    ----------
+    position : view.Position
+        From ``view.position(game, decision)``.
+    seat : int, optional
+        Draw only what ``seat`` sees: face-down tiles are grey backs.  Both
+        seats see the same tiles, so only the title changes with the seat.
+        None (default): the open picture.  The face-down tiles get their
+        kind letter and a hunter's hidden gun gets a dashed arrow; the title
+        says "open tiles".
+    ax : matplotlib Axes, optional
+        Default: a new figure, wide enough for the legend and the scores.
+
+    Returns
+    -------
+    matplotlib Axes
+        The board of :func:`draw_board`, whose artists carry their values in
+        their gids:
+
+        ========================  ==============================================
+        ``gid``                   artist
+        ========================  ==============================================
+        ``"tile-fox-b2"``         a face-up tile: its kind and square
+        ``"gun-b2-N"``            a face-up hunter's gun
+        ``"back-c4"``             a face-down tile
+        ``"hidden-fox-c4"``       its kind letter (``seat=None`` only)
+        ``"hidden-gun-c4-E"``     a face-down hunter's gun (``seat=None`` only)
+        ``"lock-e5"``             outline of the locked duck or pheasant (H-3.6)
+        ``"score-0-15"``          seat 0's points, in a text that also gives its
+                                  tiles and the kinds it captured and rescued
+        ========================  ==============================================
+
+    Examples
+    --------
+    >>> import toolkit
+    >>> from toolkit.games.halali import reference, view
+    >>> game = reference.new_game(toolkit.rules("halali"), seed=7, game_index=0)
+    >>> game.start()
+    >>> ax = draw(view.position(game, game.advance()), seat=0)
+    >>> sum(p.get_gid().startswith("back-") for p in ax.patches if p.get_gid())
+    48
+    """
+    from types import SimpleNamespace
+
+    from matplotlib.patches import Rectangle
+
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(8.4, 6.2))
+        fig.subplots_adjust(left=0.07, right=0.66)  # room on the right for the legend and the scores
+    exits = SimpleNamespace(exit_squares=position.exit_squares)  # draw_board reads only the exits of the rules
+    draw_board(position.grid, exits, ax, show_hidden=seat is None, highlight=False, title=_title(position, seat),
+               value_gids=True)
+    for s, cell in enumerate(position.grid):
+        x, y = s % 7, s // 7
+        where = FILES[x] + str(y + 1)
+        if seat is None and cell is not None and not cell[1] and cell[0] == HUNTER and 0 <= cell[2] < 4:
+            dx, dy = STEP[cell[2]]
+            _arrow(ax, (x + 0.12 * dx, y + 0.12 * dy), (x + 0.47 * dx, y + 0.47 * dy),
+                   f"hidden-gun-{where}-{DIRECTIONS[cell[2]]}", "#e8e8e8", width=1.6, head=10, linestyle="--")
+        if s == position.lock:
+            frame = Rectangle((x - 0.46, y - 0.46), 0.92, 0.92, fill=False, edgecolor="#1565c0", linewidth=2.0,
+                              linestyle=":", zorder=5)
+            frame.set_gid(f"lock-{where}")
+            ax.add_patch(frame)
+    for s in (0, 1):
+        taken = ", ".join(KINDS[k] for k in position.captured[s]) or "nothing"
+        rescued = ", ".join(KINDS[k] for k in position.rescued[s]) or "nothing"
+        text = (f"{_seat_name(position, s)}: {position.scores[s]} points, {position.tiles[s]} tiles\n"
+                f"  captured {taken}\n  rescued {rescued}")
+        if position.match_games > 1:
+            text += f"\n  match: {position.match_scores[s]} points, {position.match_tiles[s]} tiles"
+        ax.text(1.03, 0.36 - 0.2 * s, text, transform=ax.transAxes, fontsize=8, va="top", wrap=True,
+                gid=f"score-{s}-{position.scores[s]}")
     return ax
