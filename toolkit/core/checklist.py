@@ -25,6 +25,8 @@ MODULES = {
     "reference": ("new_game", "play_game", "record_row", "option_code"),
     "policies": ("POLICIES", "make_policy"),
     "odds": ("summary",),
+    "view": ("DECISIONS", "describe", "position"),
+    "viz": ("draw",),
 }
 REQUIRED_POLICIES = ("random", "greedy", "lookahead")  # random first: the spec's §5 player
 # the files of a game in a checkout, ``{game}`` its name

@@ -13,8 +13,6 @@ from __future__ import annotations
 import collections
 import copy
 import re
-import statistics
-import time
 from pathlib import Path
 
 import matplotlib
@@ -299,15 +297,11 @@ def readback(ax, pos, seat):
 
 def test_draw_every_decision_of_a_game_open_and_read_back(one_game):
     fig, ax = plt.subplots(figsize=(10, 5.6))
-    seconds = []
     for pos in one_game:
-        start = time.perf_counter()
         assert redraw(ax, pos) is ax
-        seconds.append(time.perf_counter() - start)
         readback(ax, pos, None)
         assert "open cards: every hand shown" in ax.get_title()
     plt.close(fig)
-    assert statistics.median(seconds) < 0.1, statistics.median(seconds)
 
 
 def test_draw_with_a_seat_shows_nothing_that_seat_cannot_see(one_game):
