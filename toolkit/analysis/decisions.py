@@ -111,7 +111,7 @@ def _ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, flo
 
 def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policies=None, judge: str = JUDGE,
               epsilon: float = EPSILON, per_kind: int = PER_KIND, threads: int | None = None,
-              progress: bool = True) -> pd.DataFrame:
+              progress: bool | None = None) -> pd.DataFrame:
     """The decision metrics of ``game``'s decision kinds (module docstring): one row per kind, in the spec's
     DP order, with ``decisions`` (per game), ``forced``, ``trivial`` and ``impact`` and each one's 95% interval
     (``forced`` a share of the kind's decisions; ``trivial`` and ``impact`` over those with a choice).
@@ -132,6 +132,8 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
         Decisions of each kind judged per game, at most (a seeded sample; module docstring).
     threads : int, optional
         Python threads playing games at once (the searches run without the GIL); default: the cores.
+    progress : bool or None
+        A progress bar (None: once the run has taken a second; False: never).
 
     Examples
     --------
@@ -154,10 +156,10 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
     names = spec.view_module().DECISIONS
     threads = threads or os.cpu_count() or 1
     bar = None
-    if progress:
+    if progress is not False:  # None: the bar shows once the run has taken a second (tqdm's delay)
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=n_games, desc=f"{spec.title}: judging decisions with {judge}", unit="game")
+        bar = tqdm(total=n_games, desc=f"{spec.title}: judging decisions with {judge}", unit="game", delay=1.0)
 
     def one(g):
         result = _play(spec, rules, policies, seed, g, judge, epsilon, per_kind)

@@ -154,7 +154,7 @@ class KernelGame:
 
     def copy(self) -> "KernelGame":
         """An independent copy: state, streams and scratch (what a search or a test branches from)."""
-        twin = object.__new__(KernelGame)
+        twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         for name in ("st", "rs", "scratch", "_out"):
             setattr(twin, name, getattr(self, name).copy())

@@ -528,6 +528,7 @@ def draw(position, seat=None, ax=None):
     True
     >>> [c.get_gid() for c in ax.collections if c.get_gid().startswith("card-1")]
     []
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     from matplotlib.collections import PatchCollection
     from matplotlib.patches import Circle, Rectangle

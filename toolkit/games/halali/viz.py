@@ -380,6 +380,7 @@ def draw(position, seat=None, ax=None):
     >>> ax = draw(view.position(game, game.advance()), seat=0)
     >>> sum(p.get_gid().startswith("back-") for p in ax.patches if p.get_gid())
     48
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     from types import SimpleNamespace
 

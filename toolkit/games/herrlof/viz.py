@@ -391,6 +391,7 @@ def draw(position, seat=None, ax=None):
     >>> ax = draw(view.position(game, game.advance()), seat=0)
     >>> sum(p.get_gid() == "back-1" for p in ax.patches)
     15
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     if seat not in (None, 0, 1):
         raise ValueError(f"seat={seat!r} is not allowed: None, 0 or 1")

@@ -659,6 +659,7 @@ def draw(position, seat=None, ax=None):
     >>> ax = draw(view.position(game, game.advance()), seat=0)
     >>> sorted(p for (p,), _ in parts(ax, "back"))
     [1, 2, 3]
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     from matplotlib.patches import Circle, Polygon, Rectangle
 
