@@ -101,6 +101,42 @@ def test_the_digest_covers_the_compiled_folders_only(tmp_path):
     assert cache.source_digest(package) != before
 
 
+def drawing_imports(package) -> list[str]:
+    """The modules under ``core/`` and ``games/`` other than a game's words and drawings
+    (``cache.NOT_COMPILED``) that import one of those: compiled code could then depend on them."""
+    import ast
+
+    found = []
+    for folder in cache.COMPILED:
+        for path in sorted((package / folder).rglob("*.py")):
+            if path.name in cache.NOT_COMPILED:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [f"{node.module or ''}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom)
+                         else [])
+                if any(n.split(".")[-1] in ("view", "viz") or ".view." in n or ".viz." in n for n in names):
+                    found.append(str(path.relative_to(package)))
+    return found
+
+
+def test_a_games_words_and_drawings_are_outside_the_digest(tmp_path):
+    """Issue 38: ``view.py`` and ``viz.py`` compile nothing and nothing compiled imports them, so an edit
+    there keeps the compiled kernels (it cost every process a minute of recompiling).  Negative control: a
+    kernel module that imported one would be found by the check."""
+    assert drawing_imports(cache.PACKAGE) == []
+    scratch = _scratch(tmp_path)
+    package = scratch / "toolkit"
+    before = cache.source_digest(package)
+    for name in cache.NOT_COMPILED:
+        drawing = package / "games" / "valhalla" / name
+        drawing.write_text(drawing.read_text() + "\n# a comment\n")
+    assert cache.source_digest(package) == before
+    kernel = package / "games" / "valhalla" / "kernel.py"
+    kernel.write_text(kernel.read_text() + "\nfrom toolkit.games.valhalla import viz  # noqa\n")
+    assert drawing_imports(package) == ["games/valhalla/kernel.py"]
+
+
 def test_prune_removes_old_unused_digests_and_keeps_the_newest(tmp_path):
     now = time.time()
     ages = {"a": 100, "b": 30, "c": 20, "d": 16, "e": 1, "f": 0}  # days since last use

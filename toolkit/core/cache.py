@@ -29,6 +29,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the installed or checked-out ``toolkit``
 COMPILED = ("core", "games")  # the folders whose sources compiled code can depend on
+# a game's words and pictures (issue 38): plain Python over the reference that nothing compiled imports
+# (tests/core/test_cache.py checks the imports), so an edit there recompiles nothing
+NOT_COMPILED = ("view.py", "viz.py")
 PREFIX = "kernels-"
 KEEP = 3  # directories of other digests always kept (the newest), e.g. two branches in turn
 KEEP_DAYS = 14  # older unused ones are removed
@@ -36,7 +39,8 @@ KEEP_DAYS = 14  # older unused ones are removed
 
 def source_digest(package: Path = PACKAGE) -> str:
     """Twelve hex digits of the BLAKE2 digest of every ``.py`` file under ``package``'s :data:`COMPILED`
-    folders (path and content, in sorted order) and of the Python, NumPy, Numba and llvmlite versions."""
+    folders but the games' drawings and words (:data:`NOT_COMPILED`), path and content, in sorted order,
+    and of the Python, NumPy, Numba and llvmlite versions."""
     import llvmlite
     import numba
     import numpy
@@ -45,7 +49,7 @@ def source_digest(package: Path = PACKAGE) -> str:
     versions = (sys.version, platform.machine(), numpy.__version__, numba.__version__, llvmlite.__version__)
     digest.update("|".join(versions).encode())
     for folder in COMPILED:
-        for path in sorted((package / folder).rglob("*.py")):
+        for path in sorted(p for p in (package / folder).rglob("*.py") if p.name not in NOT_COMPILED):
             digest.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
     return digest.hexdigest()
