@@ -235,6 +235,27 @@ class Dashboard:
         self.tune_output = w.Output()
         self.tune_question = w.HTML()  # the game's own question, which the controls come prefilled with
         self.tuning = None
+        # see and play (issue 38): a seeded game of these rules and seats, a seat for you, which decisions matter
+        self.watch_index = w.BoundedIntText(value=0, min=0, max=10**9, description="game number",
+                                            style={"description_width": "initial"}, layout=w.Layout(width="14em"))
+        self.watch_button = w.Button(description="watch this game", icon="eye", layout=w.Layout(width="auto"))
+        self.play_seat = w.Dropdown(options=[0, 1], value=0, description="your seat",
+                                    style={"description_width": "initial"}, layout=w.Layout(width="10em"))
+        self.play_button = w.Button(description="play it yourself", icon="hand-pointer-o", layout=w.Layout(width="auto"))
+        self.see_note = w.HTML()
+        self.see_box = w.VBox()
+        self.viewer = self.player = None
+        self.decision_games = w.IntText(value=200, description="games", layout=w.Layout(width="12em"))
+        self.decision_judge = w.Text(value="mcts:200", description="judge", layout=w.Layout(width="14em"))
+        self.decisions_button = w.Button(description="which decisions matter?", icon="balance-scale",
+                                         layout=w.Layout(width="auto"))
+        self.decisions_progress = page_jobs.Progress("judging decisions")
+        self.decisions_slot = page_jobs.Slot(self.background, self.decisions_progress)
+        self.decisions_output = w.Output()
+        self.decisions = None
+        self.watch_button.on_click(lambda _: self.watch())
+        self.play_button.on_click(lambda _: self.play())
+        self.decisions_button.on_click(lambda _: self.run_decisions())
         self.tune_button.on_click(lambda _: self.run_tuning())
         self.tournament_button.on_click(lambda _: self.run_tournament())
         self.ladder_button.on_click(lambda _: self.run_ladder())
@@ -253,6 +274,12 @@ class Dashboard:
             w.HTML("<h3>Tune the rules toward a target</h3>"), self.tune_question,
             w.HBox([self.tune_metric, self.tune_goal, self.tune_value]), self.tune_rules,
             w.HBox([self.tune_trials, self.tune_games, self.tune_button]), self.tune_progress.box, self.tune_output,
+            w.HTML("<h3>See and play a game on these rules</h3>"),
+            w.HBox([self.watch_index, self.watch_button, self.play_seat, self.play_button]), self.see_note,
+            self.see_box,
+            w.HTML("<h3>Which decisions matter on these rules</h3>"),
+            w.HBox([self.decision_games, self.decision_judge, self.decisions_button]), self.decisions_progress.box,
+            self.decisions_output,
             w.HTML("<h3>This run as a table</h3>"), w.HBox([self.csv_button, self.csv_link]),
         ])
         self._build(self.game.value, refresh=refresh)
@@ -262,7 +289,7 @@ class Dashboard:
     def _build(self, game: str, *, refresh: bool) -> None:
         from toolkit.viz.widgets import rules_panel
 
-        for slot in (self.run_slot, self.tournament_slot, self.ladder_slot, self.tune_slot):
+        for slot in (self.run_slot, self.tournament_slot, self.ladder_slot, self.tune_slot, self.decisions_slot):
             slot.cancel()  # the other game's work is of no use now
         self.spec = get_spec(game)
         self.frame = None
@@ -270,6 +297,8 @@ class Dashboard:
         self.csv_link.value = ""
         self.tournament_output.outputs = ()
         self.ladder_output.outputs = ()
+        self.decisions_output.outputs = ()
+        self._clear_seeing()
         n = self.n_games or self.spec.presentation.panel_games
         old_panel = getattr(self, "panel", None)
         if old_panel is not None:
@@ -285,6 +314,101 @@ class Dashboard:
         self._tune_controls()
         if refresh:
             self.panel.refresh()
+
+    # -- see and play (issue 38) ----------------------------------------------------------
+
+    def _clear_seeing(self) -> None:
+        for shown in (self.viewer, self.player):
+            if shown is not None:
+                _close_tree(shown.widget)
+        self.viewer = self.player = None
+        self.see_box.children = ()
+        self.see_note.value = ""
+
+    def _seeing_settings(self):
+        """The rules, the seat players and the game number to see, or None (the reason shown)."""
+        try:
+            rules = self.panel.rules()
+            self._check_seats(rules)
+            policies = self.seat_players(rules)
+        except ValueError as error:
+            self.see_note.value = error_html(error)
+            return None
+        return rules, policies, int(self.watch_index.value)
+
+    def watch(self):
+        """The viewer (:func:`toolkit.viz.viewer.viewer`) of game ``game number`` of this page's seed, played by
+        the seats' players on the current rules: the game the page's run counts as that row."""
+        from toolkit.core.session import playthrough
+        from toolkit.viz.viewer import Viewer
+
+        settings = self._seeing_settings()
+        if settings is None:
+            return None
+        rules, policies, index = settings
+        self._clear_seeing()
+        played = playthrough(self.spec, rules, policies, self.seed, index)
+        winner = played.row["winner"]
+        self.viewer = Viewer(self.spec, played.steps, judge="mcts:1000",
+                             title=f"{self.spec.title}: seed {self.seed}, game {index}, players {', '.join(policies)}; "
+                                   f"winner: {'seat ' + str(winner) if winner >= 0 else 'none'}",
+                             swings=lambda: played.swings("mcts:200"))
+        self.see_box.children = (self.viewer.widget,)
+        return self.viewer
+
+    def play(self):
+        """A game of the current rules where you play seat ``your seat`` against the other seats' players
+        (:func:`toolkit.viz.viewer.play`); what your seat cannot see stays hidden."""
+        from toolkit.viz.viewer import Play
+
+        settings = self._seeing_settings()
+        if settings is None:
+            return None
+        rules, policies, index = settings
+        self._clear_seeing()
+        self.player = Play(self.spec, rules, policies, self.seed, index, int(self.play_seat.value))
+        self.see_box.children = (self.player.widget,)
+        return self.player
+
+    def run_decisions(self):
+        """Which decisions matter (:func:`toolkit.analysis.decisions.decisions`) with the seats' players on the
+        current rules, in the background with progress and a cancel; shows the table and its sentences.
+        Returns the Job, or ``None``; ``decisions`` holds the table when done."""
+        from toolkit.analysis import decisions
+
+        rules = self._job_rules(self.decisions_output)
+        games = self.decision_games.value
+        if rules is None:
+            return None
+        if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 1_000_000:
+            self._show(self.decisions_output, _error(f"games={games!r} is not allowed: an integer in 2..1,000,000"))
+            return None
+        judge = self.decision_judge.value.strip()
+        try:
+            self._check_seats(rules)
+            policies = self.seat_players(rules)
+            if decisions.mcts.parse(judge) is None:
+                raise ValueError(f"judge={judge!r} is not allowed: a tree search, {decisions.mcts.ALLOWED}")
+        except ValueError as error:
+            self._show(self.decisions_output, _error(error))
+            return None
+        spec, seed = self.spec, self.seed
+        self._show(self.decisions_output, f'<span style="{_NOTE_STYLE}">judging the decisions of {games:,} games '
+                                          f"with {html.escape(judge)} …</span>")
+        return self._start_job(
+            "decisions", self.decisions_slot, self.decisions_output,
+            lambda: decisions.decisions(spec.name, rules, n_games=games, seed=seed, policies=policies, judge=judge,
+                                        progress=False),
+            self._decisions_html, f"the decisions of {games:,} games")
+
+    @staticmethod
+    def _decisions_html(table) -> str:
+        from toolkit.analysis import decisions
+
+        shown = table[["dp", "decisions", "forced", "forced_low", "forced_high", "trivial", "trivial_low",
+                       "trivial_high", "impact", "impact_low", "impact_high"]]
+        return (f"<p>{html.escape(decisions.answer(table))}</p>"
+                + shown.to_html(escape=True, border=0, float_format="{:.3f}".format))
 
     @staticmethod
     def _row(*children):
@@ -334,6 +458,8 @@ class Dashboard:
         import ipywidgets as w
 
         seats = self.spec.seats(rules)
+        if list(self.play_seat.options) != list(range(seats)):
+            self.play_seat.options = list(range(seats))  # the seat a person may take
         if keep and len(self.seat_policies) == seats:
             for k, box in enumerate(self.seat_policies):  # a rule may rename the seats (a Halali match)
                 box.description = self.spec.seat_name(rules, k)

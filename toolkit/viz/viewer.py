@@ -30,14 +30,17 @@ DPI = 72  # the picture's resolution: a step redraws in well under 0.3 s
 
 
 def picture(spec, position, seat=None) -> bytes:
-    """``position`` drawn by the game's ``draw`` as ``seat`` sees it (None: open), as PNG bytes."""
-    from matplotlib.figure import Figure
+    """``position`` drawn by the game's ``draw`` as ``seat`` sees it (None: open), as PNG bytes: on the
+    figure the game's drawing makes for itself (its size and margins fit its layout; a figure of ours
+    cropped by ``bbox_inches="tight"`` crowded Herrlof's labels and drew every picture twice)."""
+    import matplotlib.pyplot as plt
 
-    figure = Figure(figsize=(9, 5.2))
-    ax = figure.add_subplot()
-    spec.hook("draw")(position, seat=seat, ax=ax)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    figure = spec.hook("draw")(position, seat=seat).figure
+    try:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=DPI)
+    finally:
+        plt.close(figure)  # made by pyplot: closed at once, so a notebook never shows it a second time
     return buffer.getvalue()
 
 
