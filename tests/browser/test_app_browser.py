@@ -369,3 +369,78 @@ def test_cancel_a_tournament_and_the_page_answers_at_once(page):
     assert page.locator(".widget-output img[alt^='tournament']").count() == 0  # its result never shown
     expect(label).to_have_text("tournament: cancelled")
     assert page_problems(page) == []
+
+
+def _valhalla_against_greedy(page) -> None:
+    """The page on Valhalla with greedy in both seats (earlier tests may have left another game or players)."""
+    game = control(page, "dropdown", "game").locator("select")
+    if page.locator(".toolkit-rule-throw_mode").count() == 0:  # another game is shown
+        old = plot_source(page)
+        game.select_option(label="Valhalla")
+        wait_for_redraw(page, old, "switching back to Valhalla")
+    for seat in (0, 1):
+        box = seat_box(page, seat)
+        if box.input_value() != "greedy":
+            box.fill("greedy")
+            box.press("Enter")
+
+
+def test_a_whole_game_of_valhalla_clicked_through_against_greedy(page):
+    """Issue 38: "play it yourself" seats you at seat 0 against greedy; every decision is a click on your first
+    option, each answered with the next decision (its number moves on), to the end, with no error on the
+    page.  The time from a click to the next decision goes to TIMINGS."""
+    _valhalla_against_greedy(page)
+    page.get_by_role("button", name="play it yourself").click()
+    status = page.locator(".toolkit-play .widget-html").last
+    expect(status).to_contain_text("Your decision", timeout=REDRAW_TIMEOUT_MS)
+    clicks, waits = 0, []
+    while "The game is over" not in status.inner_text():
+        before = status.inner_text()
+        start = time.monotonic()
+        page.locator(".toolkit-play-options button").first.click()
+        page.wait_for_function("([old]) => { const e = [...document.querySelectorAll('.toolkit-play .widget-html')]"
+                               ".pop(); return e && e.innerText !== old; }", arg=[before], timeout=60_000)
+        waits.append(time.monotonic() - start)
+        clicks += 1
+        assert clicks < 1000, "the game did not end"
+    assert clicks > 10 and page.locator(".toolkit-play-options button").count() == 0
+    assert re.search(r"The game is over: (you won|seat 1 won)", status.inner_text())
+    TIMINGS[f"a human game of Valhalla against greedy: {clicks} clicks, median click to next decision"] = \
+        sorted(waits)[len(waits) // 2]
+    assert page_problems(page) == []
+
+
+def test_the_viewer_steps_forward_and_back_through_a_game(page):
+    """Issue 38: "watch this game" shows the game's first decision; forward and back each redraw the picture
+    (the times go to TIMINGS, issue 38's target is 0.3 s a step), back returns to the first decision, and the
+    search's estimates appear beside the options when asked for."""
+    _valhalla_against_greedy(page)
+    page.get_by_role("button", name="watch this game").click()
+    picture = page.locator(".toolkit-viewer img")
+    expect(picture).to_have_attribute("src", re.compile("^(blob|data):"), timeout=REDRAW_TIMEOUT_MS)
+    first = picture.get_attribute("src")
+    steps = []
+    for _ in range(5):
+        old = picture.get_attribute("src")
+        start = time.monotonic()
+        page.locator(".toolkit-viewer").get_by_role("button", name="forward ▶").click()
+        page.wait_for_function("([old]) => { const i = document.querySelector('.toolkit-viewer img');"
+                               " return i && i.src !== old; }", arg=[old], timeout=30_000)
+        steps.append(time.monotonic() - start)
+    TIMINGS["viewer: a step forward, median of 5 (Valhalla)"] = sorted(steps)[2]
+    caption = page.locator(".toolkit-viewer .widget-html").last
+    expect(caption).to_contain_text("Decision 6:", timeout=30_000)
+    for _ in range(5):
+        page.locator(".toolkit-viewer").get_by_role("button", name="◀ back").click()
+    expect(caption).to_contain_text("Decision 1:", timeout=30_000)  # (a new picture is a new blob: not compared)
+    assert picture.get_attribute("src") != first
+    page.locator(".toolkit-viewer").get_by_text("what mcts:1000 thinks").click()
+    table = page.locator(".toolkit-viewer table")
+    for step in range(2, 40):  # on to the first decision with a choice (a forced one has nothing to rate)
+        if "visits" in table.inner_text():
+            break
+        page.locator(".toolkit-viewer").get_by_role("button", name="forward ▶").click()
+        expect(caption).to_contain_text(f"Decision {step}:", timeout=30_000)
+    expect(table).to_contain_text("visits", timeout=30_000)
+    assert table.inner_text().count("the search's pick") == 1
+    assert page_problems(page) == []

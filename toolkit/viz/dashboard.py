@@ -245,7 +245,8 @@ class Dashboard:
         self.see_note = w.HTML()
         self.see_box = w.VBox()
         self.viewer = self.player = None
-        self.decision_games = w.IntText(value=200, description="games", layout=w.Layout(width="12em"))
+        self.decision_games = w.IntText(value=200, description="games to judge", style={"description_width": "initial"},
+                                        layout=w.Layout(width="14em"))
         self.decision_judge = w.Text(value="mcts:200", description="judge", layout=w.Layout(width="14em"))
         self.decisions_button = w.Button(description="which decisions matter?", icon="balance-scale",
                                          layout=w.Layout(width="auto"))

@@ -98,6 +98,7 @@ class Viewer:
         self.jump.observe(self._on_jump, names="value")
         self.widget = w.VBox([self.title, w.HBox([self.back, self.forward, self.slider, self.eyes]),
                               w.HBox([self.search, self.jump]), self.image, self.options])
+        self.widget.add_class("toolkit-viewer")  # what a page (and its browser test) finds the viewer by
         self.show(0)
 
     def show(self, index: int) -> None:
@@ -161,6 +162,8 @@ class Play:
         self.last = w.HTML()
         self.buttons = w.VBox()
         self.widget = w.VBox([self.title, self.image, self.last, self.buttons])
+        self.widget.add_class("toolkit-play")
+        self.buttons.add_class("toolkit-play-options")
         self._render()
 
     def choose(self, index: int) -> None:
@@ -182,7 +185,7 @@ class Play:
                          "replay it with the same choices in a Session, or look at it with the viewer.")
             self.buttons.children = ()
         else:
-            lines.append(f"<b>Your decision: {html.escape(step.kind_name)}</b>")
+            lines.append(f"<b>Your decision (decision {step.index + 1} of the game): {html.escape(step.kind_name)}</b>")
             buttons = []
             for i, text in enumerate(step.options):
                 button = w.Button(description=text, tooltip=text, layout=w.Layout(width="auto"))
