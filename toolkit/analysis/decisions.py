@@ -62,8 +62,8 @@ def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
     mean = rater.root_statistics(judge).estimates()[0]
     rated = mean[~np.isnan(mean)]
     best = np.max(rated)
-    return bool(best - np.min(rated) <= epsilon), float(mean[pick] - np.mean(rated)) if not np.isnan(mean[pick]) \
-        else float(best - np.mean(rated))
+    gain = best if np.isnan(mean[pick]) else mean[pick]  # the pick unplayed by the rater (more options than budget)
+    return bool(best - np.min(rated) <= epsilon), float(gain - np.mean(rated))
 
 
 SAMPLE_STREAM = 0x7A4D  # the stream index of a game's sample of decisions to judge (the game's own are 0, 1 + seat)

@@ -115,11 +115,6 @@ class Session:
         """The current decision point (``seat`` -1 at the end of the game)."""
         return self._step
 
-    @property
-    def game(self):
-        """The reference's game at this point (read it; do not change it)."""
-        return self._game
-
     def policy_choice(self) -> int:
         """The index the deciding seat's policy picks here, as ``simulate``'s driver picks it (it draws from
         the seat's decision stream, as the driver does)."""
@@ -151,10 +146,6 @@ class Session:
             raise ValueError("row() needs a finished game: play on to its end first")
         row = self._game.row()
         return {c: int(row[c]) for c in self.spec.columns}
-
-    def draw(self, step: Step | None = None, seat: int | None = None, ax=None):
-        """Draw ``step``'s position (default: the current one) as ``seat`` may see it (None: open)."""
-        return self.spec.hook("draw")((step or self._step).position, seat=seat, ax=ax)
 
     # ------------------------------------------------------------------ lock step
 
@@ -208,12 +199,6 @@ class Playthrough:
     game_index: int
     steps: tuple
     row: dict
-
-    def replay(self) -> Session:
-        """A session at the start of the same game with every seat waiting: ``play(step.chosen)`` step by step
-        walks the recorded game again."""
-        seats = self.spec.seats(self.rules)
-        return Session(self.spec, self.rules, self.policies, self.seed, self.game_index, humans=range(seats))
 
     def swings(self, judge: str = "mcts:200", top: int = 5) -> list[tuple[int, float, float]]:
         """The decisions where the eventual winner's estimated win probability moved most: ``(step index,

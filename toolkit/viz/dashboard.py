@@ -340,34 +340,28 @@ class Dashboard:
     def watch(self):
         """The viewer (:func:`toolkit.viz.viewer.viewer`) of game ``game number`` of this page's seed, played by
         the seats' players on the current rules: the game the page's run counts as that row."""
-        from toolkit.core.session import playthrough
-        from toolkit.viz.viewer import Viewer
+        from toolkit.viz.viewer import viewer
 
         settings = self._seeing_settings()
         if settings is None:
             return None
         rules, policies, index = settings
         self._clear_seeing()
-        played = playthrough(self.spec, rules, policies, self.seed, index)
-        winner = played.row["winner"]
-        self.viewer = Viewer(self.spec, played.steps, judge="mcts:1000",
-                             title=f"{self.spec.title}: seed {self.seed}, game {index}, players {', '.join(policies)}; "
-                                   f"winner: {'seat ' + str(winner) if winner >= 0 else 'none'}",
-                             swings=lambda: played.swings("mcts:200"))
+        self.viewer = viewer(self.spec, rules, policies, self.seed, index)
         self.see_box.children = (self.viewer.widget,)
         return self.viewer
 
     def play(self):
         """A game of the current rules where you play seat ``your seat`` against the other seats' players
         (:func:`toolkit.viz.viewer.play`); what your seat cannot see stays hidden."""
-        from toolkit.viz.viewer import Play
+        from toolkit.viz.viewer import play
 
         settings = self._seeing_settings()
         if settings is None:
             return None
         rules, policies, index = settings
         self._clear_seeing()
-        self.player = Play(self.spec, rules, policies, self.seed, index, int(self.play_seat.value))
+        self.player = play(self.spec, rules, policies, self.seed, index, seat=int(self.play_seat.value))
         self.see_box.children = (self.player.widget,)
         return self.player
 

@@ -135,7 +135,7 @@ class Viewer:
         display(self.widget)
 
 
-def viewer(game: str, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, judge: str = JUDGE,
+def viewer(game, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, judge: str = JUDGE,
            seat=None) -> Viewer:
     """A viewer of game ``game_index`` of a run of ``game`` seeded ``seed`` (the game ``simulate`` plays as row
     ``game_index`` with the same rules and ``policies``, default the game's)."""
@@ -200,7 +200,7 @@ class Play:
         display(self.widget)
 
 
-def play(game: str, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, seat: int = 0) -> Play:
+def play(game, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, seat: int = 0) -> Play:
     """A game of ``game`` where you play seat ``seat`` (its policy in ``policies`` is ignored) against the
     other seats' ``policies`` (default the game's), under ``rules`` (tweaked ones too); what you cannot see
     stays hidden from you."""
