@@ -564,14 +564,7 @@ def cmd_decisions(args) -> int:
           f"seed {args.seed}, {_rules_label(spec, rules, args)}; options rated by {args.judge} (two independent "
           f"searches a decision, up to {args.per_kind} decisions of each kind judged per game)")
     print()
-    shown = pd.DataFrame(index=table.index)
-    shown["DP"] = table["dp"]
-    shown["per game"] = table["decisions"].map(lambda v: f"{v:.1f}")
-    for column, label, form in (("forced", "forced [95% CI]", ".1%"), ("trivial", f"trivial (within {args.epsilon}) [95% CI]", ".1%"),
-                                ("impact", "impact: best - random [95% CI]", "+.3f")):
-        shown[label] = [f"{r[column]:{form}} [{r[column + '_low']:{form}}, {r[column + '_high']:{form}}]"
-                        if np.isfinite(r[column]) else "-" for _, r in table.iterrows()]
-    _print_table(shown, index=True)
+    _print_table(decisions.shown(table, missing="-"), index=True)
     print()
     print(decisions.answer(table))
     if output:

@@ -13,6 +13,7 @@ import pytest
 from toolkit.analysis import decisions as metric
 from toolkit.core import mcts
 from toolkit.core.protocol import KernelGame
+from toolkit.core.stats import wilson
 
 
 def rate_by_hand(ratings):
@@ -74,9 +75,10 @@ def test_bad_settings_are_refused_by_name(kwargs, message):
         metric.decisions("pig", progress=False, **{"n_games": 4, **kwargs})
 
 
-def table(rows, n_games=1000):
+def table(rows, n_games=1000, games=None):
     frame = pd.DataFrame(rows, columns=["kind", "decisions", "with_choice", "impact", "impact_low", "impact_high"])
     frame = frame.set_index("kind")
+    frame["games"] = n_games if games is None else games  # the games in which each kind came up with a choice
     frame.attrs.update(title="Toy", n_games=n_games, judge="mcts:200", forced_all=(0.38, 0.36, 0.40))
     return frame
 
@@ -89,8 +91,33 @@ def test_the_sentence_names_a_kind_only_where_the_intervals_tell_it_apart():
     assert "matters most" not in close and "not enough to tell it from extra throw" in close
     assert "games would tell" in close
     cut = metric.answer(table([("move", 50, 40, 0.07, 0.06, 0.08), ("extra throw", 5, 5, 0.002, -0.001, 0.005)]))
-    assert "A extra throw decision gains at most +0.005" in cut and "could cut it" in cut
+    assert "An extra throw decision gains at most +0.005" in cut and "could cut it" in cut
     assert "could cut it" not in clear  # the negative control: an upper bound of 0.03 is no proof of nothing
+
+
+def test_a_kind_too_rare_to_judge_gets_no_claim():
+    """A kind that came up with a choice in fewer than MIN_GAMES games: its interval from a handful of
+    clusters says nothing, so the sentences say how rare it was and neither cut it nor rank it."""
+    rows = [("move", 50, 40, 0.07, 0.06, 0.08), ("extra throw", 0.01, 0.01, 0.002, -0.001, 0.005)]
+    rare = metric.answer(table(rows, games=[1000, metric.MIN_GAMES - 1]))
+    assert f"An extra throw decision with a choice came up in only {metric.MIN_GAMES - 1} of 1,000 games" in rare
+    assert "could cut it" not in rare and "matters most" not in rare
+    assert "Choosing well at a move decision gains +0.070" in rare  # the one kind left to judge
+    judged = metric.answer(table(rows, games=[1000, metric.MIN_GAMES]))  # the control: at the bar it is judged
+    assert "could cut it" in judged and "too few to judge" not in judged
+
+
+def test_a_share_of_none_or_all_keeps_an_interval_within_0_and_1():
+    """No game with a forced decision: the games' residuals are all 0 and the ratio estimator alone would
+    give [0, 0]; the share's interval is the pooled count's Wilson interval there, and never leaves [0, 1]."""
+    none = metric._share(np.zeros(100), np.full(100, 70.0), 7000)
+    assert none[0] == 0.0 and none[1] == 0.0 and 0.0 < none[2] == pytest.approx(wilson(0, 7000)[2])
+    assert metric._ratio(np.zeros(100), np.full(100, 70.0))[2] == 0.0  # the control: what the widening is for
+    every = metric._share(np.full(100, 3.0), np.full(100, 3.0), 300)
+    assert every[0] == 1.0 and every[2] == 1.0 and every[1] == pytest.approx(wilson(300, 300)[1])
+    few = metric._share(np.array([1.0, 0, 0, 0, 0]), np.array([1.0, 1, 1, 1, 0]), 4)  # 1 of 4, wide both ways
+    assert 0.0 <= few[1] < 0.25 < few[2] <= 1.0 and metric._ratio(np.array([1.0, 0, 0, 0, 0]),
+                                                                  np.array([1.0, 1, 1, 1, 0]))[1] < 0.0
 
 
 def test_the_command_prints_the_table_and_its_sentence(tmp_path):

@@ -28,7 +28,12 @@ judged).  The sums over a game are then unbiased, every kind is judged wherever 
 the sampling's noise is in the intervals.  ``forced`` is counted over every decision.
 
 Decisions of one game are not independent, so every 95% interval is counted over games (a ratio
-estimator, the games as clusters), not over decisions.  The games are the line-up's ``simulate`` games: game
+estimator, the games as clusters), not over decisions.  A share's interval (forced, trivial) is widened to
+the Wilson interval of the pooled count where that is wider and kept within [0, 1]: where no game (or every
+game) has a forced decision, the games' residuals are all 0 and the ratio estimator's interval has no width,
+which 100 games cannot support.  A kind that came up with a choice in fewer than :data:`MIN_GAMES` games is
+shown with its numbers but :func:`answer` says nothing about it beyond how rare it was: a ratio estimator
+over a handful of clusters states intervals it cannot support.  The games are the line-up's ``simulate`` games: game
 ``g`` here is row ``g`` of ``simulate(game, rules, n, seed=seed, policies=policies)``; the judge draws from
 its own streams, never the game's.
 """
@@ -45,7 +50,7 @@ from toolkit.core import mcts, rng
 from toolkit.core.protocol import KernelGame
 from toolkit.core.rng import Stream
 from toolkit.core.runner import get_spec, resolve_rules
-from toolkit.core.stats import Z95
+from toolkit.core.stats import Z95, wilson
 
 JUDGE = "mcts:200"
 EPSILON = 0.02  # win probability: options this close to the best are as good as it
@@ -71,13 +76,13 @@ SAMPLE_STREAM = 0x7A4D  # the stream index of a game's sample of decisions to ju
 
 def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon: float,
           per_kind: int) -> dict:
-    """One game's tallies by decision kind: ``kind -> [decisions, forced, with a choice, trivial, impact]``,
-    the last two the weighted sums over the judged sample (module docstring)."""
+    """One game's tallies by decision kind: ``kind -> [decisions, forced, with a choice, trivial, impact,
+    judged]``, trivial and impact the weighted sums over the judged sample (module docstring), judged its size."""
     game = KernelGame(spec.kernel, rules, policies, seed, game_index)
     tally, choices = {}, {}  # choices: kind -> the game at each of its decisions with a choice
     while game.advance() >= 0:
         options, kind = game.options(), game.kind()
-        counts = tally.setdefault(kind, [0, 0, 0, 0.0, 0.0])
+        counts = tally.setdefault(kind, [0, 0, 0, 0.0, 0.0, 0])
         counts[0] += 1
         if len(options) == 1:
             counts[1] += 1
@@ -89,6 +94,7 @@ def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon
     for kind, games in choices.items():
         judged = sample.shuffle(list(range(len(games))))[:per_kind]
         weight = len(games) / len(judged)
+        tally[kind][5] = len(judged)
         for i in judged:
             trivial, impact = _judge(games[i], judge, epsilon)
             tally[kind][3] += weight * trivial
@@ -109,12 +115,25 @@ def _ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, flo
     return float(ratio), float(ratio - Z95 * se), float(ratio + Z95 * se)
 
 
+def _share(numerators: np.ndarray, denominators: np.ndarray, trials: float) -> tuple[float, float, float]:
+    """A share with its 95% interval: the games' ratio estimator (:func:`_ratio`), widened to the Wilson
+    interval of ``share * trials`` successes in ``trials`` (the decisions it was counted on) where that is
+    wider, within [0, 1] (module docstring)."""
+    share, low, high = _ratio(numerators, denominators)
+    if not np.isfinite(share):
+        return share, low, high
+    _, w_low, w_high = wilson(share * trials, trials)
+    return share, max(0.0, min(low, w_low)), min(1.0, max(high, w_high))
+
+
 def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policies=None, judge: str = JUDGE,
               epsilon: float = EPSILON, per_kind: int = PER_KIND, threads: int | None = None,
               progress: bool | None = None) -> pd.DataFrame:
     """The decision metrics of ``game``'s decision kinds (module docstring): one row per kind, in the spec's
-    DP order, with ``decisions`` (per game), ``forced``, ``trivial`` and ``impact`` and each one's 95% interval
-    (``forced`` a share of the kind's decisions; ``trivial`` and ``impact`` over those with a choice).
+    DP order, with ``decisions`` and ``with_choice`` (per game), ``games`` (the games in which it came up with a
+    choice), ``judged`` (the decisions the judge rated), and ``forced``, ``trivial`` and ``impact`` with each
+    one's 95% interval (``forced`` a share of the kind's decisions; ``trivial`` and ``impact`` over those with a
+    choice).
 
     Parameters
     ----------
@@ -172,36 +191,45 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
     if bar is not None:
         bar.close()
     kinds = sorted(names)
-    totals = np.zeros((len(kinds), 5, n_games))  # kind, [decisions, forced, with a choice, trivial, impact], game
+    # kind, [decisions, forced, with a choice, trivial, impact, judged], game
+    totals = np.zeros((len(kinds), 6, n_games))
     for g, tally in enumerate(games):
         for kind, counts in tally.items():
             totals[kinds.index(kind), :, g] = counts
-    count, forced, unforced, trivial, impact = (totals[:, j] for j in range(5))
+    count, forced, unforced, trivial, impact, judged = (totals[:, j] for j in range(6))
     rows = []
     for i, kind in enumerate(kinds):
-        f, f_low, f_high = _ratio(forced[i], count[i])
-        t, t_low, t_high = _ratio(trivial[i], unforced[i])
+        f, f_low, f_high = _share(forced[i], count[i], count[i].sum())
+        t, t_low, t_high = _share(trivial[i], unforced[i], judged[i].sum())
         m, m_low, m_high = _ratio(impact[i], unforced[i])
         rows.append({"kind": names[kind], "dp": kind, "decisions": count[i].sum() / n_games,
-                     "with_choice": unforced[i].sum() / n_games,
+                     "with_choice": unforced[i].sum() / n_games, "games": int(np.count_nonzero(unforced[i])),
+                     "judged": int(judged[i].sum()),
                      "forced": f, "forced_low": f_low, "forced_high": f_high,
                      "trivial": t, "trivial_low": t_low, "trivial_high": t_high,
                      "impact": m, "impact_low": m_low, "impact_high": m_high})
     table = pd.DataFrame(rows).set_index("kind")
-    table.attrs["forced_all"] = _ratio(forced.sum(axis=0), count.sum(axis=0))
+    table.attrs["forced_all"] = _share(forced.sum(axis=0), count.sum(axis=0), count.sum())
     table.attrs.update(game=spec.name, title=spec.title, rules=rules.to_json(), policies=",".join(policies), seed=seed, n_games=n_games,
                        judge=judge, epsilon=epsilon, per_kind=per_kind)
     return table
 
 
 MEANINGLESS = 0.01  # win probability: a decision kind whose whole interval of impact is below this gains nothing
+MIN_GAMES = 20  # a kind that came up with a choice in fewer games is too rare for answer() to judge
+
+
+def _a(words: str) -> str:
+    """``words`` with its indefinite article: "a move", "an action"."""
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 
 
 def answer(table: pd.DataFrame) -> str:
     """The table of :func:`decisions` in sentences that claim only what its intervals support: how often
     a decision is forced, which kind matters most (only where its interval, corrected for the number of
-    kinds compared, clears every other kind's; else how many games would tell), and any kind whose impact
-    is surely below :data:`MEANINGLESS` (a designer could cut it)."""
+    kinds compared, clears every other kind's; else how many games would tell), any kind whose impact
+    is surely below :data:`MEANINGLESS` (a designer could cut it), and the kinds too rare to judge (with a
+    choice in fewer than :data:`MIN_GAMES` games), of which it claims nothing else."""
     from toolkit.core.stats import bonferroni_z
 
     title, n = table.attrs.get("title", table.attrs.get("game", "the game")), table.attrs.get("n_games", 0)
@@ -209,12 +237,15 @@ def answer(table: pd.DataFrame) -> str:
     parts = []
     forced, low, high = table.attrs.get("forced_all", (float("nan"),) * 3)
     if np.isfinite(forced):
-        parts.append(f"In {title}, {forced:.0%} of decisions are forced [95% CI {low:.0%}, {high:.0%}].")
-    rated = table[table["with_choice"] > 0].dropna(subset=["impact"])
+        form = ".0%" if high >= 0.1 else ".1%"  # a small share to a tenth of a percent, not rounded to 0%
+        parts.append(f"In {title}, {forced:{form}} of decisions are forced [95% CI {low:{form}}, {high:{form}}].")
+    came = table[table["with_choice"] > 0].dropna(subset=["impact"])
+    games = came["games"] if "games" in came else pd.Series(n, index=came.index)
+    rated, rare = came[games >= MIN_GAMES], came[games < MIN_GAMES]
     if len(rated) == 1:
         r = rated.iloc[0]
-        parts.append(f"Choosing well at a {rated.index[0]} decision gains {r['impact']:+.3f} win probability over a "
-                     f"random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
+        parts.append(f"Choosing well at {_a(rated.index[0])} decision gains {r['impact']:+.3f} win probability over "
+                     f"a random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
     elif len(rated) > 1:
         z = bonferroni_z(len(rated))
         half = (rated["impact_high"] - rated["impact_low"]) / 2 * z / Z95  # the intervals widened for the comparisons
@@ -223,7 +254,7 @@ def answer(table: pd.DataFrame) -> str:
         r = rated.loc[top]
         gap = r["impact"] - rated.loc[second, "impact"]
         if r["impact"] - half[top] > (rated["impact"] + half).drop(top).max():
-            parts.append(f"The choice at a {top} decision matters most: {r['impact']:+.3f} win probability over a "
+            parts.append(f"The choice at {_a(top)} decision matters most: {r['impact']:+.3f} win probability over a "
                          f"random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
         else:
             need = n * ((half[top] + half[second]) / gap) ** 2 if gap > 0 else float("inf")
@@ -235,9 +266,30 @@ def answer(table: pd.DataFrame) -> str:
     cut = [k for k, r in rated.iterrows() if r["impact_high"] < MEANINGLESS]
     for kind in cut:
         r = rated.loc[kind]
-        parts.append(f"A {kind} decision gains at most {r['impact_high']:+.3f} win probability over a random choice "
-                     f"(95% upper bound): a designer could cut it or make it automatic.")
+        parts.append(f"{_a(kind).capitalize()} decision gains at most {r['impact_high']:+.3f} win probability over a "
+                     f"random choice (95% upper bound): a designer could cut it or make it automatic.")
+    for kind, r in rare.iterrows():
+        parts.append(f"{_a(kind).capitalize()} decision with a choice came up in only {int(r['games'])} of {n:,} "
+                     f"games: too few to judge.")
     never = table[table["decisions"] == 0].index.tolist()
     if never:
         parts.append(f"No {', '.join(never)} decision came up in these games (rules and line-up as run).")
     return " ".join(parts)
+
+
+def shown(table: pd.DataFrame, missing: str = "–") -> pd.DataFrame:
+    """The table of :func:`decisions` as people read it: one row per kind, each value with its 95% interval in
+    one cell (shares as percentages, the impact in win probability), ``missing`` where a kind had no decision
+    to count it on."""
+    epsilon = table.attrs.get("epsilon", EPSILON)
+    out = pd.DataFrame(index=table.index)
+    out["DP"] = table["dp"]
+    out["per game"] = table["decisions"].map(lambda v: f"{v:.1f}")
+    if "games" in table:
+        out["games with a choice"] = table["games"].map(lambda v: f"{int(v):,}")
+    for column, label, form in (("forced", "forced [95% CI]", ".1%"),
+                                ("trivial", f"trivial (within {epsilon}) [95% CI]", ".1%"),
+                                ("impact", "impact: best - random [95% CI]", "+.3f")):
+        out[label] = [f"{r[column]:{form}} [{r[column + '_low']:{form}}, {r[column + '_high']:{form}}]"
+                      if np.isfinite(r[column]) else missing for _, r in table.iterrows()]
+    return out

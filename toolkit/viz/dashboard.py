@@ -400,10 +400,8 @@ class Dashboard:
     def _decisions_html(table) -> str:
         from toolkit.analysis import decisions
 
-        shown = table[["dp", "decisions", "forced", "forced_low", "forced_high", "trivial", "trivial_low",
-                       "trivial_high", "impact", "impact_low", "impact_high"]]
         return (f"<p>{html.escape(decisions.answer(table))}</p>"
-                + shown.to_html(escape=True, border=0, float_format="{:.3f}".format))
+                + decisions.shown(table).to_html(escape=True, border=0))
 
     @staticmethod
     def _row(*children):
