@@ -26,6 +26,7 @@ showing the default; in ``plots.comparison_matrix`` each value written in the tr
 from __future__ import annotations
 
 import dataclasses
+import html
 import re
 from html.parser import HTMLParser
 
@@ -34,6 +35,7 @@ import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.analysis import decisions as judged
 from toolkit.analysis.metrics import design_metrics, seat_advantage
 from toolkit.analysis.ratings import ratings
 from toolkit.analysis.strength import PLAY_METRICS, ladder
@@ -46,9 +48,9 @@ from toolkit.viz import report_html
 
 N = 120
 SEED = 4
-TINY = {"valhalla": PageRuns(tournament=40, skill=30, ladder=8, ladder_policies=("random", "greedy")),
+TINY = {"valhalla": PageRuns(tournament=40, skill=30, ladder=8, ladder_policies=("random", "greedy"), decisions=30),
         "attila": PageRuns(tournament=4, skill=4, lookahead="lookahead:1", ladder=3,
-                           ladder_policies=("random", "greedy"))}
+                           ladder_policies=("random", "greedy"), decisions=8)}
 PAGES = {"valhalla": ("preset", "alternative"), "attila": ("num_players", 3)}
 
 
@@ -140,7 +142,7 @@ def header(table: Table) -> list:
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    """``{game: (DesignerData, html, heat-map figure)}`` for the two pages, as ``toolkit report --html`` builds
+    """``{game: (DesignerData, html, heat-map figure, every figure)}`` for the two pages, as ``toolkit report --html`` builds
     them, with the frames each page was given (``report_html.render``'s argument)."""
     out = tmp_path_factory.mktemp("pages")
     shown, figures = {}, []
@@ -166,7 +168,7 @@ def pages(tmp_path_factory):
             figures.clear()
             page = designer_report(spec, rules, frame, out / game, n_games=N, seed=SEED)
             heat = next(f for f in figures if any(ax.images for ax in f.axes))  # the matrix: the one heat map
-            built[game] = (shown[game], page.read_text(encoding="utf-8"), heat)
+            built[game] = (shown[game], page.read_text(encoding="utf-8"), heat, list(figures))
     return built
 
 
@@ -178,7 +180,7 @@ def _rules_of(game):
 @pytest.mark.parametrize("game", PAGES)
 def test_the_page_frames_are_the_apis(pages, game):
     """The frames the page was given are those the API computes from the same rules, seed and sizes."""
-    d, _, _ = pages[game]
+    d, *_ = pages[game]
     spec, rules = GAMES[game], _rules_of(game)
     sizes = dataclasses.asdict(TINY[game])
     policies = (*HTML_POLICIES, sizes["lookahead"])
@@ -193,6 +195,10 @@ def test_the_page_frames_are_the_apis(pages, game):
     pd.testing.assert_frame_equal(d.metrics.loc[expected.index, expected.columns], expected)
     rungs = ladder(game, rules, policies=sizes["ladder_policies"], n_games=sizes["ladder"], seed=SEED, progress=False)
     pd.testing.assert_frame_equal(d.ladder, rungs)
+    table = judged.decisions(game, rules, n_games=sizes["decisions"], seed=SEED, policies=spec.default_policies(rules),
+                             progress=False)
+    pd.testing.assert_frame_equal(d.decisions, table)
+    assert d.decisions.attrs["n_games"] == sizes["decisions"] and d.decisions.attrs["rules"] == rules.to_json()
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(GAMES, game, with_presentation(GAMES[game], page_runs=TINY[game]))
         assert html_sizes(game, N)["tournament"] == sizes["tournament"]
@@ -200,7 +206,7 @@ def test_the_page_frames_are_the_apis(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_provenance_table(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     (table,) = html_tables(text, "provenance")
     assert table.body == [[k, " ".join(str(v).split())] for k, v in d.provenance.items()]
 
@@ -209,7 +215,7 @@ def test_the_provenance_table(pages, game):
 def test_the_rules_table(pages, game):
     """Each rule's row: its name in declaration order, the value these rules use (read back as ``--set``
     reads it), the declared default, what is allowed, the basis and the meaning."""
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     (table,) = html_tables(text, "rules")
     assert header(table) == ["parameter", "value", "default", "allowed", "basis", "meaning"]
     declared = params_of(type(d.rules))
@@ -224,7 +230,7 @@ def test_the_rules_table(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_metrics_table(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     (table,) = html_tables(text, "metrics")
     assert header(table) == ["metric", "value [95% interval]", "run", "description"]
     assert [row[0] for row in table.body] == list(d.metrics.index)
@@ -238,7 +244,7 @@ def test_the_metrics_table(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_matrix_table_row_policy_against_column_policy(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     table = html_tables(text, "tournament")[0]
     m = d.matrix
     names = list(m["win_rate"].index)
@@ -269,13 +275,13 @@ def assert_heat_map_shows(figure, m) -> None:
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_heat_map_writes_each_cell_where_its_row_and_column_are(pages, game):
-    d, _, figure = pages[game]
+    d, _, figure, _ = pages[game]
     assert_heat_map_shows(figure, d.matrix)
 
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_ratings_table(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     table = html_tables(text, "tournament")[1]
     r = d.ratings
     if game == "valhalla":
@@ -293,7 +299,7 @@ def test_the_ratings_table(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_pairings_table(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     table = html_tables(text, "tournament")[2]
     t = d.tournament
     assert len(table.body) == len(t)
@@ -324,7 +330,7 @@ def test_the_pairings_table(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_ladder_table_one_column_a_policy(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     (table,) = html_tables(text, "ladder")
     t = d.ladder
     assert header(table)[1:] == list(t.index)  # the policies across, weakest first
@@ -342,7 +348,7 @@ def test_the_ladder_table_one_column_a_policy(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_seat_table(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     (table,) = html_tables(text, "seats")
     sa = d.seat_advantage
     assert header(table) == ["by", "seat / place", "wins", "games", "win rate [95% interval]", "fair share"]
@@ -362,7 +368,7 @@ def test_the_seat_table(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_odds_table(pages, game):
-    d, text, _ = pages[game]
+    d, text, *_ = pages[game]
     (table,) = html_tables(text, "odds")
     odds = d.odds
     assert header(table) == list(odds.columns)
@@ -374,3 +380,32 @@ def test_the_odds_table(pages, game):
                 assert_shows(cell, r[column], what=(r.iloc[0], column))
             else:
                 assert cell == " ".join(str(r[column]).split()), (column, cell)
+
+
+@pytest.mark.parametrize("game", PAGES)
+def test_the_decisions_table_and_its_figure(pages, game):
+    """The decisions section: its sentences are ``answer``'s, each row is its kind's (per game, games with a
+    choice, and forced, trivial and impact with their intervals), and the impact figure writes each rated
+    kind's impact and interval on that kind's row."""
+    d, text, *_ = pages[game]
+    t = d.decisions
+    assert html.unescape(re.search(r'<section id="decisions">.*?<p class="lead">(.*?)</p>', text, re.S).group(1)) \
+        == judged.answer(t)
+    (table,) = html_tables(text, "decisions")
+    assert header(table)[1:] == ["DP", "per game", "games with a choice", "forced [95% CI]",
+                                 f"trivial (within {t.attrs['epsilon']}) [95% CI]", "impact: best - random [95% CI]"]
+    assert [row[0] for row in table.body] == list(t.index)
+    for row, (kind, r) in zip(table.body, t.iterrows()):
+        assert row[1:4] == [str(int(r["dp"])), f"{r['decisions']:.1f}", f"{int(r['games']):,}"], kind
+        for cell, column, scale in zip(row[4:], ("forced", "trivial", "impact"), (100, 100, 1)):
+            value, low, high = (r[column + suffix] * scale for suffix in ("", "_low", "_high"))
+            assert_shows(cell, value, low, high, (kind, column))
+    assert len(set(row[6] for row in table.body if row[6] != "–")) > 1  # kinds told apart: a shifted row shows
+    figure = next(f for f in pages[game][3] if "what choosing well is worth" in f.axes[0].get_title())
+    ax = figure.axes[0]
+    rated = t[(t["with_choice"] > 0) & t["impact"].notna()]
+    labels = [tick.get_text().split(" (in ")[0] for tick in ax.get_yticklabels()]
+    assert labels == list(rated.index)
+    written = [text_.get_text() for text_ in ax.texts]
+    for text_, (kind, r) in zip(written, rated.iterrows()):
+        assert_shows(text_, r["impact"], r["impact_low"], r["impact_high"], kind)

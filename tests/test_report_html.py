@@ -28,11 +28,13 @@ from toolkit.viz import report_html
 N = 200
 SEED = 3
 GAMES_HERE = ("valhalla", "attila")
-TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4, ladder_policies=("random", "greedy"))
+TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4, ladder_policies=("random", "greedy"),
+                       decisions=4)
 # Valhalla's page keeps its runs and rungs (the mcts one too), its ladder at 10 games a pairing (40 by default)
-SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].presentation.page_runs, ladder=10)
-TINY_VALHALLA = PageRuns(tournament=20, skill=20, ladder=4, ladder_policies=("random", "greedy"))
-CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder", "tuning")
+# and its decisions judged in 20 games (200)
+SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].presentation.page_runs, ladder=10, decisions=20)
+TINY_VALHALLA = PageRuns(tournament=20, skill=20, ladder=4, ladder_policies=("random", "greedy"), decisions=4)
+CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder", "tuning", "decisions")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -89,8 +91,8 @@ def test_page_has_every_section(written, game):
     headings = re.findall(r"<h2>\d+\. ([^<]+)</h2>", text)
     assert headings == [name for _, name in report_html.SECTIONS]
     assert f"<h1>{GAMES[game].title}: designer report</h1>" in text
-    for words in ("Provenance", "Rules", "Design metrics", "Tournament", "Ratings", "Strength ladder", "Seat advantage",
-                  "Game length", "Final scores", "Exact odds"):
+    for words in ("Provenance", "Rules", "Design metrics", "Tournament", "Ratings", "Strength ladder",
+                  "Which decisions matter", "Seat advantage", "Game length", "Final scores", "Exact odds"):
         assert words in text, words
 
 
@@ -98,7 +100,7 @@ def test_page_has_every_section(written, game):
 def test_images_are_base64_pngs(written, game):
     text = page(written[2], game)
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
-    assert len(images) == 6  # heat map, ladder, tuning, seat advantage, length, scores
+    assert len(images) == 7  # heat map, ladder, decisions, tuning, seat advantage, length, scores
     for encoded in images:
         raw = base64.b64decode(encoded, validate=True)
         assert raw[:8] == PNG_SIGNATURE and raw[12:16] == b"IHDR"
@@ -179,6 +181,9 @@ def test_sizes_are_capped_by_n_games():
     assert html_sizes("valhalla", 200)["tournament"] == 200
     assert html_sizes("attila")["tournament"] == GAMES["attila"].presentation.page_runs.tournament == 50
     assert html_sizes("attila", 10)["skill"] == 10
+    assert html_sizes("attila")["decisions"] == 100 and html_sizes("valhalla")["decisions"] == 200
+    assert html_sizes("valhalla", 50)["decisions"] == 50
+    assert html_sizes("valhalla", 1)["decisions"] == 2  # its intervals are counted over games: never fewer than 2
 
 
 def test_report_without_html_dir_is_unchanged(written, tmp_path):

@@ -25,15 +25,15 @@ report, written by :func:`designer_report` under ``html_dir``:
     one self-contained page (:mod:`toolkit.viz.report_html`): provenance, the
     rules, the design metrics of the default run with skill gap and luck, a
     tournament of ``random``, ``greedy`` and ``lookahead`` with its matrix and
-    ratings, the strength ladder (``toolkit.analysis.ladder``), seat advantage,
-    length and score distributions, exact odds;
-``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``, ``_ladder.csv``
+    ratings, the strength ladder (``toolkit.analysis.ladder``), which decisions matter
+    (``toolkit.analysis.decisions``), seat advantage, length and score distributions, exact odds;
+``<game>_metrics.csv``, ``_tournament.csv``, ``_matrix.csv``, ``_ratings.csv``, ``_seat_advantage.csv``, ``_odds.csv``, ``_ladder.csv``, ``_decisions.csv``
     its tables (the matrix in long form: one row per policy and opponent).
 
 The number of games is each game's ``GameSpec.presentation.report_games`` (200,000 unless
 the game declares fewer: Attila's and Walhalla's greedy players are slow, see
 their declarations); ``n_games=`` sets one number for every game.  The page's
-own runs (tournament, skill gap, luck, ladder) use the smaller numbers of the game's
+own runs (tournament, skill gap, luck, ladder, decisions) use the smaller numbers of the game's
 ``GameSpec.presentation.page_runs``, capped at ``n_games`` when it is given.
 
 Examples
@@ -175,10 +175,12 @@ def html_sizes(game: str, n_games: int | None = None) -> dict:
     """
     runs = get_spec(game).presentation.page_runs
     sizes = {"tournament": runs.tournament, "skill": runs.skill, "lookahead": runs.lookahead, "ladder": runs.ladder,
-             "ladder_policies": tuple(runs.lookahead if p == "lookahead" else p for p in runs.ladder_policies)}
+             "ladder_policies": tuple(runs.lookahead if p == "lookahead" else p for p in runs.ladder_policies),
+             "decisions": runs.decisions}
     if n_games is not None:
-        for key in ("tournament", "skill", "ladder"):
+        for key in ("tournament", "skill", "ladder", "decisions"):
             sizes[key] = min(sizes[key], int(n_games))
+        sizes["decisions"] = max(2, sizes["decisions"])  # its intervals are counted over games: 2 at least
     return sizes
 
 
@@ -236,6 +238,7 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     import numba
 
     from toolkit import __version__
+    from toolkit.analysis.decisions import decisions
     from toolkit.analysis.metrics import design_metrics, luck, seat_advantage
     from toolkit.analysis.ratings import ratings
     from toolkit.analysis.strength import ladder
@@ -266,6 +269,10 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     start = time.perf_counter()
     tuned = tune_question(spec, n_games=n_games, seed=seed, threads=threads, progress=progress)
     tuning_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    judged = decisions(spec.name, rules, n_games=sizes["decisions"], seed=seed, policies=list(df.attrs["policies"]),
+                       threads=threads, progress=progress)
+    decisions_seconds = time.perf_counter() - start
 
     default_policies = _policies_text(list(df.attrs["policies"]))
     metrics = design_metrics(df)
@@ -280,7 +287,7 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     files = {"metrics": metrics.reset_index(), "tournament": table,
              "matrix": long_matrix[["policy", "opponent", "win_rate", "ci_low", "ci_high", "wins", "games"]],
              "ratings": rated.reset_index(), "seat_advantage": seat_table, "odds": odds,
-             "ladder": strength.reset_index()}
+             "ladder": strength.reset_index(), "decisions": judged.reset_index()}
     if tuned is not None:
         files["tuning"] = tuned.trials
     names = []
@@ -307,6 +314,8 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
                               f"both from the same runs ({skill_seconds:.1f} s for both)",
         "strength ladder": f"{', '.join(sizes['ladder_policies'])}: {sizes['ladder']:,} games per {fmt} and of each "
                            f"policy's self-play, in {ladder_seconds:.1f} s",
+        "which decisions matter": f"{default_policies}: {sizes['decisions']:,} games, options rated by "
+                                  f"{judged.attrs['judge']}, in {decisions_seconds:.1f} s",
         "lookahead setting": _lookahead_note(spec, look),
         **({"tuning": f"the game's question: {tuned.settings['trials']} trials of {tuned.settings['n_games']:,} games, "
                       f"{len(tuned.finalists)} finalists played again on {tuned.settings['final_games']:,} games, "
@@ -319,11 +328,16 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
              "tournament": f"{sizes['tournament']:,} games per {fmt}, seed {seed}; lookahead plays as {look}.",
              "ladder": f"{sizes['ladder']:,} games per {fmt} for the ratings and {sizes['ladder']:,} self-play games "
                        f"per policy, seed {seed}: few, so the intervals are wide (toolkit ladder {spec.name} -n N "
-                       f"plays more, up to mcts:1000)."}
+                       f"plays more, up to mcts:1000).",
+             "decisions": f"{sizes['decisions']:,} games played by {default_policies} (the default run's players), "
+                          f"seed {seed}; at each decision with a choice the judge ({judged.attrs['judge']}) rates "
+                          f"the options twice, on independent streams, up to {judged.attrs['per_kind']} decisions of "
+                          f"each kind a game (toolkit decisions {spec.name} -n N plays more)."}
     data = report_html.DesignerData(spec=spec, rules=rules, frame=df, metrics=metrics, tournament=table,
                                     matrix=pairs, ratings=rated, seat_advantage=seat_table, odds=odds,
                                     provenance=provenance, files=names, notes=notes, ladder=strength,
-                                    tuning=tuned, tune_command=tune_command(spec, tuned) if tuned else None)
+                                    tuning=tuned, tune_command=tune_command(spec, tuned) if tuned else None,
+                                    decisions=judged)
     page = out / f"{spec.name}.html"
     page.write_text(report_html.render(data), encoding="utf-8")
     return page

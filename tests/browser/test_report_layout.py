@@ -17,7 +17,8 @@ from toolkit.core.game import PageRuns, with_presentation
 from toolkit.games import GAMES
 from toolkit.report import report
 
-TINY = PageRuns(tournament=6, skill=6, lookahead="lookahead", ladder=4, ladder_policies=("random", "greedy"))
+TINY = PageRuns(tournament=6, skill=6, lookahead="lookahead", ladder=4, ladder_policies=("random", "greedy"),
+                decisions=4)
 OVERFLOW = """() => {
     const right = document.body.getBoundingClientRect().right
         - parseFloat(getComputedStyle(document.body).paddingRight);

@@ -82,6 +82,8 @@ def settings_problems(spec) -> list[str]:
     runs = spec.presentation.page_runs
     if spec.presentation.report_games < 1 or runs.tournament < 1 or runs.skill < 1 or runs.ladder < 1:
         problems.append("a run size below 1")
+    if runs.decisions < 2:
+        problems.append("decisions judged in fewer than 2 games (the intervals are counted over games)")
     q = spec.presentation.rule_question
     if q is not None:
         fields = params_of(spec.Rules)
@@ -208,6 +210,7 @@ def test_wrong_settings_are_reported():
     assert settings_problems(with_presentation(halali, notebook_lookahead="mcts:0"))
     assert settings_problems(with_presentation(halali, page_runs=PageRuns(ladder_policies=("random", "mcts:x"))))
     assert settings_problems(with_presentation(halali, page_runs=PageRuns(ladder=0)))
+    assert settings_problems(with_presentation(halali, page_runs=PageRuns(decisions=1)))
     question = dataclasses.replace(halali.presentation.rule_question, rule="no_such_rule")
     assert settings_problems(with_presentation(halali, rule_question=question))
     question = dataclasses.replace(halali.presentation.rule_question, values=(1, 999))

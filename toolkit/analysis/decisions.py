@@ -267,7 +267,8 @@ def answer(table: pd.DataFrame) -> str:
     for kind in cut:
         r = rated.loc[kind]
         parts.append(f"{_a(kind).capitalize()} decision gains at most {r['impact_high']:+.3f} win probability over a "
-                     f"random choice (95% upper bound): a designer could cut it or make it automatic.")
+                     f"random choice as {judge} chooses (95% upper bound): a designer could cut it or make it "
+                     f"automatic, unless a stronger player finds more in it.")
     for kind, r in rare.iterrows():
         parts.append(f"{_a(kind).capitalize()} decision with a choice came up in only {int(r['games'])} of {n:,} "
                      f"games: too few to judge.")

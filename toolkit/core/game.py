@@ -22,7 +22,9 @@ class PageRuns:
     """The sizes of the designer page's own runs (``toolkit report --html``): ``tournament`` games per
     ordered pair (two seats) or per seating (three or more: the tested policy in each seat in turn),
     ``skill`` games per seating for the skill gap and luck, the ``lookahead`` setting that plays in
-    both beside ``random`` and ``greedy``, and the strength ladder's games and rungs."""
+    both beside ``random`` and ``greedy``, the strength ladder's games and rungs, and the games whose decisions
+    the judge rates for "which decisions matter" (``toolkit.analysis.decisions``, played by the default
+    policies)."""
 
     tournament: int = 200
     skill: int = 200
@@ -31,6 +33,9 @@ class PageRuns:
     # and its rungs, weakest first ("lookahead" stands for the ``lookahead`` setting above)
     ladder: int = 40
     ladder_policies: tuple = ("random", "greedy", "lookahead", "mcts:100")
+    # which decisions matter, judged by mcts:200: 1,000 games take 9 s (Valhalla) to 36 s (Herrlof) on two
+    # cores (benchmarks/seeing.py), so 200 cost the page 2-7 s
+    decisions: int = 200
 
 
 @dataclasses.dataclass(frozen=True)

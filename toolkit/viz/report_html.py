@@ -72,6 +72,7 @@ SECTIONS = (
     ("metrics", "Design metrics"),
     ("tournament", "Tournament"),
     ("ladder", "Strength ladder"),
+    ("decisions", "Which decisions matter"),
     ("tuning", "Tuning: which rules fix it"),
     ("seats", "Seat advantage"),
     ("distributions", "Game length and scores"),
@@ -98,6 +99,7 @@ class DesignerData:
     ladder: pd.DataFrame | None = None  # toolkit.analysis.ladder
     tuning: object = None  # toolkit.analysis.tuning.Tuning of the game's question (toolkit.report.tune_question)
     tune_command: str | None = None  # the toolkit tune command that plays the same search
+    decisions: pd.DataFrame | None = None  # toolkit.analysis.decisions.decisions of the default run's players
 
 
 # ---------------------------------------------------------------------------------------- formatting
@@ -414,7 +416,28 @@ def _plots(d: DesignerData) -> dict:
         uris["ladder"] = figure_uri(axes[0].figure)
     if d.tuning is not None:
         uris["tuning"] = figure_uri(plots.tuning_figure(d.tuning, title=f"{spec.title}: the tuning question"))
+    if d.decisions is not None:
+        rated = decisions_rated(d.decisions)
+        if len(rated):
+            fig, ax = plt.subplots(figsize=(7, 1.2 + 0.55 * len(rated)))
+            plots.interval_plot(rated, ax=ax, label="label", value="impact", low="impact_low", high="impact_high",
+                                xlabel="impact: win probability of the judge's pick minus a random choice's",
+                                ylabel="decision kind", digits=3,
+                                title=f"{spec.title}: what choosing well is worth ({d.decisions.attrs['n_games']:,} "
+                                      f"games)")
+            uris["decisions"] = figure_uri(fig)
     return uris
+
+
+def decisions_rated(table: pd.DataFrame) -> pd.DataFrame:
+    """The kinds of a decisions table that came up with a choice, labelled for the impact plot (the kinds
+    too rare for the sentences to judge marked with their number of games)."""
+    from toolkit.analysis.decisions import MIN_GAMES
+
+    rated = table[(table["with_choice"] > 0) & table["impact"].notna()].reset_index()
+    rated["label"] = [f"{r.kind} (in {r.games} games: too few)" if r.games < MIN_GAMES else r.kind
+                      for r in rated.itertuples()]
+    return rated
 
 
 # ---------------------------------------------------------------------------------------- the page
@@ -496,6 +519,23 @@ def render(d: DesignerData) -> str:
                 _figure(uris["ladder"], "strength ladder",
                         "Each metric against the rating (Elo with two seats, OpenSkill mu with more); whiskers: "
                         "95% intervals both ways."))
+
+    if d.decisions is not None:
+        from toolkit.analysis.decisions import answer, shown
+
+        epsilon = d.decisions.attrs.get("epsilon")
+        section("decisions",
+                _p(f"For each decision kind of the spec's §5: how often it is forced (one option), how often it is "
+                   f"trivial (every option's estimated win probability within {epsilon} of the best's), and its "
+                   f"impact: the win probability of the option the judge picks minus the mean over all options, "
+                   f"which is what a uniformly random choice gets. The estimates are tree searches' for the deciding "
+                   f"seat; 95% intervals are counted over games, not decisions (a game's decisions are not "
+                   f"independent)."),
+                _p(answer(d.decisions), "lead"),
+                _table(shown(d.decisions), index=True),
+                _figure(uris["decisions"], "decision impact",
+                        "Each kind's impact with its 95% interval; dashed: no gain over a random choice.")
+                if "decisions" in uris else "")
 
     question = spec.presentation.tune_question
     if d.tuning is None:
