@@ -385,7 +385,7 @@ def test_the_odds_table(pages, game):
 @pytest.mark.parametrize("game", PAGES)
 def test_the_decisions_table_and_its_figure(pages, game):
     """The decisions section: its sentences are ``answer``'s, each row is its kind's (per game, games with a
-    choice, and forced, trivial and impact with their intervals), and the impact figure writes each rated
+    choice, and forced, trivial, impact and its sum over a game with their intervals), and the impact figure writes each rated
     kind's impact and interval on that kind's row."""
     d, text, *_ = pages[game]
     t = d.decisions
@@ -393,11 +393,13 @@ def test_the_decisions_table_and_its_figure(pages, game):
         == judged.answer(t)
     (table,) = html_tables(text, "decisions")
     assert header(table)[1:] == ["DP", "per game", "games with a choice", "forced [95% CI]",
-                                 f"trivial (within {t.attrs['epsilon']}) [95% CI]", "impact: best - random [95% CI]"]
+                                 f"trivial (within {t.attrs['epsilon']}) [95% CI]", "impact: best - random [95% CI]",
+                                 "summed over a game [95% CI]"]
     assert [row[0] for row in table.body] == list(t.index)
     for row, (kind, r) in zip(table.body, t.iterrows()):
         assert row[1:4] == [str(int(r["dp"])), f"{r['decisions']:.1f}", f"{int(r['games']):,}"], kind
-        for cell, column, scale in zip(row[4:], ("forced", "trivial", "impact"), (100, 100, 1)):
+        for cell, column, scale in zip(row[4:], ("forced", "trivial", "impact", "game_impact"), (100, 100, 1, 1),
+                                       strict=True):
             value, low, high = (r[column + suffix] * scale for suffix in ("", "_low", "_high"))
             assert_shows(cell, value, low, high, (kind, column))
     assert len(set(row[6] for row in table.body if row[6] != "–")) > 1  # kinds told apart: a shifted row shows

@@ -13,7 +13,7 @@ import pytest
 from toolkit.analysis import decisions as metric
 from toolkit.core import mcts
 from toolkit.core.protocol import KernelGame
-from toolkit.core.stats import wilson
+from toolkit.core.stats import Z95, bonferroni_z, wilson
 
 
 def rate_by_hand(ratings):
@@ -75,9 +75,15 @@ def test_bad_settings_are_refused_by_name(kwargs, message):
         metric.decisions("pig", progress=False, **{"n_games": 4, **kwargs})
 
 
+COLUMNS = ["kind", "decisions", "with_choice", "impact", "impact_low", "impact_high", "game_impact", "game_impact_low",
+           "game_impact_high"]
+
+
 def table(rows, n_games=1000, games=None):
-    frame = pd.DataFrame(rows, columns=["kind", "decisions", "with_choice", "impact", "impact_low", "impact_high"])
-    frame = frame.set_index("kind")
+    """A decisions table by hand: rows of ``COLUMNS``; a row without the last three gets a game impact of
+    its impact times its decisions with a choice (the interval likewise)."""
+    rows = [r if len(r) == len(COLUMNS) else (*r, *(v * r[2] for v in r[3:6])) for r in rows]
+    frame = pd.DataFrame(rows, columns=COLUMNS).set_index("kind")
     frame["games"] = n_games if games is None else games  # the games in which each kind came up with a choice
     frame.attrs.update(title="Toy", n_games=n_games, judge="mcts:200", forced_all=(0.38, 0.36, 0.40))
     return frame
@@ -90,9 +96,21 @@ def test_the_sentence_names_a_kind_only_where_the_intervals_tell_it_apart():
     close = metric.answer(table([("move", 50, 40, 0.05, 0.03, 0.07), ("extra throw", 5, 5, 0.045, 0.025, 0.065)]))
     assert "matters most" not in close and "not enough to tell it from extra throw" in close
     assert "games would tell" in close
-    cut = metric.answer(table([("move", 50, 40, 0.07, 0.06, 0.08), ("extra throw", 5, 5, 0.002, -0.001, 0.005)]))
-    assert "An extra throw decision gains at most +0.005" in cut and "could cut it" in cut
-    assert "could cut it" not in clear  # the negative control: an upper bound of 0.03 is no proof of nothing
+
+
+def test_a_kind_is_called_busywork_only_by_what_it_gains_over_a_whole_game():
+    """"Could cut" asks the upper bound of the kind's gains summed over a game, corrected for the kinds
+    judged, to be below MEANINGLESS: a kind worth little a decision but met 40 times a game is not busywork."""
+    move = ("move", 50, 40, 0.07, 0.06, 0.08)
+    cut = metric.answer(table([move, ("extra throw", 5, 0.5, 0.004, 0.0, 0.012, 0.002, -0.002, 0.006)]))
+    widened = 0.002 + 0.004 * bonferroni_z(2) / Z95
+    assert f"Choosing well at every extra throw decision of a game gains at most {widened:+.3f} win probability" in cut
+    assert "corrected for the 2 kinds judged" in cut and "could cut it" in cut
+    often = metric.answer(table([move, ("extra throw", 5, 40, 0.002, -0.001, 0.005, 0.08, -0.04, 0.2)]))
+    assert "could cut it" not in often  # the control: +0.005 a decision at most, but 40 of them a game
+    uncorrected = metric.answer(table([move, ("extra throw", 5, 0.5, 0.004, 0.0, 0.012, 0.002, -0.002, 0.0095)]))
+    assert "could cut it" not in uncorrected  # below 0.01 alone, not once widened for the two kinds compared
+    assert "could cut it" not in metric.answer(table([move, ("extra throw", 5, 5, 0.02, 0.01, 0.03)]))
 
 
 def test_a_kind_too_rare_to_judge_gets_no_claim():
@@ -105,6 +123,22 @@ def test_a_kind_too_rare_to_judge_gets_no_claim():
     assert "Choosing well at a move decision gains +0.070" in rare  # the one kind left to judge
     judged = metric.answer(table(rows, games=[1000, metric.MIN_GAMES]))  # the control: at the bar it is judged
     assert "could cut it" in judged and "too few to judge" not in judged
+    few = metric.answer(table(rows, n_games=metric.MIN_GAMES - 1, games=[metric.MIN_GAMES - 1] * 2))
+    assert f"{metric.MIN_GAMES - 1} games are too few to judge the move decision" in few
+    assert "Choosing well" not in few and "matters most" not in few
+
+
+def test_intervals_over_few_games_use_students_t():
+    """The mean over games and the ratio estimator take Student's t with n - 1 degrees of freedom: with 20
+    games 2.093 standard errors, not 1.96 (the gains are skewed; the normal's interval is too narrow)."""
+    assert metric.t95(20) == pytest.approx(2.093, abs=1e-3) and metric.t95(10_000) == pytest.approx(Z95, abs=1e-3)
+    values = np.array([0.0, 0.0, 0.1, 0.0, 0.3, 0.0, 0.0, 0.05, 0.0, 0.0])
+    mean, low, high = metric._mean(values)
+    half = metric.t95(10) * values.std(ddof=1) / np.sqrt(10)
+    assert mean == pytest.approx(0.045) and (low, high) == pytest.approx((0.045 - half, 0.045 + half))
+    assert high - mean > Z95 * values.std(ddof=1) / np.sqrt(10)  # the control: wider than the normal's
+    ratio, r_low, r_high = metric._ratio(values, np.ones(10))  # one decision a game: the same interval
+    assert (ratio, r_low, r_high) == pytest.approx((mean, low, high))
 
 
 def test_a_share_of_none_or_all_keeps_an_interval_within_0_and_1():

@@ -528,9 +528,10 @@ def render(d: DesignerData) -> str:
                 _p(f"For each decision kind of the spec's §5: how often it is forced (one option), how often it is "
                    f"trivial (every option's estimated win probability within {epsilon} of the best's), and its "
                    f"impact: the win probability of the option the judge picks minus the mean over all options, "
-                   f"which is what a uniformly random choice gets. The estimates are tree searches' for the deciding "
-                   f"seat; 95% intervals are counted over games, not decisions (a game's decisions are not "
-                   f"independent)."),
+                   f"which is what a uniformly random choice gets, a decision and summed over a game's decisions of "
+                   f"the kind (a sum of gains, not a probability: it can exceed 1; a kind is called busywork only "
+                   f"when this sum is surely small). The estimates are tree searches' for the deciding seat; 95% "
+                   f"intervals are counted over games, not decisions (a game's decisions are not independent)."),
                 _p(answer(d.decisions), "lead"),
                 _table(shown(d.decisions), index=True),
                 _figure(uris["decisions"], "decision impact",
