@@ -278,3 +278,41 @@ def run(rules, n_games):
 
 panel = rules_panel("valhalla", run, preset="standard", n_games=N)
 panel
+
+
+# %% [markdown]
+# ## 7. See a game, play a seat, and which decisions matter
+#
+# `viewer` opens one seeded game of these rules: the game `toolkit.simulate` plays as row `game_index` with the
+# same seed, rules and players. Step through its decisions with the buttons or the slider: the picture, every
+# option in words and the chosen one marked. Nothing is hidden in Valhalla (the sticks are thrown in the open), so every seat sees the same picture. "what mcts:1000 thinks" adds the search's estimate of
+# each option's win probability for the deciding seat, with a 95% interval from its visits, beside the
+# players' choice; "jump to" finds the decisions where the eventual winner's estimated chance moved most.
+
+# %%
+from toolkit.analysis.decisions import answer, decisions, shown
+from toolkit.viz.viewer import play, viewer
+
+viewer("valhalla", STANDARD, policies=("greedy", "greedy"), seed=SEED, game_index=0)
+
+# %% [markdown]
+# `play` gives you seat 0: your options as buttons under the picture as your seat sees it, the other seat played by `greedy`
+# between your decisions, under the same rules (tweaked ones too). The seed and game number are shown, so
+# the game can be opened again in the viewer; what your seat cannot see stays hidden.
+
+# %%
+play("valhalla", STANDARD, policies=("greedy", "greedy"), seed=SEED, seat=0)
+
+# %% [markdown]
+# **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
+# self-play: how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
+# minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
+# Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
+# (`toolkit decisions valhalla` does the same from the command line).
+
+# %%
+N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on
+judged = decisions("valhalla", STANDARD, n_games=N_DECISIONS, seed=SEED, policies=("greedy", "greedy"), progress=False)
+display(Markdown(answer(judged)))
+shown(judged)

@@ -11,7 +11,8 @@ Each notebook gets its own page: Run → Run All Cells, then the page is
 checked (every code cell ran, no broken widget, traceback or stderr), its
 rules panel is driven (a dropdown, a checkbox and a slider each redraw the
 plot; a bad value shows the red message and keeps the plot), a replay slider
-moves its board, and finally the notebook is saved: the ``.ipynb`` holds the
+moves its board, the game viewer steps and a click plays your seat, and
+finally the notebook is saved: the ``.ipynb`` holds the
 outputs, the paired ``.py`` was rewritten, and ``git status`` is clean.  The
 last test is the negative control: the old setup (tracked ``.ipynb``, a
 ``jupytext_version`` in the header) goes dirty under the same run and save.
@@ -545,6 +546,33 @@ def test_replay_slider_moves_the_board(notebook):
     wait_for_new_image(replay, old, f"JupyterLab: {notebook.name} replay board after one step")
     assert int(slider.locator(".widget-readout").text_content()) == before + 1
     notebook.page.screenshot(path=page_shot(notebook, "replay"))
+
+
+def test_viewer_steps_a_seat_plays_and_the_decisions_are_told(notebook):
+    """A game notebook's "see a game, play a seat" section (issue 38): the viewer's forward button moves its
+    slider and redraws the picture, a click on your first option redraws your seat's picture, and the
+    decisions' sentence is there (the overview has no such section)."""
+    if notebook.name not in GAMES:
+        assert code_cells_with(notebook.page, "viewer(").count() == 0, f"{notebook.name} has a viewer"
+        return
+    page = notebook.page
+    seen = code_cell(page, 'viewer("').locator(".jp-Cell-outputArea")
+    seen.scroll_into_view_if_needed()
+    viewer_widget = seen.locator(".toolkit-viewer")
+    assert viewer_widget.count() == 1
+    old = image_source(seen)
+    viewer_widget.get_by_role("button", name="forward ▶").click()
+    wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer one step forward")
+    assert int(viewer_widget.locator(".widget-hslider .widget-readout").text_content()) == 1
+    mine = code_cell(page, 'play("').locator(".jp-Cell-outputArea")
+    mine.scroll_into_view_if_needed()
+    old = image_source(mine)
+    mine.locator(".toolkit-play-options button").first.click()
+    wait_for_new_image(mine, old, f"JupyterLab: {notebook.name} your seat after your first click")
+    told = code_cell(page, "answer(judged)").locator(".jp-Cell-outputArea")
+    expect(told).to_contain_text(f"In {GAMES[notebook.name].title}, ")
+    assert told.locator("table").count() == 1  # the table under the sentence
+    page.screenshot(path=page_shot(notebook, "viewer"))
 
 
 def test_save_writes_the_outputs_and_leaves_git_clean(notebook, lab):
