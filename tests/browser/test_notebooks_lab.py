@@ -361,16 +361,21 @@ def rule_control(area, kind: str, rule: str):
     return found
 
 
-def image_source(area) -> str:
-    image = area.locator(".widget-output img")
-    assert image.count() == 1, f"{image.count()} images in the output widget"
+OUTPUT_IMAGE = ".widget-output img"  # a plot in an output widget
+WIDGET_IMAGE = ".toolkit-viewer img, .toolkit-play img"  # the viewer's and your seat's picture (a widgets Image)
+
+
+def image_source(area, images: str = OUTPUT_IMAGE) -> str:
+    image = area.locator(images)
+    assert image.count() == 1, f"{image.count()} images ({images})"
     return image.get_attribute("src")
 
 
-def wait_for_new_image(area, old: str, what: str) -> str:
-    """Until the output widget in ``area`` shows one image other than ``old``; its time goes to TIMINGS."""
+def wait_for_new_image(area, old: str, what: str, images: str = OUTPUT_IMAGE) -> str:
+    """Until ``area`` shows one image (``images``, default the output widget's) other than ``old``; its time
+    goes to TIMINGS."""
     start = time.monotonic()
-    image = area.locator(".widget-output img")
+    image = area.locator(images)
     while time.monotonic() - start < REDRAW_TIMEOUT_MS / 1000:
         if image.count() == 1 and (new := image.get_attribute("src")) != old:
             TIMINGS[what] = time.monotonic() - start
@@ -560,15 +565,15 @@ def test_viewer_steps_a_seat_plays_and_the_decisions_are_told(notebook):
     seen.scroll_into_view_if_needed()
     viewer_widget = seen.locator(".toolkit-viewer")
     assert viewer_widget.count() == 1
-    old = image_source(seen)
+    old = image_source(seen, WIDGET_IMAGE)
     viewer_widget.get_by_role("button", name="forward ▶").click()
-    wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer one step forward")
+    wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer one step forward", WIDGET_IMAGE)
     assert int(viewer_widget.locator(".widget-hslider .widget-readout").text_content()) == 1
     mine = code_cell(page, 'play("').locator(".jp-Cell-outputArea")
     mine.scroll_into_view_if_needed()
-    old = image_source(mine)
+    old = image_source(mine, WIDGET_IMAGE)
     mine.locator(".toolkit-play-options button").first.click()
-    wait_for_new_image(mine, old, f"JupyterLab: {notebook.name} your seat after your first click")
+    wait_for_new_image(mine, old, f"JupyterLab: {notebook.name} your seat after your first click", WIDGET_IMAGE)
     told = code_cell(page, "answer(judged)").locator(".jp-Cell-outputArea")
     expect(told).to_contain_text(f"In {GAMES[notebook.name].title}, ")
     assert told.locator("table").count() == 1  # the table under the sentence

@@ -3,11 +3,15 @@ own widgets: the game shown is the one of the page's rules, seats and seed."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pandas as pd
 import pytest
+from test_effect_report_tables import assert_decisions_table, html_tables
 
 import toolkit
-from toolkit.analysis.decisions import decisions
+from toolkit.analysis.decisions import answer, decisions
 from toolkit.core.session import Session, playthrough
 from toolkit.viz.dashboard import Dashboard
 
@@ -64,7 +68,9 @@ def test_which_decisions_matter_is_the_analysis_of_the_page(board):
                          progress=False)
     pd.testing.assert_frame_equal(board.decisions, expected)
     shown = board.decisions_output.outputs[-1]["data"]["text/html"]
-    assert "In Valhalla," in shown and "move" in shown
+    assert html.unescape(re.match(r"<p>(.*?)</p>", shown, re.S).group(1)) == answer(expected)
+    (table,) = html_tables(shown)
+    assert_decisions_table(table, expected)  # every cell is the table's, row by row
     board.decision_judge.value = "greedy"
     assert board.run_decisions() is None
     assert "judge='greedy' is not allowed" in board.decisions_output.outputs[-1]["data"]["text/html"]
