@@ -110,6 +110,11 @@ def test_a_kind_is_called_busywork_only_by_what_it_gains_over_a_whole_game():
     assert "could cut it" not in often  # the control: +0.005 a decision at most, but 40 of them a game
     uncorrected = metric.answer(table([move, ("extra throw", 5, 0.5, 0.004, 0.0, 0.012, 0.002, -0.002, 0.0095)]))
     assert "could cut it" not in uncorrected  # below 0.01 alone, not once widened for the two kinds compared
+    # small by the estimate but not shown small: said as a possibility, with the games that would show it
+    # (upper 0.002 + 0.0075 * 1.143 = 0.01057: n * (0.00857 / 0.008) ** 2 = 1,148 games, rounded up to 1,200)
+    assert "The extra throw decision may be busywork: its gains summed over a game are estimated at +0.002 " \
+           "[-0.002, +0.009], but 1,000 games cannot show they are below 0.01; about 1,200 would" in uncorrected
+    assert "may be busywork" not in cut and "may be busywork" not in often  # shown small; and not small
     assert "could cut it" not in metric.answer(table([move, ("extra throw", 5, 5, 0.02, 0.01, 0.03)]))
 
 

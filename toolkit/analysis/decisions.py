@@ -296,10 +296,18 @@ def answer(table: pd.DataFrame) -> str:
         widen = bonferroni_z(len(rated)) / Z95
         upper = rated["game_impact"] + (rated["game_impact_high"] - rated["game_impact"]) * widen
         corrected = f", corrected for the {len(rated)} kinds judged" if len(rated) > 1 else ""
-        for kind in rated.index[upper < MEANINGLESS]:
-            parts.append(f"Choosing well at every {kind} decision of a game gains at most {upper[kind]:+.3f} win "
-                         f"probability over random choices, in all ({judge} judging; 95% upper bound{corrected}): "
-                         f"a designer could cut it or make it automatic, unless a stronger player finds more in it.")
+        for kind in rated.index:
+            g, r = rated.loc[kind, "game_impact"], rated.loc[kind]
+            if upper[kind] < MEANINGLESS:
+                parts.append(f"Choosing well at every {kind} decision of a game gains at most {upper[kind]:+.3f} win "
+                             f"probability over random choices, in all ({judge} judging; 95% upper bound{corrected}): "
+                             f"a designer could cut it or make it automatic, unless a stronger player finds more in it.")
+            elif g < MEANINGLESS / 2:  # small by the estimate, not yet shown small: how many games would show it
+                need = n * ((upper[kind] - g) / (MEANINGLESS - g)) ** 2
+                parts.append(f"The {kind} decision may be busywork: its gains summed over a game are estimated at "
+                             f"{g:+.3f} [{r['game_impact_low']:+.3f}, {r['game_impact_high']:+.3f}], but {n:,} games "
+                             f"cannot show they are below {MEANINGLESS}; about {int(np.ceil(need / 100) * 100):,} "
+                             f"would, if the estimate holds.")
     for kind, r in rare.iterrows():
         parts.append((f"{n:,} games are too few to judge the {kind} decision" if int(r["games"]) == n else
                       f"{_a(kind).capitalize()} decision with a choice came up in only {int(r['games'])} of {n:,} "
