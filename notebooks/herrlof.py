@@ -677,11 +677,11 @@ play("herrlof", STANDARD, policies=("greedy", "greedy"), seed=SEED, seat=0)
 
 # %% [markdown]
 # **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
-# self-play: how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# self-play (`max(50, N // 200)`: 500 at the default `N`): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
 # the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
 # minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
 # Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
-# (`toolkit decisions herrlof` does the same from the command line).
+# (`toolkit decisions herrlof -n GAMES --seed SEED` does the same from the command line).
 
 # %%
 N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on

@@ -48,7 +48,7 @@ from toolkit.viz import report_html
 
 N = 120
 SEED = 4
-TINY = {"valhalla": PageRuns(tournament=40, skill=30, ladder=8, ladder_policies=("random", "greedy"), decisions=30),
+TINY = {"valhalla": PageRuns(tournament=40, skill=30, ladder=8, ladder_policies=("random", "greedy"), decisions=50),
         "attila": PageRuns(tournament=4, skill=4, lookahead="lookahead:1", ladder=3,
                            ladder_policies=("random", "greedy"), decisions=8)}
 PAGES = {"valhalla": ("preset", "alternative"), "attila": ("num_players", 3)}
@@ -417,5 +417,6 @@ def test_the_decisions_table_and_its_figure(pages, game):
     labels = [tick.get_text().split(" (in ")[0] for tick in ax.get_yticklabels()]
     assert labels == list(rated.index)
     written = [text_.get_text() for text_ in ax.texts]
+    assert len(written) == len(rated)
     for text_, (kind, r) in zip(written, rated.iterrows()):
         assert_shows(text_, r["impact"], r["impact_low"], r["impact_high"], kind)

@@ -330,9 +330,10 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
                        f"per policy, seed {seed}: few, so the intervals are wide (toolkit ladder {spec.name} -n N "
                        f"plays more, up to mcts:1000).",
              "decisions": f"{sizes['decisions']:,} games played by {default_policies} (the default run's players), "
-                          f"seed {seed}; at each decision with a choice the judge ({judged.attrs['judge']}) rates "
-                          f"the options twice, on independent streams, up to {judged.attrs['per_kind']} decisions of "
-                          f"each kind a game (toolkit decisions {spec.name} -n N plays more)."}
+                          f"seed {seed}; in each game up to {judged.attrs['per_kind']} decisions of each kind with a "
+                          f"choice, drawn at random, have their options rated twice by the judge "
+                          f"({judged.attrs['judge']}), on independent streams (toolkit decisions {spec.name} -n N "
+                          f"plays more)."}
     data = report_html.DesignerData(spec=spec, rules=rules, frame=df, metrics=metrics, tournament=table,
                                     matrix=pairs, ratings=rated, seat_advantage=seat_table, odds=odds,
                                     provenance=provenance, files=names, notes=notes, ladder=strength,

@@ -9,11 +9,12 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import t as student_t
 
 from toolkit.analysis import decisions as metric
 from toolkit.core import mcts
 from toolkit.core.protocol import KernelGame
-from toolkit.core.stats import Z95, bonferroni_z, wilson
+from toolkit.core.stats import Z95, wilson
 
 
 def rate_by_hand(ratings):
@@ -89,13 +90,32 @@ def table(rows, n_games=1000, games=None):
     return frame
 
 
+def corrected(m, n=1000):
+    """How much wider a 95% t interval over ``n`` games gets when ``m`` are read at once (Bonferroni)."""
+    return student_t.ppf(1 - 0.025 / m, n - 1) / student_t.ppf(0.975, n - 1)
+
+
 def test_the_sentence_names_a_kind_only_where_the_intervals_tell_it_apart():
     clear = metric.answer(table([("move", 50, 40, 0.07, 0.06, 0.08), ("extra throw", 5, 5, 0.02, 0.01, 0.03)]))
-    assert "In Toy, 38% of decisions are forced [95% CI 36%, 40%]." in clear
+    assert "In Toy, over 1,000 games, 38% of decisions are forced [95% CI 36%, 40%]." in clear
     assert "The choice at a move decision matters most: +0.070" in clear
     close = metric.answer(table([("move", 50, 40, 0.05, 0.03, 0.07), ("extra throw", 5, 5, 0.045, 0.025, 0.065)]))
-    assert "matters most" not in close and "not enough to tell it from extra throw" in close
-    assert "games would tell" in close
+    assert "matters most" not in close and "not enough to tell it from extra throw (+0.045)" in close
+    # n * ((half_move + half_throw) / gap) ** 2, the halves widened for 2 kinds: 1,000 * (0.04 c / 0.005) ** 2
+    assert f"about {int(np.ceil(1000 * (0.04 * corrected(2) / 0.005) ** 2 / 100) * 100):,} games would tell" in close
+
+
+def test_the_kinds_it_cannot_be_told_from_are_those_whose_intervals_overlap():
+    """Three kinds: A is told apart from B, the runner-up by estimate, but not from C, whose interval is wide;
+    the sentence names C alone, and the games that would tell are counted against C."""
+    rows = [("A", 10, 10, 0.10, 0.09, 0.11), ("B", 10, 10, 0.05, 0.045, 0.055), ("C", 10, 10, 0.04, -0.03, 0.11)]
+    said = metric.answer(table(rows))
+    need = 1000 * ((0.01 + 0.07) * corrected(3) / 0.06) ** 2
+    assert "The A decision has the largest estimated impact (+0.100 [+0.090, +0.110]), but 1,000 games are not " \
+           f"enough to tell it from C (+0.040); about {int(np.ceil(need / 100) * 100):,} games would tell." in said
+    assert "B (+0.050)" not in said
+    narrow = metric.answer(table(rows[:2] + [("C", 10, 10, 0.04, 0.03, 0.05)]))  # the control: C narrow as well
+    assert "The choice at an A decision matters most: +0.100" in narrow
 
 
 def test_a_kind_is_called_busywork_only_by_what_it_gains_over_a_whole_game():
@@ -103,19 +123,32 @@ def test_a_kind_is_called_busywork_only_by_what_it_gains_over_a_whole_game():
     judged, to be below MEANINGLESS: a kind worth little a decision but met 40 times a game is not busywork."""
     move = ("move", 50, 40, 0.07, 0.06, 0.08)
     cut = metric.answer(table([move, ("extra throw", 5, 0.5, 0.004, 0.0, 0.012, 0.002, -0.002, 0.006)]))
-    widened = 0.002 + 0.004 * bonferroni_z(2) / Z95
+    widened = 0.002 + 0.004 * corrected(2)
     assert f"Choosing well at every extra throw decision of a game gains at most {widened:+.3f} win probability" in cut
     assert "corrected for the 2 kinds judged" in cut and "could cut it" in cut
     often = metric.answer(table([move, ("extra throw", 5, 40, 0.002, -0.001, 0.005, 0.08, -0.04, 0.2)]))
     assert "could cut it" not in often  # the control: +0.005 a decision at most, but 40 of them a game
     uncorrected = metric.answer(table([move, ("extra throw", 5, 0.5, 0.004, 0.0, 0.012, 0.002, -0.002, 0.0095)]))
     assert "could cut it" not in uncorrected  # below 0.01 alone, not once widened for the two kinds compared
-    # small by the estimate but not shown small: said as a possibility, with the games that would show it
-    # (upper 0.002 + 0.0075 * 1.143 = 0.01057: n * (0.00857 / 0.008) ** 2 = 1,148 games, rounded up to 1,200)
-    assert "The extra throw decision may be busywork: its gains summed over a game are estimated at +0.002 " \
-           "[-0.002, +0.009], but 1,000 games cannot show they are below 0.01; about 1,200 would" in uncorrected
+    # small by the estimate but not shown small: said as a possibility, with its corrected bound and the games
+    # that would show it: n * ((upper - g) / (0.01 - g)) ** 2
+    upper = 0.002 + 0.0075 * corrected(2)
+    need = int(np.ceil(1000 * ((upper - 0.002) / 0.008) ** 2 / 100) * 100)
+    assert (f"The extra throw decision may be busywork: its gains summed over a game are estimated at +0.002, at most "
+            f"{upper:+.3f} (95% upper bound, corrected for the 2 kinds judged); 1,000 games cannot show they are "
+            f"below 0.01, about {need:,} would if the estimate holds.") in uncorrected
     assert "may be busywork" not in cut and "may be busywork" not in often  # shown small; and not small
     assert "could cut it" not in metric.answer(table([move, ("extra throw", 5, 5, 0.02, 0.01, 0.03)]))
+    top = metric.answer(table([("move", 50, 0.05, 0.07, 0.06, 0.08, 0.0035, 0.0, 0.012), ("extra throw", 5, 5, 0.02,
+                                                                                        0.01, 0.03)]))
+    assert "The choice at a move decision matters most" in top and "may be busywork" not in top  # one or the other
+
+
+def test_a_kind_that_never_had_a_choice_is_said_to_ask_nothing():
+    rows = [("move", 50, 40, 0.07, 0.06, 0.08), ("discard", 2, 0, np.nan, np.nan, np.nan)]
+    said = metric.answer(table(rows, games=[1000, 0]))
+    assert "Every discard decision in these games had a single option: it asks the player nothing." in said
+    assert "Every move decision" not in said and "too few to judge" not in said
 
 
 def test_a_kind_too_rare_to_judge_gets_no_claim():
@@ -131,6 +164,8 @@ def test_a_kind_too_rare_to_judge_gets_no_claim():
     few = metric.answer(table(rows, n_games=metric.MIN_GAMES - 1, games=[metric.MIN_GAMES - 1] * 2))
     assert f"{metric.MIN_GAMES - 1} games are too few to judge the move decision" in few
     assert "Choosing well" not in few and "matters most" not in few
+    three = metric.answer(table(rows + [("bid", 5, 5, 0.01, 0.005, 0.015)], games=[1000, 3, 1000]))
+    assert "The choice at a move decision matters most of the kinds judged: +0.070" in three
 
 
 def test_intervals_over_few_games_use_students_t():

@@ -35,10 +35,12 @@ the sampling's noise is in the intervals.  ``forced`` is counted over every deci
 Decisions of one game are not independent, so every 95% interval is counted over games (a ratio
 estimator, the games as clusters), not over decisions, with Student's t quantile for the number of games
 (the gains are skewed: most near 0, a few large, so a small sample's interval is too narrow; measured on
-Valhalla's moves, 20 games' upper bounds fell below the 3,000-game estimate 3 times in 20 seeds).  A share's interval (forced, trivial) is widened to
-the Wilson interval of the pooled count where that is wider and kept within [0, 1]: where no game (or every
-game) has a forced decision, the games' residuals are all 0 and the ratio estimator's interval has no width,
-which 100 games cannot support.  A kind that came up with a choice in fewer than :data:`MIN_GAMES` games is
+Valhalla's moves, 20 games' upper bounds fell below the 3,000-game estimate 3 times in 20 seeds).  A share's
+interval (forced, trivial) is kept within [0, 1] and never narrower than the Wilson interval of the pooled
+count: where no game (or every game) has a forced decision, the games' residuals are all 0 and the ratio
+estimator's interval has no width.  The Wilson floor treats the decisions as independent, which they are not,
+so it is a floor only (a share of 0 in 14,000 decisions gets an upper bound of 0.03%), not an interval over
+games.  A kind that came up with a choice in fewer than :data:`MIN_GAMES` games is
 shown with its numbers but :func:`answer` says nothing about it beyond how rare it was: a ratio estimator
 over a handful of clusters states intervals it cannot support.  The games are the line-up's ``simulate`` games: game
 ``g`` here is row ``g`` of ``simulate(game, rules, n, seed=seed, policies=policies)``; the judge draws from
@@ -57,7 +59,7 @@ from toolkit.core import mcts, rng
 from toolkit.core.protocol import KernelGame
 from toolkit.core.rng import Stream
 from toolkit.core.runner import get_spec, resolve_rules
-from toolkit.core.stats import Z95, wilson
+from toolkit.core.stats import wilson
 
 JUDGE = "mcts:200"
 EPSILON = 0.02  # win probability: options this close to the best are as good as it
@@ -111,23 +113,31 @@ def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon
 
 def _ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float, float]:
     """``sum(numerators) / sum(denominators)`` with a 95% interval counted over the games (clusters): the
-    ratio estimator's standard error from the per-game residuals ``numerator - ratio * denominator``."""
+    ratio estimator's standard error from the per-game residuals ``numerator - ratio * denominator``, over the
+    games where the denominator is not 0 (a game without the kind adds nothing to the spread, so it adds no
+    degree of freedom either)."""
     total = denominators.sum()
     if total == 0:
         return float("nan"), float("nan"), float("nan")
     ratio = numerators.sum() / total
-    n = len(numerators)
+    k = int(np.count_nonzero(denominators))
     residual = numerators - ratio * denominators
-    se = np.sqrt(n / (n - 1) * np.sum(residual ** 2)) / total if n > 1 else float("inf")
-    return float(ratio), float(ratio - t95(n) * se), float(ratio + t95(n) * se)
+    se = np.sqrt(k / (k - 1) * np.sum(residual ** 2)) / total if k > 1 else float("inf")
+    return float(ratio), float(ratio - t95(k) * se), float(ratio + t95(k) * se)
+
+
+def t_quantile(n: int, m: int = 1) -> float:
+    """The two-sided 95% quantile of Student's t with ``n - 1`` degrees of freedom (``n`` games), corrected
+    for ``m`` intervals at once (Bonferroni: each at 1 - 0.05 / m)."""
+    from scipy.stats import t
+
+    return float(t.ppf(1 - 0.025 / m, n - 1)) if n > 1 else float("inf")
 
 
 def t95(n: int) -> float:
     """The two-sided 95% quantile of Student's t with ``n - 1`` degrees of freedom (``n`` games): wider than
     the normal's 1.96 where there are few games (2.09 at 20, 2.01 at 50)."""
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, n - 1)) if n > 1 else float("inf")
+    return t_quantile(n)
 
 
 def _mean(values: np.ndarray) -> tuple[float, float, float]:
@@ -249,68 +259,94 @@ def _a(words: str) -> str:
     return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _percent(value: float, low: float, high: float, whole: bool = True) -> tuple[str, str, str]:
+    """A share and its interval as percentages, with the decimals that show the upper bound (a whole percent
+    from 10% where ``whole``, a tenth from 0.1%, else a hundredth): a small share is not rounded to
+    "0% [0%, 0%]"."""
+    form = ".0%" if whole and high >= 0.1 else ".1%" if high >= 0.001 else ".2%"
+    return f"{value:{form}}", f"{low:{form}}", f"{high:{form}}"
+
+
+def _games(need: float) -> str:
+    return f"about {int(np.ceil(need / 100) * 100):,}"
+
+
 def answer(table: pd.DataFrame) -> str:
-    """The table of :func:`decisions` in sentences that claim only what its intervals support: how often
-    a decision is forced, which kind matters most (only where its interval, corrected for the number of
-    kinds compared, clears every other kind's; else how many games would tell), any kind whose impact
-    is surely below :data:`MEANINGLESS` (a designer could cut it), and the kinds too rare to judge (with a
-    choice in fewer than :data:`MIN_GAMES` games), of which it claims nothing else.
+    """The table of :func:`decisions` in sentences that claim only what its intervals support:
 
-    "Could cut" asks the most of the data: the upper bound of the kind's impact summed over a game
-    (``game_impact``), widened for the kinds judged (Bonferroni), must be below :data:`MEANINGLESS`; a small
-    gain a decision that comes up often is not called busywork."""
-    from toolkit.core.stats import bonferroni_z
-
+    - how often a decision is forced;
+    - which kind matters most, by its impact a decision: only where its interval, corrected for the kinds
+      compared (Bonferroni, Student's t), clears every other kind's; else which kinds it cannot be told
+      from, and about how many games would tell;
+    - a kind whose gains summed over a game (``game_impact``) are surely below :data:`MEANINGLESS`, by the
+      upper bound corrected for the kinds judged: a designer could cut it (a small gain a decision that
+      comes up often is no busywork); a kind small by the estimate but not shown small "may be busywork",
+      with about how many games would show it;
+    - a kind whose every decision had a single option, and the kinds too rare to judge (with a choice in
+      fewer than :data:`MIN_GAMES` games), of which nothing else is claimed.
+    """
     title, n = table.attrs.get("title", table.attrs.get("game", "the game")), table.attrs.get("n_games", 0)
     judge = table.attrs.get("judge", JUDGE)
     parts = []
-    forced, low, high = table.attrs.get("forced_all", (float("nan"),) * 3)
-    if np.isfinite(forced):
-        form = ".0%" if high >= 0.1 else ".1%"  # a small share to a tenth of a percent, not rounded to 0%
-        parts.append(f"In {title}, {forced:{form}} of decisions are forced [95% CI {low:{form}}, {high:{form}}].")
+    forced = table.attrs.get("forced_all", (float("nan"),) * 3)
+    if np.isfinite(forced[0]):
+        f, low, high = _percent(*forced)
+        parts.append(f"In {title}, over {n:,} games, {f} of decisions are forced [95% CI {low}, {high}].")
     came = table[table["with_choice"] > 0].dropna(subset=["impact"])
     games = came["games"] if "games" in came else pd.Series(n, index=came.index)
     rated, rare = came[games >= MIN_GAMES], came[games < MIN_GAMES]
-    if len(rated) == 1:
+    m = len(rated)
+    of_judged = " of the kinds judged" if len(rare) else ""
+    named = set()  # the kind said to matter most
+    if m == 1:
         r = rated.iloc[0]
         parts.append(f"Choosing well at {_a(rated.index[0])} decision gains {r['impact']:+.3f} win probability over "
                      f"a random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
-    elif len(rated) > 1:
-        z = bonferroni_z(len(rated))
-        half = (rated["impact_high"] - rated["impact_low"]) / 2 * z / Z95  # the intervals widened for the comparisons
-        order = rated["impact"].sort_values(ascending=False).index
-        top, second = order[0], order[1]
+    elif m > 1:
+        impact = rated["impact"]
+        widen = pd.Series({k: t_quantile(int(games[k]), m) / t95(int(games[k])) for k in rated.index})
+        half = (rated["impact_high"] - rated["impact_low"]) / 2 * widen  # the intervals corrected for m kinds
+        order = impact.sort_values(ascending=False).index
+        top = order[0]
         r = rated.loc[top]
-        gap = r["impact"] - rated.loc[second, "impact"]
-        if r["impact"] - half[top] > (rated["impact"] + half).drop(top).max():
-            parts.append(f"The choice at {_a(top)} decision matters most: {r['impact']:+.3f} win probability over a "
-                         f"random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
+        blockers = [k for k in order[1:] if impact[k] + half[k] >= impact[top] - half[top]]
+        if not blockers:
+            named.add(top)
+            parts.append(f"The choice at {_a(top)} decision matters most{of_judged}: {r['impact']:+.3f} win probability "
+                         f"over a random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
         else:
-            need = n * ((half[top] + half[second]) / gap) ** 2 if gap > 0 else float("inf")
-            more = f"about {int(np.ceil(need / 100) * 100):,} games would tell" if np.isfinite(need) else \
-                "more games would not tell them apart if they are equal"
-            parts.append(f"The {top} decision has the largest estimated impact ({r['impact']:+.3f} [{r['impact_low']:+.3f}, "
-                         f"{r['impact_high']:+.3f}]), but {n:,} games are not enough to tell it from {second} "
-                         f"({rated.loc[second, 'impact']:+.3f}); {more}.")
-    if len(rated) and "game_impact" in rated:
-        widen = bonferroni_z(len(rated)) / Z95
-        upper = rated["game_impact"] + (rated["game_impact_high"] - rated["game_impact"]) * widen
-        corrected = f", corrected for the {len(rated)} kinds judged" if len(rated) > 1 else ""
+            need = max(n * ((half[top] + half[k]) / (impact[top] - impact[k])) ** 2 if impact[top] > impact[k]
+                       else float("inf") for k in blockers)
+            more = (f"{_games(need)} games would tell" if np.isfinite(need) else
+                    "more games would not tell them apart if they are equal")
+            others = ", ".join(f"{k} ({impact[k]:+.3f})" for k in blockers)
+            parts.append(f"The {top} decision has the largest estimated impact{of_judged} ({r['impact']:+.3f} "
+                         f"[{r['impact_low']:+.3f}, {r['impact_high']:+.3f}]), but {n:,} games are not enough to tell "
+                         f"it from {others}; {more}.")
+    if m and "game_impact" in rated:
+        g = rated["game_impact"]
+        upper = g + (rated["game_impact_high"] - g) * (t_quantile(n, m) / t95(n))
+        corrected = f", corrected for the {m} kinds judged" if m > 1 else ""
         for kind in rated.index:
-            g, r = rated.loc[kind, "game_impact"], rated.loc[kind]
             if upper[kind] < MEANINGLESS:
                 parts.append(f"Choosing well at every {kind} decision of a game gains at most {upper[kind]:+.3f} win "
                              f"probability over random choices, in all ({judge} judging; 95% upper bound{corrected}): "
                              f"a designer could cut it or make it automatic, unless a stronger player finds more in it.")
-            elif g < MEANINGLESS / 2:  # small by the estimate, not yet shown small: how many games would show it
-                need = n * ((upper[kind] - g) / (MEANINGLESS - g)) ** 2
+            elif g[kind] < MEANINGLESS / 2 and kind not in named:  # small by the estimate, not shown small
+                need = n * ((upper[kind] - g[kind]) / (MEANINGLESS - g[kind])) ** 2
                 parts.append(f"The {kind} decision may be busywork: its gains summed over a game are estimated at "
-                             f"{g:+.3f} [{r['game_impact_low']:+.3f}, {r['game_impact_high']:+.3f}], but {n:,} games "
-                             f"cannot show they are below {MEANINGLESS}; about {int(np.ceil(need / 100) * 100):,} "
-                             f"would, if the estimate holds.")
+                             f"{g[kind]:+.3f}, at most {upper[kind]:+.3f} (95% upper bound{corrected}); {n:,} games "
+                             f"cannot show they are below {MEANINGLESS}, {_games(need)} would if the estimate holds.")
+    for kind, r in table.iterrows():
+        if r["decisions"] > 0 and r["with_choice"] == 0:
+            parts.append(f"Every {kind} decision in these games had a single option: it asks the player nothing.")
     for kind, r in rare.iterrows():
         parts.append((f"{n:,} games are too few to judge the {kind} decision" if int(r["games"]) == n else
-                      f"{_a(kind).capitalize()} decision with a choice came up in only {int(r['games'])} of {n:,} "
+                      f"{_capital(_a(kind))} decision with a choice came up in only {int(r['games'])} of {n:,} "
                       f"games, too few to judge") + f" (judging takes {MIN_GAMES} games with a choice).")
     never = table[table["decisions"] == 0].index.tolist()
     if never:
@@ -328,10 +364,17 @@ def shown(table: pd.DataFrame, missing: str = "–") -> pd.DataFrame:
     out["per game"] = table["decisions"].map(lambda v: f"{v:.1f}")
     if "games" in table:
         out["games with a choice"] = table["games"].map(lambda v: f"{int(v):,}")
-    for column, label, form in (("forced", "forced [95% CI]", ".1%"),
-                                ("trivial", f"trivial (within {epsilon}) [95% CI]", ".1%"),
-                                ("impact", "impact: best - random [95% CI]", "+.3f"),
-                                ("game_impact", "summed over a game [95% CI]", "+.3f")):
-        out[label] = [f"{r[column]:{form}} [{r[column + '_low']:{form}}, {r[column + '_high']:{form}}]"
-                      if column in r and np.isfinite(r[column]) else missing for _, r in table.iterrows()]
+    for column, label in (("forced", "forced [95% CI]"), ("trivial", f"trivial (within {epsilon}) [95% CI]"),
+                          ("impact", "impact: best - random [95% CI]"), ("game_impact", "summed over a game [95% CI]")):
+        cells = []
+        for _, r in table.iterrows():
+            value, low, high = (r.get(column + suffix, float("nan")) for suffix in ("", "_low", "_high"))
+            if not np.isfinite(value):
+                cells.append(missing)
+            elif column in ("forced", "trivial"):
+                v, lo, hi = _percent(value, low, high, whole=False)
+                cells.append(f"{v} [{lo}, {hi}]")
+            else:
+                cells.append(f"{value:+.3f} [{low:+.3f}, {high:+.3f}]")
+        out[label] = cells
     return out

@@ -33,8 +33,8 @@ class PageRuns:
     # and its rungs, weakest first ("lookahead" stands for the ``lookahead`` setting above)
     ladder: int = 40
     ladder_policies: tuple = ("random", "greedy", "lookahead", "mcts:100")
-    # which decisions matter, judged by mcts:200: 1,000 games take 9 s (Valhalla) to 36 s (Herrlof) on two
-    # cores (benchmarks/seeing.py), so 200 cost the page 2-7 s
+    # which decisions matter, judged by mcts:200: 1,000 games take 1.5 s (Pig) to 36 s (Herrlof) on two
+    # cores (benchmarks/seeing.py), so 200 cost the page 0.3-7 s
     decisions: int = 200
 
 

@@ -529,9 +529,11 @@ def render(d: DesignerData) -> str:
                    f"trivial (every option's estimated win probability within {epsilon} of the best's), and its "
                    f"impact: the win probability of the option the judge picks minus the mean over all options, "
                    f"which is what a uniformly random choice gets, a decision and summed over a game's decisions of "
-                   f"the kind (a sum of gains, not a probability: it can exceed 1; a kind is called busywork only "
-                   f"when this sum is surely small). The estimates are tree searches' for the deciding seat; 95% "
-                   f"intervals are counted over games, not decisions (a game's decisions are not independent)."),
+                   f"the kind (a sum of gains, not a probability: it can exceed 1; a designer is told a kind could "
+                   f"be cut only when this sum is surely small, and that it may be busywork when it is small by the "
+                   f"estimate alone). The estimates are tree searches' for the deciding seat; 95% intervals are "
+                   f"counted over games, not decisions (a game's decisions are not independent), except that a "
+                   f"share's interval is never narrower than the pooled decisions' Wilson interval."),
                 _p(answer(d.decisions), "lead"),
                 _table(shown(d.decisions), index=True),
                 _figure(uris["decisions"], "decision impact",
