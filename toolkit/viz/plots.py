@@ -30,11 +30,12 @@ _SIM_COLOUR = "#d62728"
 MATRIX_FONTSIZE = 9  # points, the values written in a heatmap's cells (8 came out 6-7 px in a notebook)
 
 
-def _axes(ax):
+def _axes(ax, size=(5, 3.5)):
+    """``ax``, or the axes of a new figure of ``size`` inches (the games' ``viz.draw`` give their own size)."""
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(5, 3.5))
+        _, ax = plt.subplots(figsize=size)
     return ax
 
 

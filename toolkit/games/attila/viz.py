@@ -69,6 +69,7 @@ import pandas as pd
 from toolkit.core import stats
 from toolkit.games.attila.board import resolve_path
 from toolkit.games.attila.rules import TRIBES
+from toolkit.viz.plots import _axes
 
 # spec §2: Franks blue, Goths yellow, Saxons green, Vandals grey, Teutons red, Huns black
 TRIBE_COLOURS = {
@@ -96,14 +97,6 @@ POSITIONS = {
 NODE_RADIUS = 1.1
 TARGET_EDGE = 4.0  # mean border length of a fallback layout, about that of POSITIONS
 MIN_DISTANCE = 2.7  # no two fallback nodes closer than this
-
-
-def _axes(ax, size=(12.5, 6.8)):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=size)
-    return ax
 
 
 def _board_of(board_or_rules):
@@ -332,7 +325,7 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
     from matplotlib.patches import Circle, Rectangle
 
     board, file_sea = _board_of(board)
-    ax = _axes(ax)
+    ax = _axes(ax, size=(12.5, 6.8))
     n = board.n
     pos = layout(board, positions)
     figures = _figures_array(figures, n)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.games.halali.rules import DIRECTIONS, HUNTER, KINDS
+from toolkit.viz.plots import _axes
 
 # colours by kind: blue-ish (Blue's bear, fox), browns (Brown's lumberjack, hunter), greens (neutral, tree)
 KIND_COLOURS = {
@@ -54,14 +55,6 @@ LAST_COLOUR = "#e6007e"
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # N, E, S, W as (dx, dy)
 FILES = "abcdefg"
 CENTRE = 24
-
-
-def _axes(ax, size=(6.2, 6.2)):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=size)
-    return ax
 
 
 def _square_of(name: str) -> int:
@@ -147,7 +140,7 @@ def draw_board(position, rules=None, ax=None, *, show_hidden: bool = False, high
     """
     from matplotlib.patches import Circle, FancyBboxPatch, Patch, Rectangle
 
-    ax = _axes(ax)
+    ax = _axes(ax, size=(6.2, 6.2))
     cells = _cells(position)
     exits = _exits(rules)
     exit_squares = {s for s, _ in exits}

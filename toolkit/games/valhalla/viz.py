@@ -54,6 +54,8 @@ from __future__ import annotations
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
 
+from toolkit.viz.plots import _axes
+
 SHIP_FACE = {"black": "#1b1b1b", "white": "#fbfbf5"}
 TEXT_ON = {"black": "white", "white": "black"}
 SQUARE_COLOUR = "#f1e6cc"  # parchment
@@ -66,14 +68,6 @@ PROTECTED_COLOUR = "#2e8b57"
 RUNES = "STGH"  # Sowulo, Tiewaz, Gebo, Hagalaz (§2.4)
 ROWS = 3
 ROW_LENGTH = 12
-
-
-def _axes(ax, size=(9.0, 4.2)):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=size)
-    return ax
 
 
 def cell(square: int) -> tuple:
@@ -185,7 +179,7 @@ def draw(position, seat=None, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax)
+    ax = _axes(ax, size=(9.0, 4.2))
     _board(ax, position)
     _fleets(ax, position)
     _throw(ax, position)

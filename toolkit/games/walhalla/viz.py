@@ -84,6 +84,7 @@ import dataclasses
 
 from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import COLOURS, FIELD_TYPES, WHEAT, load_dragons
+from toolkit.viz.plots import _axes
 
 __all__ = ["Mooring", "MooringLog", "Position", "draw", "draw_board", "main", "parts", "position_of", "replay"]
 
@@ -376,14 +377,6 @@ def replay(rules, seed: int = 0, game_index: int = 0, policies=None) -> list:
 # ---------------------------------------------------------------------------- drawing
 
 
-def _axes(ax, size=(13.0, 8.2)):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=size)
-    return ax
-
-
 def parts(ax, kind: str) -> list:
     """The artists of ``ax`` whose gid starts with ``kind``, as ``(fields, artist)``.
 
@@ -573,7 +566,7 @@ def draw_board(position, ax=None, title: str | None = None, *, highlight: bool =
 
     if not isinstance(position, Position):
         position = position_of(position)
-    ax = _axes(ax)
+    ax = _axes(ax, size=(13.0, 8.2))
     top = _top(position)
     height = (top + 0.5) * H
 
