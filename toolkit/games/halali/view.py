@@ -41,6 +41,7 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.games.halali import reference as ref
+from toolkit.games.halali.replay import grid_of
 from toolkit.games.halali.rules import KINDS, square_name
 
 __all__ = ["DECISIONS", "Position", "describe", "position"]
@@ -176,7 +177,7 @@ def position(game, decision=None) -> Position:
     scores = (state.score(0), state.score(1))
     tiles = (state.tiles(0), state.tiles(1))
     return Position(
-        grid=tuple(None if t is None else (t.kind, bool(t.face_up), t.dir) for t in state.grid),
+        grid=grid_of(state),
         colour=tuple(state.colour), scores=scores, tiles=tiles,
         match_scores=tuple(sum(g.score(s) for g in games) for s in (0, 1)),
         match_tiles=tuple(sum(g.tiles(s) for g in games) for s in (0, 1)),
