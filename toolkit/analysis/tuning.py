@@ -300,9 +300,10 @@ class Tuning:
     metrics); ``finalists``: the candidates played again on ``final_seed`` (``distance`` there, the
     targeted metrics with bounds), nearest first; ``best`` / ``base``: the outcome rows of the winner and
     of the base rules on ``final_seed`` (every metric with ``_low`` / ``_high``); ``study``: Optuna's;
-    ``verdict``: ``"met"`` (the base rules' 95% interval on the fresh seed already holds every target:
-    no change proposed), ``"moved"`` (the winner moves every targeted metric toward its target beyond the
-    base rules' interval: intervals apart; proposed) or ``"not moved"`` (no change proposed)."""
+    ``verdict`` (:func:`verdict_of`): ``"met"`` (the base rules' 95% interval on the fresh seed already
+    holds every target: no change proposed), ``"moved"`` (the winner moves every targeted metric toward its
+    target beyond the base rules' interval: intervals apart; proposed) or ``"not moved"`` (no change
+    proposed)."""
 
     game: str
     targets: list
@@ -475,6 +476,30 @@ def _holds(target, base: Mapping) -> bool:
     return not isinstance(target.value, str) and bool(low <= target.value <= high)
 
 
+def verdict_of(goal, base: Mapping, tuned: Mapping) -> str:
+    """The tuning's verdict over every target of ``goal`` (:class:`Target`), from the 95% intervals of the
+    base rules' outcome row ``base`` and the tuned rules' ``tuned`` (each metric with ``_low`` / ``_high``),
+    both measured on the fresh seed.
+
+    ``"met"`` when the base interval holds *every* number target (a max / min target is never met);
+    else ``"moved"`` when the tuned rules move *every* targeted metric toward its target beyond the base
+    interval (the two intervals apart); else ``"not moved"``.  One target off is enough to deny either.
+
+    >>> base = {"duration_turns": 230.0, "duration_turns_low": 225.0, "duration_turns_high": 235.0,
+    ...         "balance": 0.50, "balance_low": 0.48, "balance_high": 0.52}
+    >>> tuned = {**base, "duration_turns": 298.0, "duration_turns_low": 292.0, "duration_turns_high": 304.0}
+    >>> verdict_of([Target("balance", 0.5)], base, tuned)
+    'met'
+    >>> verdict_of([Target("balance", 0.5), Target("duration_turns", 300.0)], base, tuned)
+    'not moved'
+    >>> verdict_of([Target("duration_turns", 300.0)], base, tuned)
+    'moved'
+    """
+    if all(_holds(t, base) for t in goal):
+        return "met"
+    return "moved" if all(_apart(t, base, tuned) for t in goal) else "not moved"
+
+
 def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int = 20_000, *, seed: int = 0,
          weights: Mapping | None = None, rules=None, preset=None, policies=None, finalists: int = 3,
          final_games: int | None = None, final_seed: int | None = None, skilled: str = "lookahead",
@@ -638,8 +663,7 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                 "backend": "dask" if distributed else "local", "sampler": "optuna TPE",
                 "rounding": {d.name: table_step(d) for d in dims if table_step(d) is not None}}
     best, base_row = final_rows[winner], final_rows[-1]
-    verdict = ("met" if all(_holds(t, base_row) for t in goal)
-               else "moved" if all(_apart(t, base_row, best) for t in goal) else "not moved")
+    verdict = verdict_of(goal, base_row, best)
     return Tuning(game=spec.name, targets=goal, dimensions=dims, base_rules=base, best_rules=final_rules[winner],
                   best_values=final_values[numbers[winner]], best=best, base=base_row,
                   trials=table, finalists=final_table, study=study, settings=settings, verdict=verdict)
@@ -663,4 +687,4 @@ def _bar(total, name, progress):
 
 
 __all__ = ["Dimension", "Target", "Tuning", "evaluate", "metric_names", "parse_targets", "parse_vary", "space",
-           "targets_of", "tune"]
+           "targets_of", "tune", "verdict_of"]

@@ -1,0 +1,327 @@
+"""Verdicts over several targets or kinds: every function that turns several intervals into one sentence (or
+one word) says only what holds of *each* of them, not of one (the issue "verdicts over several targets or
+kinds").
+
+One section per function, each fed hand-built intervals (no game is played) with mixed cases: some targets,
+rungs, policies, kinds or quantities settled, others not, beside the all-true controls.
+
+- the tuning's verdict (:func:`toolkit.analysis.tuning.verdict_of`) and its sentence (``Tuning.answer``);
+- the ladder's trend of the first player's edge (:func:`toolkit.analysis.strength.edge_trend`);
+- the tournament's ratings in words (:func:`toolkit.analysis.ratings.in_words`);
+- which decisions matter (:func:`toolkit.analysis.decisions.answer`), the mixes its own tests do not hold;
+- the dashboard's before/after (:func:`toolkit.analysis.paired.before_after` and the page's list of its
+  sentences).
+
+Each test's docstring names the break in the source that turns it red (each was made in the source, seen
+red, then reverted).
+"""
+
+from __future__ import annotations
+
+import html
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+from scipy.stats import t as student_t
+
+import toolkit
+from toolkit.analysis import decisions, paired, ratings
+from toolkit.analysis.strength import edge_trend
+from toolkit.analysis.tuning import Dimension, Target, Tuning, verdict_of
+
+Z95 = 1.959963984540054
+
+
+def bonferroni(m: int) -> float:
+    """The z of ``m`` intervals held together at 95% (each two-sided at 1 - 0.05/m)."""
+    return NormalDist().inv_cdf(1 - 0.025 / m)
+
+
+# -- the tuning: verdict_of and Tuning.answer -------------------------------------------------------------------
+
+
+def row(**metrics) -> dict:
+    """An outcome row by hand: ``metric=(value, low, high)`` -> ``metric``, ``metric_low``, ``metric_high``."""
+    out = {}
+    for metric, (value, low, high) in metrics.items():
+        out.update({metric: value, f"{metric}_low": low, f"{metric}_high": high})
+    return out
+
+
+# the base rules on the fresh seed: a first player's rate of 0.5, a duration of 230 turns, decisiveness 0.6
+BASE = row(first_player_win_rate=(0.50, 0.49, 0.51), duration_turns=(230.0, 226.0, 234.0),
+           decisiveness=(0.60, 0.58, 0.62))
+
+
+def test_a_target_far_off_beside_one_met_is_not_met():
+    """Two targets, the base interval holding the first player's 0.5 and far from a duration of 300: not
+    "met" (and, the tuned rules moving nothing, "not moved").  Break: ``all`` -> ``any`` in verdict_of's "met"."""
+    goal = [Target("first_player_win_rate", 0.5), Target("duration_turns", 300.0)]
+    assert verdict_of(goal, BASE, BASE) == "not moved"
+    assert verdict_of(goal[::-1], BASE, BASE) == "not moved"  # whichever is listed first
+    # the controls: each target met alone, and both met together
+    assert verdict_of(goal[:1], BASE, BASE) == "met"
+    assert verdict_of([Target("first_player_win_rate", 0.5), Target("duration_turns", 232.0)], BASE, BASE) == "met"
+
+
+def test_one_target_moved_and_another_not_is_not_moved():
+    """Two targets far off; the tuned rules move the duration to 298 [294, 302], beyond the base's
+    [226, 234], and leave decisiveness where it was: "not moved".  Break: ``all`` -> ``any`` in verdict_of's
+    "moved"."""
+    goal = [Target("duration_turns", 300.0), Target("decisiveness", 0.4)]
+    partly = {**BASE, **row(duration_turns=(298.0, 294.0, 302.0))}
+    assert verdict_of(goal, BASE, partly) == "not moved"
+    assert verdict_of(goal[::-1], BASE, partly) == "not moved"
+    # the control: both moved apart, each toward its target
+    both = {**partly, **row(decisiveness=(0.45, 0.43, 0.47))}
+    assert verdict_of(goal, BASE, both) == "moved"
+
+
+def test_a_target_moved_apart_but_away_from_its_value_is_not_moved():
+    """Both intervals apart from the base's, but decisiveness went up to 0.75 [0.73, 0.77] while its target
+    is 0.4: not "moved" (apart is not enough; nearer too).  Break: ``_apart`` without its
+    ``target.distance(tuned) < target.distance(base)`` condition."""
+    goal = [Target("duration_turns", 300.0), Target("decisiveness", 0.4)]
+    away = {**BASE, **row(duration_turns=(298.0, 294.0, 302.0), decisiveness=(0.75, 0.73, 0.77))}
+    assert verdict_of(goal, BASE, away) == "not moved"
+    toward = {**away, **row(decisiveness=(0.45, 0.43, 0.47))}  # the control: the same gap, toward 0.4
+    assert verdict_of(goal, BASE, toward) == "moved"
+
+
+def test_a_max_or_min_target_is_never_met_and_counts_its_direction():
+    """A "max" duration beside a first player's rate the base rules hold: not "met" (a direction has no
+    value to hold).  Beside a number target both tuned rules move toward: "moved" when the duration went up,
+    "not moved" when it went down; "min" the other way round.  Break: ``_holds`` taking a direction as held
+    (``return isinstance(target.value, str) or bool(low <= target.value <= high)``)."""
+    held = [Target("duration_turns", "max"), Target("first_player_win_rate", 0.5)]
+    assert verdict_of(held, BASE, BASE) == "not moved"
+    assert verdict_of(held[1:], BASE, BASE) == "met"  # the control: the number target alone
+    longer = {**BASE, **row(duration_turns=(300.0, 296.0, 304.0), first_player_win_rate=(0.545, 0.535, 0.555))}
+    shorter = {**longer, **row(duration_turns=(200.0, 196.0, 204.0))}
+    for direction, up, down in (("max", "moved", "not moved"), ("min", "not moved", "moved")):
+        goal = [Target("duration_turns", direction), Target("first_player_win_rate", 0.55)]
+        assert (verdict_of(goal, BASE, longer), verdict_of(goal, BASE, shorter)) == (up, down), direction
+
+
+def tuning(goal, best) -> Tuning:
+    """A Tuning by hand (no search): Valhalla's standard rules as the base, a stick probability of 0.35
+    proposed, measured on 3,000 fresh games of seed 1; its verdict that of :func:`verdict_of`."""
+    return Tuning(game="valhalla", targets=goal, dimensions=[Dimension("stick_rune_up_probability", "float", 0.2, 0.8)],
+                  base_rules=toolkit.rules("valhalla"),
+                  best_rules=toolkit.rules("valhalla").replace(stick_rune_up_probability=0.35),
+                  best_values={"stick_rune_up_probability": 0.35}, best=best, base=BASE, trials=pd.DataFrame(),
+                  finalists=pd.DataFrame(), study=None,
+                  settings={"final_games": 3000, "final_seed": 1, "policies": "random,random"},
+                  verdict=verdict_of(goal, BASE, best))
+
+
+def test_the_answer_does_not_say_met_when_one_target_is_off():
+    """The base rules hold the first player's 0.5 but not a duration of 300, and the nearest candidate
+    moves neither: the sentence says no candidate moves the metrics and never that the base rules already
+    meet the target.  Break: ``Tuning.answer`` reading "met" as ``any(_holds(t, self.base) for t in
+    self.targets)`` instead of the verdict."""
+    goal = [Target("first_player_win_rate", 0.5), Target("duration_turns", 300.0)]
+    said = tuning(goal, BASE).answer()
+    assert "already meet" not in said
+    assert said == ("No candidate moves the metric measurably toward the target: the nearest, "
+                    "stick_rune_up_probability=0.35, gives first_player_win_rate 0.5 [0.49, 0.51] (target 0.5), "
+                    "0.5 [0.49, 0.51] under the base rules; duration_turns 230 [226, 234] (target 300), "
+                    "230 [226, 234] under the base rules, on 3,000 fresh games (seed 1); the intervals are not "
+                    "apart, so no change is proposed (players random,random, base rules the standard preset).")
+    met = tuning(goal[:1], BASE).answer()  # the control: the one target the base rules hold
+    assert met.startswith("The base rules already meet the target: first_player_win_rate 0.5 [0.49, 0.51] "
+                          "holds the target 0.5, on 3,000 fresh games (seed 1); no change proposed")
+
+
+# -- the ladder: edge_trend ------------------------------------------------------------------------------------
+
+
+def rungs(rows) -> pd.DataFrame:
+    """policy -> (rating, edge, low, high), weakest first."""
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["rating", "first_player_advantage",
+                                                                 "first_player_advantage_low",
+                                                                 "first_player_advantage_high"])
+
+
+def test_one_pair_of_rungs_apart_among_six_comparisons_is_a_trend():
+    """Four rungs (and one without the edge): only the weakest and the strongest differ, by 0.06 against a
+    half-width of 0.038 corrected for 6 comparisons; the other five pairs do not.  The edge grows with skill,
+    said of that one pair alone.  Break: ``if found:`` -> ``if len(found) == len(pairs):`` (a trend only
+    where every pair differs)."""
+    table = rungs({"a": (1, 0.00, -0.02, 0.02), "b": (2, 0.03, 0.00, 0.06), "c": (3, 0.04, 0.01, 0.07),
+                   "e": (4, np.nan, np.nan, np.nan), "d": (5, 0.06, 0.04, 0.08)})
+    half = bonferroni(6) * np.hypot(0.02 / Z95, 0.02 / Z95)
+    said = edge_trend(table)
+    assert said.startswith(f"The first player's edge grows with skill: d's is higher than a's by +0.060 "
+                           f"[{0.06 - half:+.3f}, {0.06 + half:+.3f}] (")
+    assert said.count("'s is higher than") == 1 and "lower than" not in said
+    assert said.endswith("+0.060 [+0.040, +0.080] for d; 6 comparisons). Left out: e (no interval for the edge in "
+                         "its self-play).")
+
+
+def test_no_change_is_said_only_when_every_pair_is_known_to_the_resolution():
+    """Three rungs, none differing: two known to ±0.005, one to ±0.2.  The two narrow ones alone would say
+    "does not change measurably"; with the wide one the differences up to ±0.244 could hide a change, so
+    there are not enough games.  Break: ``widest = max(widest, half)`` -> ``widest = half`` (the last pair's
+    width read as every pair's)."""
+    table = rungs({"random": (1, 0.0, -0.2, 0.2), "greedy": (2, 0.0, -0.005, 0.005),
+                   "mcts": (3, 0.001, -0.004, 0.006)})
+    widest = bonferroni(3) * np.hypot(0.2 / Z95, 0.005 / Z95)
+    said = edge_trend(table)
+    assert said.startswith("Not enough games to tell whether the first player's edge changes with skill: no two "
+                           f"rungs differ measurably, but differences up to ±{widest:.3f} could hide")
+    assert f"±{widest:.3f}" == "±0.244"
+    narrow = edge_trend(table.drop(index="random"))  # the control: the narrow rungs alone
+    assert narrow.startswith("The first player's edge does not change measurably with skill")
+
+
+# -- the tournament: ratings.in_words --------------------------------------------------------------------------
+
+
+def test_a_chain_of_policies_tells_apart_each_neighbour_on_its_own():
+    """Four policies by Elo: lookahead clear of greedy, greedy and mcts:50 overlapping, mcts:50 clear of random.
+    Each neighbour pair gets its own verdict: the tie in the middle does not spread down the chain.  Break: a
+    ``tied`` flag in ``in_words`` set by the first pair that cannot be told apart and holding every later
+    pair as tied too."""
+    table = pd.DataFrame({"elo": [1800.0, 1600.0, 1590.0, 1300.0], "se": [10.0] * 4},
+                         index=["lookahead", "greedy", "mcts:50", "random"])
+    table.attrs["rating"] = "elo"
+    half = Z95 * np.hypot(10.0, 10.0)  # 27.7
+    assert ratings.in_words(table) == (
+        f"lookahead is about 200 Elo (95%: {200 - half:.0f} to {200 + half:.0f}) above greedy; it wins about 76% of "
+        "their games; greedy and mcts:50 cannot be told apart: greedy is 10 Elo (95%: -18 to 38) above; "
+        f"mcts:50 is about 290 Elo (95%: {290 - half:.0f} to {290 + half:.0f}) above random; it wins about 84% of "
+        "their games.")
+
+
+def test_openskill_ratings_tell_apart_some_neighbours_and_not_others():
+    """Three policies by OpenSkill mu: greedy clear of lookahead (5.0 [2.2, 7.8]), lookahead and random not
+    (1.0 [-1.8, 3.8]).  Break: the OpenSkill branch of ``in_words`` calling a pair apart by its estimate
+    (``if diff > 0``) instead of its interval (``if low > 0``)."""
+    table = pd.DataFrame({"mu": [30.0, 25.0, 24.0], "sigma": [1.0, 1.0, 1.0]},
+                         index=["greedy", "lookahead", "random"])
+    table.attrs["rating"] = "openskill"
+    assert ratings.in_words(table) == ("greedy is about 5.0 mu (95%: 2.2 to 7.8) above lookahead; lookahead and "
+                                       "random cannot be told apart: lookahead is 1.0 mu (95%: -1.8 to 3.8) above.")
+
+
+# -- which decisions matter: decisions.answer ------------------------------------------------------------------
+
+COLUMNS = ["kind", "decisions", "with_choice", "impact", "impact_low", "impact_high", "game_impact",
+           "game_impact_low", "game_impact_high", "games"]
+
+
+def kinds(rows, n_games=1000) -> pd.DataFrame:
+    """A decisions table by hand, one row of :data:`COLUMNS` a kind."""
+    frame = pd.DataFrame(rows, columns=COLUMNS).set_index("kind")
+    frame.attrs.update(title="Toy", n_games=n_games, judge="mcts:200", forced_all=(0.38, 0.36, 0.40))
+    return frame
+
+
+# five kinds, one of each verdict: move matters most, extra throw could be cut, bid may be busywork, discard
+# never had a choice, trade came up with a choice in 10 games only (too rare to judge)
+FIVE = [("move", 50, 40, 0.07, 0.06, 0.08, 2.8, 2.4, 3.2, 1000),
+        ("extra throw", 5, 0.5, 0.004, 0.0, 0.008, 0.002, -0.002, 0.004, 1000),
+        ("bid", 5, 0.5, 0.01, 0.005, 0.015, 0.003, -0.004, 0.009, 1000),
+        ("discard", 2, 0, np.nan, np.nan, np.nan, np.nan, np.nan, np.nan, 0),
+        ("trade", 0.01, 0.01, 0.002, -0.001, 0.005, 0.0, -0.001, 0.001, 10)]
+
+
+def corrected(m, n=1000) -> float:
+    """How much wider a 95% t interval over ``n`` games is when ``m`` are read at once (Bonferroni)."""
+    return student_t.ppf(1 - 0.025 / m, n - 1) / student_t.ppf(0.975, n - 1)
+
+
+def test_each_kind_gets_its_own_verdict_in_one_table():
+    """One table, five verdicts: each claim is said of its kind and of no other (the kind that matters most is
+    not cut; the kind shown small is not "may be"; the one too rare is neither).  Break: "could cut" judged by
+    the smallest upper bound of the table (``upper.min() < MEANINGLESS``) instead of the kind's own."""
+    said = decisions.answer(kinds(FIVE))
+    assert "The choice at a move decision matters most of the kinds judged: +0.070" in said
+    every = [kind for kind, *_ in FIVE]
+    cut = [k for k in every if f"Choosing well at every {k} decision of a game gains at most" in said]
+    maybe = [k for k in every if f"The {k} decision may be busywork" in said]
+    assert (cut, maybe) == (["extra throw"], ["bid"])
+    assert "Every discard decision in these games had a single option: it asks the player nothing." in said
+    assert "Every move decision" not in said and "Every trade decision" not in said
+    assert ("A trade decision with a choice came up in only 10 of 1,000 games, too few to judge (judging takes "
+            f"{decisions.MIN_GAMES} games with a choice).") in said
+    assert said.count("too few to judge") == 1
+
+
+def test_the_correction_counts_the_kinds_judged_not_the_rare_ones():
+    """The five kinds of one table: three are judged (the never-chosen and the rare kinds are not), so the
+    bounds are corrected for 3 kinds, and extra throw's upper bound is 0.002 + 0.002 x the 3-kind widening.
+    Break: ``m = len(came)`` (the rare kind counted among those compared)."""
+    said = decisions.answer(kinds(FIVE))
+    upper = 0.002 + 0.002 * corrected(3)
+    assert (f"Choosing well at every extra throw decision of a game gains at most {upper:+.3f} win probability over "
+            "random choices, in all (mcts:200 judging; 95% upper bound, corrected for the 3 kinds judged)") in said
+    bid = 0.003 + 0.006 * corrected(3)
+    assert f"at most {bid:+.3f} (95% upper bound, corrected for the 3 kinds judged)" in said
+    assert "4 kinds" not in said
+
+
+# -- the dashboard's before/after ------------------------------------------------------------------------------
+
+
+def run(win_0, first_seat, turns, seed=1) -> pd.DataFrame:
+    """A two-seat run's frame by hand, one row a game (game ``g`` at index ``g``)."""
+    win_0 = np.asarray(win_0)
+    frame = pd.DataFrame({"game_index": np.arange(len(win_0)), "winner": 1 - win_0, "win_0": win_0,
+                          "win_1": 1 - win_0, "turns": turns, "first_seat": first_seat})
+    frame.attrs["seed"] = seed
+    return frame
+
+
+# eight games on one seed: the seat that moved first won every game of the baseline; the change flips games 0
+# and 1 (seat 0's rate unchanged, the first player's down by 2 of 8: not measurable at 8 games) and shortens
+# every game by 3 or 4 turns (measurable)
+FIRST = [0, 1] * 4
+BEFORE = run([1, 0] * 4, FIRST, [40, 50, 60, 70] * 2)
+AFTER = run([0, 1] + [1, 0] * 3, FIRST, [37, 46, 57, 66] * 2)
+
+
+def paired_text(d, digits) -> str:
+    """``+x [lo, hi]`` of per-game differences ``d``, the paired 95% interval, as the sentences print it."""
+    mean, half = d.mean(), Z95 * d.std(ddof=1) / np.sqrt(d.size)
+    signed = [f"{v:+.{digits}f}".replace("-", "−") for v in (mean, mean - half, mean + half)]
+    return f"{signed[0]} [{signed[1]}, {signed[2]}]"
+
+
+def test_before_after_says_what_moved_and_what_did_not():
+    """Four quantities, one moved: the game length is down 3.50 turns [−3.87, −3.13] and its sentence says the
+    change moved it; the win rates are not measurably changed at 8 games and theirs say so.  Break:
+    ``measurable`` as ``row["ci_low"] > 0`` alone (a measurable fall read as no change)."""
+    table = paired.before_after(BEFORE, AFTER).set_index("quantity")
+    assert list(table.index) == ["seat 0's win rate", "seat 1's win rate", "the first player's win rate",
+                                 "game length (turns)"]
+    assert table["measurable"].to_dict() == {"seat 0's win rate": False, "seat 1's win rate": False,
+                                             "the first player's win rate": False, "game length (turns)": True}
+    turns = AFTER["turns"].to_numpy(float) - BEFORE["turns"].to_numpy(float)
+    assert paired_text(turns, 2) == "−3.50 [−3.87, −3.13]"
+    assert table.loc["game length (turns)", "sentence"] == \
+        "your change moved game length (turns) from 55.00 to 51.50 (−3.50 [−3.87, −3.13])"
+    first = np.array([0, 0, 1, 1, 1, 1, 1, 1.0]) - 1.0
+    assert table.loc["the first player's win rate", "sentence"] == (
+        f"the first player's win rate: no measurable change at 8 games (1.000 → 0.750, {paired_text(first, 3)})")
+    seat = AFTER["win_0"].to_numpy(float) - BEFORE["win_0"].to_numpy(float)
+    assert table.loc["seat 0's win rate", "sentence"] == (
+        f"seat 0's win rate: no measurable change at 8 games (0.500 → 0.500, {paired_text(seat, 3)})")
+
+
+def test_the_dashboard_lists_every_quantitys_sentence_moved_or_not():
+    """The page's before/after lists one sentence a quantity, in the table's order: the one that moved and
+    the three that did not, on the same seeds.  Break: ``_differences_html`` listing only the measurable rows'
+    sentences (``differences.loc[differences["measurable"], "sentence"]``)."""
+    from toolkit.viz.dashboard import Baseline, Dashboard
+
+    table = paired.before_after(BEFORE, AFTER)
+    # _differences_html reads only its arguments: called without building a page (which would play games)
+    shown = Dashboard._differences_html(None, table, Baseline(BEFORE, None, (), "the standard rules"))
+    items = [html.unescape(item.split("</li>")[0]) for item in shown.split("<li>")[1:]]
+    assert items == list(table["sentence"])
+    assert sum(item.startswith("your change moved") for item in items) == 1
+    assert sum("no measurable change at 8 games" in item for item in items) == 3
+    assert "Baseline: the standard rules. 8 games, paired on the same seeds.</p>" in shown
