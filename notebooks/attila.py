@@ -31,7 +31,9 @@
 # (swap cards).
 #
 # Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
-# of simulated games per run (100,000 by default; the test suite runs the notebook with a small `N`).
+# of simulated games per run (100,000 by default; the test suite runs the notebook with a small `N`). Every other size follows `N`: the runs with
+# slower players, the searches' budgets and samples, the games a panel change replays; at the test's `N`
+# every cell runs its real code, but its numbers say nothing).
 # Three policies play:
 #
 # - `random` picks uniformly among the legal options of every decision (the spec's reference player, §5);
@@ -80,9 +82,9 @@ from toolkit.viz.prose import pct
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
-N_WARS = min(300, max(30, N // 300))  # reference games for the war maps (about 10 greedy games a second)
-N_LOOK = max(50, N // 500)  # games with a lookahead player (about 25 a second against greedy)
-N_PANEL = max(10_000, min(N, 20_000))  # games per change of the rules panel
+N_WARS = min(300, max(2, N // 300))  # reference games for the war maps (about 10 greedy games a second)
+N_LOOK = max(2, N // 500)  # games with a lookahead player (about 25 a second against greedy)
+N_PANEL = min(N, 20_000)  # games per change of the rules panel
 SEED = 2024
 PLAYERS = (2, 3, 4, 5)
 RULES = {n: toolkit.rules("attila", num_players=n) for n in PLAYERS}
@@ -694,7 +696,7 @@ odds.summary(RULES[4])
 #
 # The panel below is generated from the `Rules` declaration: one control per parameter, a preset menu and
 # a game count. Every change rebuilds the rules (a value that is not allowed shows the reason instead of
-# plots), reruns `N_PANEL` games (at least 10,000) of greedy self-play, and redraws the win rate by turn
+# plots), reruns `N_PANEL` games (`N`, at most 20,000) of greedy self-play, and redraws the win rate by turn
 # order, the game length and how the games ended. Rules reach the compiled kernel as values, so no change
 # recompiles anything; greedy plays about 2,000–5,000 games a second on two cores, so a change takes a
 # few seconds. A field whose default depends on the number of players follows `num_players` until it is
@@ -750,14 +752,15 @@ play("attila", RULES[4], policies=("greedy",) * 4, seed=SEED, seat=0)
 
 # %% [markdown]
 # **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
-# self-play (`max(50, N // 200)`: 500 at the default `N`): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
-# the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
+# self-play (`max(2, N // 200)`: 500 at the default `N`; a kind is judged only from 50 games with it): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# the best by a search's estimate), and its *impact*, the win probability of the option `JUDGE` (`mcts:200` at the default `N`) picks
 # minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
 # Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
 # (`toolkit decisions attila -n GAMES --seed SEED` does the same from the command line).
 
 # %%
-N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on
-judged = decisions("attila", RULES[4], n_games=N_DECISIONS, seed=SEED, policies=("greedy",) * 4, progress=False)
+N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
+judged = decisions("attila", RULES[4], n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy",) * 4, progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

@@ -33,7 +33,9 @@
 # capture or exit the player to move must reveal a tile (`progress_limit`, our design).
 #
 # Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
-# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`). Three
+# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`). Every other size follows `N`: the runs with
+# slower players, the searches' budgets and samples, the games a panel change replays; at the test's `N`
+# every cell runs its real code, but its numbers say nothing). Three
 # policies play: `random` (uniform over the legal actions: the spec's reference player), `greedy` (takes
 # the most points now, avoids leaving a tile where it can be taken, reveals when nothing better is on) and
 # `lookahead` (also weighs every reveal by what it may show: about three times slower than `greedy`, and
@@ -61,10 +63,10 @@ from toolkit.viz.prose import caution, pct
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
-N_LOOK = max(500, N // 20)  # lookahead self-play (a few hundred games a second: its games are long)
-N_POLICY = max(200, N // 20)  # games per ordered pair of policies in section 9
-N_NO_GUARD = max(40, N // 2000)  # lookahead self-play without the loop guard (most games hit the action cap)
-N_PANEL = max(10_000, N)  # games per change of the rules panel
+N_LOOK = max(2, N // 20)  # lookahead self-play (a few hundred games a second: its games are long)
+N_POLICY = max(2, N // 20)  # games per ordered pair of policies in section 9
+N_NO_GUARD = max(2, N // 2000)  # lookahead self-play without the loop guard (most games hit the action cap)
+N_PANEL = N  # games per change of the rules panel
 SEED = 2024
 REPLAY_GAME = 0  # the game of the replay: game 0 of every run below
 
@@ -606,7 +608,7 @@ display(Markdown("\n".join(
 #
 # The panel below is generated from the `Rules` declaration: one control per parameter, a preset menu and a
 # game count. Every change rebuilds the rules (a value that is not allowed, such as tile counts that do not
-# sum to 48, shows the reason instead of plots), reruns `N_PANEL` games (at least 10,000) of greedy
+# sum to 48, shows the reason instead of plots), reruns `N_PANEL` games (`N`) of greedy
 # self-play in summary mode, and redraws the win rate of each seat (seat 0 is Blue; in a two-game match it
 # is Blue in game 1 only) and the game length. Greedy self-play plays about 12,000 games a second per core,
 # and rules reach the compiled kernel as values, so no change recompiles anything.
@@ -653,14 +655,15 @@ play("halali", STANDARD, policies=("greedy", "greedy"), seed=SEED, seat=0)
 
 # %% [markdown]
 # **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
-# self-play (`max(50, N // 200)`: 500 at the default `N`): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
-# the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
+# self-play (`max(2, N // 200)`: 500 at the default `N`; a kind is judged only from 50 games with it): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# the best by a search's estimate), and its *impact*, the win probability of the option `JUDGE` (`mcts:200` at the default `N`) picks
 # minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
 # Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
 # (`toolkit decisions halali -n GAMES --seed SEED` does the same from the command line).
 
 # %%
-N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on
-judged = decisions("halali", STANDARD, n_games=N_DECISIONS, seed=SEED, policies=("greedy", "greedy"), progress=False)
+N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
+judged = decisions("halali", STANDARD, n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy", "greedy"), progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

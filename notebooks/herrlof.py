@@ -33,9 +33,11 @@
 # reaches 50 points, or after ten rounds; the dealer alternates and the non-dealer leads the first trick.
 #
 # Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
-# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`). Three
+# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`). Every other size follows `N`: the runs with
+# slower players, the searches' budgets and samples, the games a panel change replays; at the test's `N`
+# every cell runs its real code, but its numbers say nothing). Three
 # policies play: `random` (uniform over the legal options, bids included: the spec's reference player),
-# `greedy` (bids its hand strength and plays to its bid) and `lookahead:8` (Monte Carlo sampling of the
+# `greedy` (bids its hand strength and plays to its bid) and `LOOKAHEAD`, `lookahead:8` at the default `N` (Monte Carlo sampling of the
 # unseen cards, 8 samples per decision; about a hundred times slower, so it plays fewer games).
 
 # %%
@@ -55,11 +57,11 @@ from toolkit.viz.prose import caution, edge
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
-N_LOOK = max(20, N // 200)  # games with a lookahead player (~70 games a second against random)
-N_POLICY = max(20, N // 100)  # games per ordered pair of policies in section 7
-N_PANEL = max(20_000, N)  # games per change of the rules panel
+N_LOOK = max(2, N // 200)  # games with a lookahead player (~70 games a second against random)
+N_POLICY = max(2, N // 100)  # games per ordered pair of policies in section 7
+N_PANEL = N  # games per change of the rules panel
 SEED = 2024
-LOOKAHEAD = "lookahead:8"
+LOOKAHEAD = f"lookahead:{min(8, max(2, N // 10_000))}"  # samples a decision: 8 at the default N
 
 STANDARD = toolkit.rules("herrlof", "standard")
 PUBLISHER = toolkit.rules("herrlof", "publisher")
@@ -404,11 +406,11 @@ display(Markdown("\n".join(worth_sentence(row) for _, row in score_rows.iterrows
 # `lookahead:8:no_trade`, `:no_swap`.
 # Both seatings are played on one seed; the share is the user's wins among the decided games (0.5: the
 # effect is worth nothing to whoever can use it), with its 95% Wilson interval. Two levels of play:
-# `greedy` against `greedy` (`N_EVEN` games per seating) and `lookahead:8` against `lookahead:8`
+# `greedy` against `greedy` (`N_EVEN` games per seating) and `LOOKAHEAD` against `LOOKAHEAD`
 # (`N_LOOK`). The 9 (the winner cedes the lead) is no one's choice, so it has no price of this kind.
 
 # %%
-N_EVEN = max(200, N // 10)  # games per seating between two greedy players (greedy is fast)
+N_EVEN = max(2, N // 10)  # games per seating between two greedy players (greedy is fast)
 
 
 def head_to_head(user, decliner, n_games):
@@ -632,7 +634,7 @@ display(Markdown("\n".join(
 #
 # The panel below is generated from the `Rules` declaration: one control per parameter, a preset menu and a
 # game count. Every change rebuilds the rules (a value that is not allowed shows the reason instead of
-# plots), reruns `N_PANEL` games (at least 20,000) of greedy against random in summary mode, and redraws
+# plots), reruns `N_PANEL` games (`N`) of greedy against random in summary mode, and redraws
 # the win rate per seat and the game length in rounds. Rules reach the compiled kernel as values, so no
 # change recompiles anything; a run of 20,000 games takes well under a second.
 
@@ -677,14 +679,15 @@ play("herrlof", STANDARD, policies=("greedy", "greedy"), seed=SEED, seat=0)
 
 # %% [markdown]
 # **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
-# self-play (`max(50, N // 200)`: 500 at the default `N`): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
-# the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
+# self-play (`max(2, N // 200)`: 500 at the default `N`; a kind is judged only from 50 games with it): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# the best by a search's estimate), and its *impact*, the win probability of the option `JUDGE` (`mcts:200` at the default `N`) picks
 # minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
 # Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
 # (`toolkit decisions herrlof -n GAMES --seed SEED` does the same from the command line).
 
 # %%
-N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on
-judged = decisions("herrlof", STANDARD, n_games=N_DECISIONS, seed=SEED, policies=("greedy", "greedy"), progress=False)
+N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
+judged = decisions("herrlof", STANDARD, n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy", "greedy"), progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

@@ -48,7 +48,9 @@
 # (Herrlof 8 instead of 32, Attila 2 and Walhalla 4 instead of 8), so the "skilled" player of those games is
 # a weaker searcher than it could be.
 #
-# `N` sets the number of games per run (20,000 by default; the test suite runs the notebook with a small `N`);
+# `N` sets the number of games per run (20,000 by default; the test suite runs the notebook with a small `N`). Every other size follows `N`: the runs with
+# slower players, the searches' budgets and samples, the games a panel change replays; at the test's `N`
+# every cell runs its real code, but its numbers say nothing);
 # runs with a lookahead player play fewer games, `N_LOOK` per seating, scaled by how fast each game's
 # lookahead is. `TOOLKIT_NOTEBOOK_GAMES` (names, comma-separated) keeps the notebook to some of the games.
 
@@ -79,7 +81,16 @@ GAMES = [g for g in toolkit.GAMES if not ONLY or g in ONLY]
 # card games, on two cores)
 LOOKAHEAD = {g: toolkit.GAMES[g].presentation.notebook_lookahead for g in GAMES}
 N_LOOK = {g: toolkit.GAMES[g].presentation.lookahead_games(N) for g in GAMES}
-TASK_GAMES = max(500, N // 4)  # games per task of a sweep: four tasks per variant, to spread over Dask workers
+TASK_GAMES = max(1, N // 4)  # games per task of a sweep: four tasks per variant, to spread over Dask workers
+MCTS_SHARE = N / 20_000  # a tree search's budget scales with N: its own at the default N
+
+
+def at_size(policy: str) -> str:
+    """``policy`` at this notebook's size: ``mcts:B`` with its budget ``B`` scaled by ``MCTS_SHARE``."""
+    base, _, budget = policy.partition(":")
+    return f"mcts:{max(4, round(int(budget) * MCTS_SHARE))}" if base == "mcts" and budget.isdigit() else policy
+
+
 print(f"N = {N:,} games per run, seed {SEED}; with a lookahead player: "
       + ", ".join(f"{g} {N_LOOK[g]:,} ({LOOKAHEAD[g]})" for g in GAMES))
 pd.DataFrame({"game": [toolkit.GAMES[g].title for g in GAMES],
@@ -484,7 +495,7 @@ display(Markdown(f"**Reading the numbers (seed {SEED}).** Policies from the weak
 # OpenSkill with more) and plays each in every seat (self-play), measuring the design metrics that depend on
 # play at each strength: the first player's edge, duration, decisiveness, lead changes, and the skill gap
 # (the win rate against random minus the fair share). The rungs are each game's page setting: `random`,
-# `greedy`, its lookahead and the tree search `mcts:100` (Attila and Walhalla leave the lookahead out, whose
+# `greedy`, its lookahead and the tree search `mcts:100` (its budget scaled with `N`: 100 at the default) (Attila and Walhalla leave the lookahead out, whose
 # four-player tournaments are slow; `toolkit ladder GAME` plays the full ladder up to `mcts:1000`). Few
 # games per pairing here, so the intervals are wide; the sentence under each plot says whether the edge
 # moves by more than they allow.
@@ -493,8 +504,8 @@ display(Markdown(f"**Reading the numbers (seed {SEED}).** Policies from the weak
 ladders = {}
 for game in GAMES:
     runs = toolkit.GAMES[game].presentation.page_runs
-    rungs = tuple(LOOKAHEAD[game] if p == "lookahead" else p for p in runs.ladder_policies)
-    ladders[game] = toolkit.analysis.ladder(game, policies=rungs, n_games=max(4, min(runs.ladder, N // 500)),
+    rungs = tuple(LOOKAHEAD[game] if p == "lookahead" else at_size(p) for p in runs.ladder_policies)
+    ladders[game] = toolkit.analysis.ladder(game, policies=rungs, n_games=max(2, min(runs.ladder, N // 500)),
                                             seed=SEED, progress=False)
     axes = plots.ladder_plot(ladders[game])
     axes[0].figure.suptitle(f"{game}: the design metrics by strength ({ladders[game].attrs['n_games']:,} games "
@@ -514,8 +525,8 @@ display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
 # does not ride on the search's own luck. Each game may declare one question (`Presentation.tune_question`); the
 # three plots show the search (each trial's distance to the target, the best so far, the finalists ringed),
 # how much of the variation each rule explains (Optuna's importance) and the targeted metric under the base
-# and the tuned rules with 95% intervals. `N` scales the games per trial (the questions' own sizes at the
-# full `N`, a third of the trials at a small one), so the answers here are a sketch; `toolkit tune` runs the
+# and the tuned rules with 95% intervals. `N` scales the games per trial and the trials (the questions' own sizes at the
+# default `N`), so the answers here are a sketch; `toolkit tune` runs the
 # full search from the command line and writes `best.json` with every trial.
 
 # %%
@@ -526,9 +537,9 @@ for game in GAMES:
         display(Markdown(f"**{toolkit.GAMES[game].title}** declares no tuning question "
                          "(`Presentation.tune_question`)."))
         continue
-    trials = q.trials if N >= 20_000 else max(6, q.trials // 3)
+    trials = max(6, round(q.trials * min(1, N / 20_000)))  # fewer: Optuna cannot rank the rules (it warns)
     tunings[game] = t = toolkit.analysis.tune(
-        game, q.targets, q.vary, trials=trials, n_games=max(500, q.n_games * N // 20_000), seed=SEED,
+        game, q.targets, q.vary, trials=trials, n_games=max(10, q.n_games * N // 20_000), seed=SEED,
         preset=q.preset, policies=q.policies, skilled=q.skilled, unskilled=q.unskilled, progress=False)
     plots.tuning_figure(t)
     plt.show()

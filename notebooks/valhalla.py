@@ -34,7 +34,9 @@
 # that black has the advantage; section 4 tests that claim.
 #
 # Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
-# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`).
+# of simulated games (100,000 by default; the test suite runs the notebook with a small `N`). Every other size follows `N`: the runs with
+# slower players, the searches' budgets and samples, the games a panel change replays; at the test's `N`
+# every cell runs its real code, but its numbers say nothing).
 
 # %%
 import os
@@ -54,7 +56,7 @@ from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
 THROWS = 3 * N  # stick throws simulated in pure Python (section 1)
-N_POLICY = max(200, N // 50)  # games per ordered pair of policies; lookahead costs ~0.5 ms a game
+N_POLICY = max(2, N // 50)  # games per ordered pair of policies; lookahead costs ~0.5 ms a game
 SEED = 2024
 
 STANDARD = toolkit.rules("valhalla", "standard")
@@ -305,14 +307,15 @@ play("valhalla", STANDARD, policies=("greedy", "greedy"), seed=SEED, seat=0)
 
 # %% [markdown]
 # **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
-# self-play (`max(50, N // 200)`: 500 at the default `N`): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
-# the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
+# self-play (`max(2, N // 200)`: 500 at the default `N`; a kind is judged only from 50 games with it): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# the best by a search's estimate), and its *impact*, the win probability of the option `JUDGE` (`mcts:200` at the default `N`) picks
 # minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
 # Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
 # (`toolkit decisions valhalla -n GAMES --seed SEED` does the same from the command line).
 
 # %%
-N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on
-judged = decisions("valhalla", STANDARD, n_games=N_DECISIONS, seed=SEED, policies=("greedy", "greedy"), progress=False)
+N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
+judged = decisions("valhalla", STANDARD, n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy", "greedy"), progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

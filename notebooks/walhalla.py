@@ -39,7 +39,9 @@
 # Vikings in Walhalla.
 #
 # Everything below calls the `toolkit` package; no rule is written in this notebook. `N` sets the number
-# of simulated games per run (100,000 by default; the test suite runs the notebook with a small `N`).
+# of simulated games per run (100,000 by default; the test suite runs the notebook with a small `N`). Every other size follows `N`: the runs with
+# slower players, the searches' budgets and samples, the games a panel change replays; at the test's `N`
+# every cell runs its real code, but its numbers say nothing).
 # Three policies play:
 #
 # - `random` picks uniformly among the options of every decision (the spec's reference player, §5);
@@ -83,8 +85,8 @@ from toolkit.viz.prose import pct
 from toolkit.viz.widgets import rules_panel
 
 N = int(os.environ.get("TOOLKIT_NOTEBOOK_N", "100000"))
-N_LOOK = max(200, N // 100)  # games with a lookahead player (about 70 a second against greedy)
-N_PANEL = max(10_000, min(N, 20_000))  # games per change of the rules panel
+N_LOOK = max(2, N // 100)  # games with a lookahead player (about 70 a second against greedy)
+N_PANEL = min(N, 20_000)  # games per change of the rules panel
 SEED = 2024
 REPLAY_GAME = 0  # the game of the pictures: game 0 of every 4-player greedy run below
 PLAYERS = (3, 4)
@@ -725,7 +727,7 @@ odds.summary(VARIABLE[4])
 #
 # The panel below is generated from the `Rules` declaration: one control per parameter, a preset menu and
 # a game count. Every change rebuilds the rules (a value that is not allowed shows the reason instead of
-# plots), reruns `N_PANEL` games (at least 10,000) of greedy self-play, and redraws the win rate by turn
+# plots), reruns `N_PANEL` games (`N`, at most 20,000) of greedy self-play, and redraws the win rate by turn
 # order, the VP per player by source and the number of fights per game. Rules reach the compiled kernel
 # as values, so no change recompiles anything; greedy plays about 2,000 games a second on two cores, so a
 # change takes a few seconds. The fields whose default depends on the number of players (`start_midgard`,
@@ -779,14 +781,15 @@ play("walhalla", RULES[4], policies=("greedy",) * 4, seed=SEED, seat=0)
 
 # %% [markdown]
 # **Which decisions matter?** For each decision kind of the spec's §5, over `N_DECISIONS` games of greedy
-# self-play (`max(50, N // 200)`: 500 at the default `N`): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
-# the best by a search's estimate), and its *impact*, the win probability of the option `mcts:200` picks
+# self-play (`max(2, N // 200)`: 500 at the default `N`; a kind is judged only from 50 games with it): how often it is forced (a single option), how often it is trivial (every option within 0.02 of
+# the best by a search's estimate), and its *impact*, the win probability of the option `JUDGE` (`mcts:200` at the default `N`) picks
 # minus the mean over all options, which is what a random choice gets, a decision and summed over a game.
 # Each comes with a 95% interval counted over games, and the sentence claims only what the intervals support
 # (`toolkit decisions walhalla -n GAMES --seed SEED` does the same from the command line).
 
 # %%
-N_DECISIONS = max(50, N // 200)  # 50: the fewest games the sentence judges a kind on
-judged = decisions("walhalla", RULES[4], n_games=N_DECISIONS, seed=SEED, policies=("greedy",) * 4, progress=False)
+N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
+judged = decisions("walhalla", RULES[4], n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy",) * 4, progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

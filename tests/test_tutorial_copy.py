@@ -32,6 +32,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from test_notebooks import SMALL_N  # the notebooks' test size
+
 REPO = Path(__file__).resolve().parents[1]
 SOURCE, NAME, LETTER = "pig", "hog", "G"  # the tutorial game, its copy's name and rule letter
 # the places a new game owns (docs/adding-a-game.md), and the registry, which gains one line
@@ -212,7 +214,7 @@ def test_the_overview_notebook_runs_with_the_copy(copy):
               "notebook = jupytext.read('notebooks/overview.py')\n"
               "nbclient.NotebookClient(notebook, timeout=600, kernel_name='python3').execute()\n"
               "print(sum(len(c.get('outputs', [])) for c in notebook.cells))\n")
-    env = dict(env, TOOLKIT_NOTEBOOK_GAMES=NAME, TOOLKIT_NOTEBOOK_N="1000")
+    env = dict(env, TOOLKIT_NOTEBOOK_GAMES=NAME, TOOLKIT_NOTEBOOK_N=SMALL_N)
     done = run(root, env, "-c", script, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
     assert int(done.stdout.split()[-1]) > 10

@@ -80,7 +80,7 @@ class Presentation:
     # players at the standard player count (each game measures its own: benchmarks/redraw.py)
     panel_games: int = 20_000
     # the overview notebook: the skilled policy's setting, and a run with it plays 1 / lookahead_share of
-    # the notebook's games per seating (at least 1,000 / lookahead_share)
+    # the notebook's games per seating (at least 2)
     notebook_lookahead: str = "lookahead"
     lookahead_share: int = 20
     rule_question: RuleQuestion | None = None  # the overview notebook's sweep
@@ -88,7 +88,7 @@ class Presentation:
 
     def lookahead_games(self, n_games: int) -> int:
         """Games per seating with ``notebook_lookahead`` when the overview notebook plays ``n_games``."""
-        return max(1_000 // self.lookahead_share, n_games // self.lookahead_share)
+        return max(2, n_games // self.lookahead_share)
 
 
 def with_presentation(spec: "GameSpec", **changes) -> "GameSpec":
