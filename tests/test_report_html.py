@@ -30,9 +30,10 @@ SEED = 3
 GAMES_HERE = ("valhalla", "attila")
 TINY_ATTILA = PageRuns(tournament=6, skill=6, lookahead="lookahead:1", ladder=4, ladder_policies=("random", "greedy"),
                        decisions=4)
-# Valhalla's page keeps its runs and rungs (the mcts one too), its ladder at 10 games a pairing (40 by default)
-# and its decisions judged in 20 games (200)
-SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].presentation.page_runs, ladder=10, decisions=20)
+# Valhalla's page keeps its runs and its kinds of rung (a tree search too, mcts:20 for its mcts:100: a fifth of
+# the section's time), its ladder at 10 games a pairing (40 by default) and its decisions judged in 20 games (200)
+SMALL_VALHALLA = dataclasses.replace(GAMES["valhalla"].presentation.page_runs, ladder=10, decisions=20,
+                                     ladder_policies=("random", "greedy", "lookahead", "mcts:20"))
 TINY_VALHALLA = PageRuns(tournament=20, skill=20, ladder=4, ladder_policies=("random", "greedy"), decisions=4)
 CSV_NAMES = ("metrics", "tournament", "matrix", "ratings", "seat_advantage", "odds", "ladder", "tuning", "decisions")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -215,7 +216,7 @@ def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(GAMES, "valhalla", with_presentation(GAMES["valhalla"], page_runs=SMALL_VALHALLA))
         sizes = html_sizes("valhalla", N)
-    assert sizes["ladder"] == 10 and "mcts:100" in sizes["ladder_policies"]
+    assert sizes["ladder"] == 10 and "mcts:20" in sizes["ladder_policies"]
     expected = toolkit.analysis.ladder("valhalla", policies=sizes["ladder_policies"], n_games=sizes["ladder"],
                                        seed=SEED, progress=False)
     got = pd.read_csv(written[2] / "valhalla_ladder.csv").set_index("policy")
@@ -225,7 +226,7 @@ def test_the_ladder_section_is_the_ladder_of_the_page_runs(written):
         assert got[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
     assert expected.attrs["answer"].replace("'", "&#x27;") in page(written[2], "valhalla")
     # the rungs of the full ladder this page leaves out are named, with why (issue 36, point 6)
-    assert "Not on this ladder: mcts:1000 (left out to keep the page&#x27;s runs within minutes" \
+    assert "Not on this ladder: mcts:100, mcts:1000 (left out to keep the page&#x27;s runs within minutes" \
         in page(written[2], "valhalla")
 
 

@@ -19,22 +19,31 @@ from toolkit.analysis import metrics, ratings, tournament
 from toolkit.analysis.strength import PLAY_METRICS, edge_trend
 from toolkit.cli import main
 
-RUNGS = ("random", "greedy", "mcts:20")
+RUNGS = ("random", "greedy", "mcts:8")
+GAMES, SELFPLAY = 30, 40  # games per pairing and per self-play (another size: self-play played on its own)
 
 
 @pytest.fixture(scope="module")
 def valhalla_ladder():
-    return analysis.ladder("valhalla", policies=RUNGS, n_games=60, selfplay_games=80, seed=4, progress=False)
+    return analysis.ladder("valhalla", policies=RUNGS, n_games=GAMES, selfplay_games=SELFPLAY, seed=4,
+                           progress=False)
 
 
-def test_the_ladder_is_made_of_its_runs(valhalla_ladder):
+@pytest.fixture(scope="module")
+def valhalla_tournament():
+    """The tournament the ladder should be made of, played here on its own."""
+    return tournament.compare("valhalla", RUNGS, GAMES, seed=4, progress=False)
+
+
+def test_the_ladder_is_made_of_its_runs(valhalla_ladder, valhalla_tournament):
     table = valhalla_ladder
     assert table.index.tolist() == list(RUNGS) and table["rung"].tolist() == [0, 1, 2]
-    rated = ratings.ratings(tournament.compare("valhalla", RUNGS, 60, seed=4, progress=False))
+    rated = ratings.ratings(valhalla_tournament)
     for name in RUNGS:
         assert table.loc[name, "rating"] == pytest.approx(rated.loc[name, "elo"])
         assert table.loc[name, "rating_low"] == pytest.approx(rated.loc[name, "ci_low"])
-        run = toolkit.simulate("valhalla", n_games=80, seed=4, policies=(name, name), keep="summary", progress=False)
+        run = toolkit.simulate("valhalla", n_games=SELFPLAY, seed=4, policies=(name, name), keep="summary",
+                               progress=False)
         found = metrics.metrics_row(run)
         for column, _ in PLAY_METRICS:
             for suffix in ("", "_low", "_high"):
@@ -45,8 +54,8 @@ def test_the_ladder_is_made_of_its_runs(valhalla_ladder):
     assert table.loc["greedy", "skill_gap"] > 0.25 and table.loc["greedy", "rating"] > table.loc["random", "rating"]
 
 
-def test_skill_gap_is_the_win_rate_against_random(valhalla_ladder):
-    m = tournament.matrix(tournament.compare("valhalla", RUNGS, 60, seed=4, progress=False))
+def test_skill_gap_is_the_win_rate_against_random(valhalla_ladder, valhalla_tournament):
+    m = tournament.matrix(valhalla_tournament)
     for name in RUNGS:
         assert valhalla_ladder.loc[name, "skill_gap"] == pytest.approx(m["win_rate"].loc[name, "random"] - 0.5)
 

@@ -289,9 +289,11 @@ def test_every_seat_choice_is_a_player_the_game_accepts(name):
 
 def test_the_named_players_are_offered_and_a_typed_name_is_played(board):
     assert "mcts:1000" in board.seat_policies[0].options and "lookahead" in board.seat_policies[0].options
+    games = 40  # a search's games: played here twice (400 took 5 s of CI)
+    board.panel.n_games.value = games
     board.seat_policies[0].value = "mcts:7"  # not in the menu: typed, checked, played
     assert "b00020" not in board.seat_message.value and board.policies == ("mcts:7", "greedy")
-    expected = toolkit.simulate("valhalla", board.panel.rules(), N, seed=0, policies=("mcts:7", "greedy"),
+    expected = toolkit.simulate("valhalla", board.panel.rules(), games, seed=0, policies=("mcts:7", "greedy"),
                                 threads=1, progress=False)
     pd.testing.assert_frame_equal(board.frame, expected)
     herrlof = Dashboard("herrlof", n_games=20, threads=1, refresh=False)
@@ -312,8 +314,10 @@ def test_a_slow_line_up_says_how_long_it_should_take(board, monkeypatch):
     from toolkit.viz import dashboard
 
     monkeypatch.setattr(dashboard, "SLOW_RUN", 0.0)  # every estimate counts as slow here
+    games = 20  # the run after the estimate plays them all: 400 games of mcts:20 took 9 s of CI
+    board.panel.n_games.value = games
     board.seat_policies[0].value = "mcts:20"
-    assert board.seat_message.value.count(f"{N:,} games of mcts:20,greedy: about ") == 1
+    assert board.seat_message.value.count(f"{games:,} games of mcts:20,greedy: about ") == 1
     board.seat_policies[0].value = "greedy"  # random and greedy are never timed (the control)
     assert board.seat_message.value == ""
     assert board.estimate(board.rules, ("greedy", "random"), N) is None
