@@ -45,7 +45,7 @@ REPO = Path(__file__).resolve().parent.parent
 N_GAMES = 60
 SEED = 5
 JOB_TIMEOUT_S = 1500
-COLD_GAME = "halali"  # the game the installed copy compiles from cold: the shortest compile (about 50 s cold)
+COLD_GAME = "pig"  # the game the installed copy compiles from cold: the tutorial, the shortest compile
 
 # run inside the installed copy: where toolkit comes from, where its data files are, then every game
 DRIVER = """
