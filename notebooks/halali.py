@@ -637,7 +637,8 @@ panel
 # same seed, rules and players. Step through its decisions with the buttons or the slider: the picture, every
 # option in words and the chosen one marked. "seen by" a seat shows the face-down tiles as backs; "open" turns every tile face up and says so. "what mcts:1000 thinks" adds the search's estimate of
 # each option's win probability for the deciding seat, with a 95% interval from its visits, beside the
-# players' choice; "jump to" finds the decisions where the eventual winner's estimated chance moved most.
+# players' choice; in "jump to", "find the decisions that swung the game" lists the decisions where the
+# eventual winner's estimated chance moved most (a search rates each one: a few seconds), and choosing one shows it.
 
 # %%
 from toolkit.analysis.decisions import answer, decisions, shown

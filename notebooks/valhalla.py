@@ -287,9 +287,10 @@ panel
 #
 # `viewer` opens one seeded game of these rules: the game `toolkit.simulate` plays as row `game_index` with the
 # same seed, rules and players. Step through its decisions with the buttons or the slider: the picture, every
-# option in words and the chosen one marked. Nothing is hidden in Valhalla (the sticks are thrown in the open), so every seat sees the same picture. "what mcts:1000 thinks" adds the search's estimate of
+# option in words and the chosen one marked. Nothing is hidden in Valhalla (the sticks are thrown in the open), so every seat sees the same picture and the viewer offers no "seen by". "what mcts:1000 thinks" adds the search's estimate of
 # each option's win probability for the deciding seat, with a 95% interval from its visits, beside the
-# players' choice; "jump to" finds the decisions where the eventual winner's estimated chance moved most.
+# players' choice; in "jump to", "find the decisions that swung the game" lists the decisions where the
+# eventual winner's estimated chance moved most (a search rates each one: a few seconds), and choosing one shows it.
 
 # %%
 from toolkit.analysis.decisions import answer, decisions, shown

@@ -9,7 +9,7 @@ import pytest
 
 import toolkit
 from toolkit.core.session import Session, playthrough
-from toolkit.viz.viewer import options_html, picture, play, viewer
+from toolkit.viz.viewer import FIND_SWINGS, SWING_JUDGE, options_html, picture, play, viewer
 
 
 def test_the_viewer_steps_back_and_forth_through_the_simulated_game():
@@ -47,13 +47,37 @@ def test_the_viewer_shows_the_searchs_estimates_for_each_option():
 
 
 def test_the_jump_list_names_the_decisions_that_swung_the_game():
+    """Issue 49: a person chooses "find the decisions that swung the game" in "jump to" (setting the list's
+    label is what choosing an entry does), then one of them; after stepping away, the same entry again.  On
+    the old list, whose only entry was already selected, the choice changed nothing and no entry appeared."""
     v = viewer("pig", seed=4, policies=("greedy", "random"))
-    v.jump.value = -1
-    v._on_jump({"new": -1})
+    game = playthrough(toolkit.GAMES["pig"], toolkit.rules("pig"), ("greedy", "random"), 4, 0)
+    assert v.jump.label == "choose …" and FIND_SWINGS in v.jump.options[1]
+    v.jump.label = FIND_SWINGS
     jumps = [value for _, value in v.jump.options if value >= 0]
-    assert 1 <= len(jumps) <= 5 and all(0 <= i < len(v.steps) - 1 for i in jumps)
+    assert jumps == [i for i, _, _ in game.swings(SWING_JUDGE)] and 1 <= len(jumps) <= 5
+    assert all(0 <= i < len(v.steps) - 1 for i in jumps)
+    assert v.jump.label.startswith(f"choose one of the {len(jumps)} decisions") and v.index == 0
     v.jump.value = jumps[0]
+    assert v.index == v.slider.value == jumps[0] and f"Decision {jumps[0] + 1}:" in v.options.value
+    v.back.click()
+    assert v.index == jumps[0] - 1 and v.jump.label.startswith("choose one")  # away from it: the placeholder
+    v.jump.value = jumps[0]  # the same entry again is a change
     assert v.index == jumps[0]
+
+
+def test_seen_by_is_offered_only_where_something_is_hidden():
+    """A game without hidden information draws the same picture for every seat: the viewer offers no "seen
+    by" there (a list whose choice changes nothing); a game with hidden information offers it, starting
+    at the seat asked for (shown selected, not an empty list)."""
+    pig = viewer("pig", seed=4, policies=("greedy", "random"))
+    assert pig.eyes not in pig.widget.children[1].children
+    herrlof = viewer("herrlof", seed=1, seat=1)
+    assert herrlof.eyes in herrlof.widget.children[1].children and herrlof.eyes.label == "seat 1"
+    shown = herrlof.image.value
+    herrlof.eyes.label = "open (everything)"
+    assert herrlof.image.value != shown
+    assert viewer("herrlof", seed=1).eyes.label == "open (everything)"
 
 
 def test_a_person_clicks_through_a_game_and_it_is_the_scripted_game():

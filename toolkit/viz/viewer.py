@@ -27,6 +27,10 @@ from toolkit.core.session import YOU, Session, playthrough
 
 JUDGE = "mcts:1000"  # the search whose estimates the viewer shows beside the options
 DPI = 72  # the picture's resolution: a step redraws in well under 0.3 s
+SWING_JUDGE = "mcts:200"  # the search that rates each decision of a game for "jump to"
+FIND_SWINGS = "find the decisions that swung the game"  # the "jump to" entry that finds them
+_CHOOSE = "choose …"  # the "jump to" placeholder before they are found
+_NOTHING, _FIND = -1, -2  # the values of the placeholder and of the finding entry (a decision's is its index)
 
 
 def picture(spec, position, seat=None) -> bytes:
@@ -73,11 +77,18 @@ def options_html(step, stats=None, you: bool = False) -> str:
 
 class Viewer:
     """A widget over the steps of one game (:func:`viewer`): back and forward, a slider, whose eyes it is
-    drawn for, the search's estimates, and a jump to the decisions that swung the game."""
+    drawn for (a game with hidden information only: elsewhere every seat sees the same picture), the
+    search's estimates, and a jump to the decisions that swung the game.
+
+    "jump to" starts at a placeholder, so choosing any entry is a change the widget hears (issue 49: a list
+    whose only entry was already selected fired nothing when a person chose it): first "find the decisions
+    that swung the game" (:meth:`find_swings`), then each of them; it shows the decision on screen when that
+    is one of them, else the placeholder, so the same decision can be chosen again after stepping away."""
 
     def __init__(self, spec, steps, *, title: str, judge: str = JUDGE, seat=None, swings=None):
         self.spec, self.steps, self.judge, self.index = spec, list(steps), judge, 0
         self._swings = swings
+        self._jumps = ()  # the step indices of the decisions that swung the game, once found
         seats = sorted({s.seat for s in self.steps if s.seat >= 0})
         self.title = w.HTML(f"<h3>{html.escape(title)}</h3>")
         self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
@@ -85,10 +96,11 @@ class Viewer:
         self.back = w.Button(description="◀ back", layout=w.Layout(width="90px"))
         self.forward = w.Button(description="forward ▶", layout=w.Layout(width="90px"))
         self.slider = w.IntSlider(0, 0, len(self.steps) - 1, description="decision", continuous_update=False)
+        # by index: a value of None would select no entry, and the browser would show an empty list
         self.eyes = w.Dropdown(options=[("open (everything)", None)] + [(f"seat {s}", s) for s in seats],
-                               value=seat, description="seen by")
+                               index=0 if seat is None else 1 + seats.index(seat), description="seen by")
         self.search = w.Checkbox(value=False, description=f"what {judge} thinks", indent=False)
-        self.jump = w.Dropdown(options=[("find the decisions that swung the game", -1)], description="jump to",
+        self.jump = w.Dropdown(options=[(_CHOOSE, _NOTHING), (FIND_SWINGS, _FIND)], index=0, description="jump to",
                                layout=w.Layout(width="420px"))
         self.back.on_click(lambda _: self.show(self.index - 1))
         self.forward.on_click(lambda _: self.show(self.index + 1))
@@ -96,8 +108,10 @@ class Viewer:
         self.eyes.observe(lambda _: self.show(self.index), names="value")
         self.search.observe(lambda _: self.show(self.index), names="value")
         self.jump.observe(self._on_jump, names="value")
-        self.widget = w.VBox([self.title, w.HBox([self.back, self.forward, self.slider, self.eyes]),
-                              w.HBox([self.search, self.jump]), self.image, self.options])
+        stepping = [self.back, self.forward, self.slider] + ([self.eyes] if spec.hidden_information else [])
+        self.widget = w.VBox([self.title, w.HBox(stepping),
+                              w.HBox([self.search] + ([self.jump] if swings is not None else [])),
+                              self.image, self.options])
         self.widget.add_class("toolkit-viewer")  # what a page (and its browser test) finds the viewer by
         self.show(0)
 
@@ -112,6 +126,7 @@ class Viewer:
         self.image.value = picture(self.spec, step.position, self.eyes.value)
         stats = step.root_statistics(self.judge) if self.search.value and step.seat >= 0 and not step.forced else None
         self.options.value = options_html(step, stats)
+        self.jump.value = index if index in self._jumps else _NOTHING  # heard by _on_jump: the index shown, a no-op
 
     def next(self) -> None:
         self.show(self.index + 1)
@@ -119,15 +134,37 @@ class Viewer:
     def previous(self) -> None:
         self.show(self.index - 1)
 
+    def find_swings(self) -> list[tuple[int, float, float]]:
+        """Fill "jump to" with the decisions where the eventual winner's estimated chance moved most (a
+        search rates every decision of the game: seconds) and return them, ``(step index, before, after)``
+        (:meth:`toolkit.core.session.Playthrough.swings`)."""
+        initial = self.jump.options
+        self._entries([(f"finding them with {SWING_JUDGE} …", _NOTHING)])
+        self.jump.disabled = True
+        try:
+            moves = self._swings()
+        except BaseException:
+            self._entries(initial)
+            raise
+        finally:
+            self.jump.disabled = False
+        self._jumps = tuple(i for i, _, _ in moves)
+        first = (f"choose one of the {len(moves)} decisions that swung the game" if moves else
+                 "none: nobody won the game alone")
+        self._entries([(first, _NOTHING)] + [
+            (f"decision {i + 1}: the winner's chance {before:.2f} → {after:.2f}", i) for i, before, after in moves])
+        return moves
+
+    def _entries(self, options) -> None:
+        """New "jump to" entries, the first shown (new options alone leave the list on no entry)."""
+        self.jump.options = options
+        self.jump.index = 0
+
     def _on_jump(self, change) -> None:
-        if change["new"] != -1:
+        if change["new"] == _FIND:
+            self.find_swings()
+        elif change["new"] is not None and change["new"] >= 0 and change["new"] != self.index:
             self.show(change["new"])
-            return
-        if self._swings is None:
-            return
-        moves = self._swings()
-        self.jump.options = [("find the decisions that swung the game", -1)] + [
-            (f"decision {i + 1}: the winner's chance {before:.2f} → {after:.2f}", i) for i, before, after in moves]
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -145,7 +182,7 @@ def viewer(game, rules=None, policies=None, seed: int = 0, game_index: int = 0, 
     title = (f"{spec.title}: seed {seed}, game {game_index}, players {', '.join(played.policies)}; "
              f"winner: {'seat ' + str(played.row['winner']) if played.row['winner'] >= 0 else 'none'}")
     return Viewer(spec, played.steps, title=title, judge=judge, seat=seat,
-                  swings=lambda: played.swings("mcts:200"))
+                  swings=lambda: played.swings(SWING_JUDGE))
 
 
 class Play:
