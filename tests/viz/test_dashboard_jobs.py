@@ -87,6 +87,40 @@ def test_a_tournament_can_be_cancelled_and_the_page_stays_free():
     assert 0 < job.done < job.total
 
 
+def test_a_judging_of_decisions_counts_its_games_and_a_cancel_stops_it():
+    """Issue 49: "which decisions matter?" shows games judged of those planned, and its cancel stops the judging
+    (it once went on in its threads, uncounted, after the page said "cancelled"); the page says so in its
+    progress line and its output, and nothing is shown.  The control: left alone, it is still judging."""
+    board = Dashboard("valhalla", n_games=200, threads=1, refresh=False, background=True)
+    board.decision_games.value, board.decision_judge.value = 20_000, "mcts:10"
+    job = board.run_decisions()
+    deadline = time.monotonic() + 30
+    while job.done == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert job.total == 20_000 and not board.decisions_slot.wait(0.3)
+    assert " of 20,000 games" in board.decisions_progress.label.value
+    board.decisions_progress.cancel_button.click()
+    assert board.decisions_slot.wait(10) and 0 < job.done < job.total
+    assert board.decisions is None and board.decisions_progress.label.value == "judging decisions: cancelled"
+    assert "cancelled: nothing to show" in board.decisions_output.outputs[0]["data"]["text/html"]
+
+
+def test_a_run_cancelled_by_hand_is_said_so_in_the_status_line():
+    """The status line said "running …" for good after the run's cancel; now it says the run was cancelled and
+    the plots are the last finished run's (issue 49, found by clicking the run's cancel in the browser)."""
+    board = Dashboard("valhalla", n_games=200, threads=1, background=True)
+    assert board.run_slot.wait(60)
+    shown = board.panel.status.value
+    board.panel.n_games.value = BIG
+    while board.run_slot.job.done == 0:
+        time.sleep(0.01)
+    assert board.panel.status.value == "running …"
+    board.run_progress.cancel_button.click()
+    assert board.run_slot.wait(10)
+    assert board.panel.status.value == "cancelled: the plots below are the last finished run's" != shown
+    assert board.run_progress.label.value == "playing: cancelled" and len(board.frame) == 200
+
+
 def test_the_progress_counts_every_game_of_the_plan():
     board = Dashboard("valhalla", n_games=200, threads=1, refresh=False, tournament_games=30)
     reports = []

@@ -50,12 +50,13 @@ its own streams, never the game's.
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
 
-from toolkit.core import mcts, rng
+from toolkit.core import jobs, mcts, rng
 from toolkit.core.protocol import KernelGame
 from toolkit.core.rng import Stream
 from toolkit.core.runner import get_spec, resolve_rules
@@ -187,6 +188,9 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
     progress : bool or None
         A progress bar (None: once the run has taken a second; False: never).
 
+    Under a job (:mod:`toolkit.core.jobs`, the dashboard's "which decisions matter?") each game judged is a
+    game done of the ``n_games`` planned, and a cancel stops the judging after the games under way.
+
     Examples
     --------
     >>> from toolkit.analysis.decisions import decisions
@@ -213,14 +217,25 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
 
         bar = tqdm(total=n_games, desc=f"{spec.title}: judging decisions with {judge}", unit="game", delay=1.0)
 
+    job, counted = jobs.current(), threading.Lock()  # the pool's threads do not see the caller's job: passed here
+
     def one(g):
+        if job is not None:
+            job.check()  # cancelled: the games not yet begun stop here
         result = _play(spec, rules, policies, seed, g, judge, epsilon, per_kind)
         if bar is not None:
             bar.update(1)
+        if job is not None:
+            with counted:
+                job.advance(1)
         return result
 
-    with ThreadPoolExecutor(max(1, threads)) as pool:
-        games = list(pool.map(one, range(n_games)))
+    pool = ThreadPoolExecutor(max(1, threads))
+    try:
+        with jobs.planned(n_games):
+            games = list(pool.map(one, range(n_games)))
+    finally:
+        pool.shutdown(cancel_futures=True)  # after a cancel, the games queued behind it are dropped unplayed
     if bar is not None:
         bar.close()
     kinds = sorted(names)

@@ -77,14 +77,17 @@ class Slot:
 
     ``start(work, done, failed)``: ``work()`` plays (in a thread when ``background``); then ``done(result)``,
     or ``failed(error)`` for an exception other than a cancel; neither if a newer start or a cancel
-    came first.  ``wait()`` waits for the latest start to finish."""
+    came first.  ``wait()`` waits for the latest start to finish.  ``on_cancelled()``, if set, is called
+    when ``cancel()`` stops running work, so the page can replace what said it was running."""
 
     def __init__(self, background: bool, progress: Progress | None = None):
         self.background = background
         self.progress = progress
         if progress is not None:
             progress.on_cancel = self.cancel
+        self.on_cancelled = None
         self.generation = 0
+        self._open = False  # the latest start has neither shown its result nor failed nor been cancelled
         self.job: jobs.Job | None = None
         self.cancelled = 0  # starts stopped before their result (stale or cancelled by hand)
         self._thread: threading.Thread | None = None
@@ -97,6 +100,7 @@ class Slot:
             if self.job is not None:
                 self.job.cancel()  # stale now: it stops at its next chunk
             job = self.job = jobs.Job(on_progress=self.progress.show if self.progress is not None else None)
+            self._open = True
             previous = self._thread
         if self.progress is not None:
             self.progress.started(text)
@@ -135,10 +139,14 @@ class Slot:
     def cancel(self) -> None:
         """Stop the running work at its next chunk; its result is not shown."""
         with self._lock:
+            stopped = self._open  # work started whose result is not shown yet
+            self._open = False
             if self.job is not None and not self.job.cancelled:
                 self.job.cancel()
                 if self.progress is not None:
                     self.progress.cancelled()
+        if stopped and self.on_cancelled is not None:
+            self.on_cancelled()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the latest start to end; True if it has."""
@@ -153,6 +161,7 @@ class Slot:
         return self._thread is not None and self._thread.is_alive()
 
     def _finish(self) -> None:
+        self._open = False
         if self.progress is not None:
             self.progress.finished()
 

@@ -221,6 +221,7 @@ class Dashboard:
         self.csv_link = w.HTML()
         self.tune_metric = w.Dropdown(description="metric", layout=w.Layout(width="auto"))
         self.tune_goal = w.Dropdown(options=["reach", "max", "min"], value="reach", description="",
+                                    tooltip="goal: reach the target, or the metric's max or min",
                                     layout=w.Layout(width="6em"))
         self.tune_value = w.FloatText(value=0.5, description="target", layout=w.Layout(width="12em"))
         self.tune_rules = w.SelectMultiple(description="rules to vary", rows=6, layout=w.Layout(width="auto"),
@@ -254,6 +255,10 @@ class Dashboard:
         self.decisions_slot = page_jobs.Slot(self.background, self.decisions_progress)
         self.decisions_output = w.Output()
         self.decisions = None
+        for slot, output in ((self.tournament_slot, self.tournament_output), (self.ladder_slot, self.ladder_output),
+                             (self.tune_slot, self.tune_output), (self.decisions_slot, self.decisions_output)):
+            slot.on_cancelled = lambda output=output: self._show(  # in place of its "playing …" note
+                output, f'<span style="{_NOTE_STYLE}">cancelled: nothing to show</span>')
         self.watch_button.on_click(lambda _: self.watch())
         self.play_button.on_click(lambda _: self.play())
         self.decisions_button.on_click(lambda _: self.run_decisions())

@@ -128,6 +128,8 @@ class RulesPanel:
         self.spec = get_spec(game)
         self.run = run
         self.slot = slot  # a toolkit.viz.background.Slot: runs off the page's thread, a new change cancels
+        if slot is not None:
+            slot.on_cancelled = self._cancelled  # a run cancelled by hand: the status no longer says "running"
         self.on_result = None  # on_result(result): called when a run's result is shown (the dashboard keeps its run)
         self.check = check  # check(rules): more checks before a run (the dashboard's seats), ValueError refuses
         self._pass_n_games = _accepts_n_games(run)
@@ -261,6 +263,9 @@ class RulesPanel:
             return
         self.last_result, self.last_error = None, f"{type(error).__name__}: {error}"
         self.status.value = error_html(error)
+
+    def _cancelled(self) -> None:
+        self.status.value = "cancelled: the plots below are the last finished run's"
 
     def games(self) -> int:
         """The games box's number, or a ``ValueError`` naming it (0 games is refused, not run as 1)."""
