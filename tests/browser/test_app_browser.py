@@ -1,8 +1,15 @@
-"""``toolkit app valhalla`` in Chromium: the page renders, every kind of control redraws, errors keep the plots.
+"""``toolkit app valhalla`` in Chromium: the page renders, every control it offers takes a real click or key
+and does what it says, errors keep the plots.
 
 One server and one page for the module (each page load starts a kernel and
 plays Valhalla's ``panel_games``, 20,000 greedy games); the tests run in file order on that page, each
 reading the plot it starts from.
+
+Every control is clicked or typed into by at least one test (issue 49): :data:`CLICKED` names, for each
+control of the page (as ``tests/controls_listed.py`` names it), the test that does so, and each test
+records the controls it used with :func:`used`; after a test, the controls declared for it must have
+been used.  ``tests/viz/test_controls_listed.py`` checks :data:`CLICKED` against the page's widgets, so a
+new control fails there, by name, until a test here clicks it.
 """
 
 from __future__ import annotations
@@ -25,6 +32,113 @@ from toolkit.core.params import params_of
 from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server, url_in_log
 
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
+_ODDS = "What are the odds, and is this rule fair?"  # the headings above controls whose labels repeat
+_TOURNAMENT, _LADDER = "A policy tournament on these rules", "The strength ladder on these rules"
+_TUNING, _DECISIONS = "Tune the rules toward a target", "Which decisions matter on these rules"
+_GOAL = "goal: reach the target, or the metric's max or min"  # the tuning's goal list, labelled by its tooltip
+
+# Every control of the page as it loads, of the viewer and of your seat once shown -> the test that clicks it
+# or types into it (a rule's control is named by the rule).  tests/viz/test_controls_listed.py checks that
+# this is exactly the page's controls and that each test exists.
+_RULES_TEST = "test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelled"
+_JOBS_TEST = "test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel"
+_JUMP_TEST = "test_the_viewer_jumps_to_the_decisions_that_swung_the_game"
+CLICKED = {
+    ("Dropdown", "game"): "test_switching_game_rebuilds_panel_and_seats",
+    ("Combobox", "seat 0"): "test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the_seats",
+    ("Combobox", "seat 1"): "test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the_seats",
+    ("Dropdown", "preset"): _RULES_TEST,
+    ("IntText", "games"): "test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the_seats",
+    ("Dropdown", "throw_mode"): "test_dropdown_change_redraws",
+    ("FloatSlider", "stick_rune_up_probability"): _RULES_TEST,
+    ("IntSlider", "zero_runes_value"): "test_three_quick_slider_moves_draw_only_the_last_setting",
+    ("Dropdown", "hagalaz_alone_value"): _RULES_TEST,
+    ("Checkbox", "extra_throw_enabled"): "test_checkbox_change_redraws",
+    ("CheckboxGrid", "extra_throw_values"): _RULES_TEST,
+    ("Checkbox", "extra_throw_optional"): _RULES_TEST,
+    ("IntSlider", "ships_per_player"): "test_slider_change_redraws",
+    ("Dropdown", "setup"): _RULES_TEST,
+    ("Dropdown", "start_player_rule"): _RULES_TEST,
+    ("CheckboxGrid", "safe_squares"): _RULES_TEST,
+    ("IntSlider", "rock_square"): _RULES_TEST,
+    ("IntSlider", "dock_square"): _RULES_TEST,
+    ("Dropdown", "dock_release"): _RULES_TEST,
+    ("Checkbox", "repairing_ship_protected"): _RULES_TEST,
+    ("Text", "blockade_zone"): "test_invalid_text_shows_the_message_and_keeps_the_plots",
+    ("CheckboxGrid", "protected_run_lengths"): _RULES_TEST,
+    ("Checkbox", "blockade_blocks_passage"): _RULES_TEST,
+    ("Dropdown", "backward_rule"): _RULES_TEST,
+    ("Checkbox", "backward_attacks_allowed"): _RULES_TEST,
+    ("Checkbox", "blocked_entry_forfeits_turn"): _RULES_TEST,
+    ("Dropdown", "valhalla_entry"): _RULES_TEST,
+    ("Dropdown", "bear_off_gate"): _RULES_TEST,
+    ("Checkbox", "unentered_count_as_row1"): _RULES_TEST,
+    ("IntText", "max_turns"): _RULES_TEST,
+    ("Button", f"{_ODDS} › cancel"): _RULES_TEST,
+    ("Button", "pin as baseline"): "test_pin_a_baseline_and_read_the_change_from_it",
+    ("Button", "clear baseline"): "test_pin_a_baseline_and_read_the_change_from_it",
+    ("IntText", f"{_TOURNAMENT} › games per pairing"): "test_cancel_a_tournament_and_the_page_answers_at_once",
+    ("Button", "run a policy tournament"): "test_cancel_a_tournament_and_the_page_answers_at_once",
+    ("Button", f"{_TOURNAMENT} › cancel"): "test_cancel_a_tournament_and_the_page_answers_at_once",
+    ("IntText", f"{_LADDER} › games per pairing"): _JOBS_TEST,
+    ("Button", "climb the strength ladder"): _JOBS_TEST,
+    ("Button", f"{_LADDER} › cancel"): _JOBS_TEST,
+    ("Dropdown", "metric"): _JOBS_TEST,
+    ("Dropdown", _GOAL): _JOBS_TEST,
+    ("FloatText", "target"): _JOBS_TEST,
+    ("SelectMultiple", "rules to vary"): _JOBS_TEST,
+    ("BoundedIntText", "trials"): _JOBS_TEST,
+    ("BoundedIntText", "games per trial"): _JOBS_TEST,
+    ("Button", "tune the rules"): "test_tuning_shows_the_search_and_the_tuned_rules",
+    ("Button", f"{_TUNING} › cancel"): _JOBS_TEST,
+    ("BoundedIntText", "game number"): _JUMP_TEST,
+    ("Button", "watch this game"): "test_the_viewer_steps_forward_and_back_through_a_game",
+    ("Dropdown", "your seat"): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
+    ("Button", "play it yourself"): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
+    ("IntText", "games to judge"): _JOBS_TEST,
+    ("Text", "judge"): _JOBS_TEST,
+    ("Button", "which decisions matter?"): _JOBS_TEST,
+    ("Button", f"{_DECISIONS} › cancel"): _JOBS_TEST,
+    ("Button", "prepare the CSV of this run"): "test_csv_download_holds_every_game_of_the_run_and_its_rules",
+    # the viewer ("watch this game"); "seen by" only for a game with hidden information, not Valhalla
+    ("Button", "◀ back"): "test_the_viewer_steps_forward_and_back_through_a_game",
+    ("Button", "forward ▶"): "test_the_viewer_steps_forward_and_back_through_a_game",
+    ("IntSlider", "decision"): _JUMP_TEST,
+    ("Checkbox", "what mcts:1000 thinks"): "test_the_viewer_steps_forward_and_back_through_a_game",
+    ("Dropdown", "jump to"): _JUMP_TEST,
+    # your seat ("play it yourself"): a button per option, made anew at each decision
+    ("Button", "toolkit-play-options"): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
+}
+# One control of each kind that only another game's rules panel has (game, kind, rule) -> the test that clicks
+# it; tests/viz/test_controls_listed.py checks that every kind any game's panel makes is clicked here or above.
+_KINDS_TEST = "test_the_other_games_grids_and_number_tags_take_clicks_and_keys"
+ELSEWHERE = {
+    ("halali", "MappingGrid", "points"): _KINDS_TEST,
+    ("halali", "CheckboxMatrix", "capture_matrix"): _KINDS_TEST,
+    ("herrlof", "IntsInput", "consolation_range"): _KINDS_TEST,
+}
+
+_USED: set = set()  # the controls the running test used (``used``)
+
+
+def used(*controls) -> None:
+    """Record that the running test clicked or typed into ``controls`` (keys of :data:`CLICKED` or
+    :data:`ELSEWHERE`); call it right after the click or key, before the check of its effect."""
+    unknown = [c for c in controls if c not in CLICKED and c not in ELSEWHERE]
+    assert not unknown, f"not declared in CLICKED or ELSEWHERE: {unknown}"
+    _USED.update(controls)
+
+
+@pytest.fixture(autouse=True)
+def _declared_controls_were_used(request):
+    """After a test that passed: it used every control :data:`CLICKED` and :data:`ELSEWHERE` declare for it."""
+    _USED.clear()
+    failed = request.session.testsfailed
+    yield
+    if request.session.testsfailed > failed:
+        return  # its own failure says more
+    declared = {c for c, test in (*CLICKED.items(), *ELSEWHERE.items()) if test == request.node.name}
+    assert declared <= _USED, f"{request.node.name} is declared to click {sorted(declared - _USED)} but did not"
 N = toolkit.GAMES["valhalla"].presentation.panel_games  # the page's games per run
 SHOWN = f"{N:,} Valhalla games"
 REDRAW_TIMEOUT_MS = 120_000
@@ -88,6 +202,17 @@ def wait_for_redraw(page, old: str, name: str) -> str:
     return plot_source(page)
 
 
+def _status_names(page, texts: list[str]) -> None:
+    """Until no run is going and the page names every one of ``texts`` (the status line's ``name=value``)."""
+    try:
+        page.wait_for_function("texts => { const t = document.body.innerText;"
+                               " return !t.includes('running …') && texts.every(x => t.includes(x)); }",
+                               arg=texts, timeout=REDRAW_TIMEOUT_MS)
+    except Exception:
+        body = page.inner_text("body")
+        pytest.fail(f"the page does not name {[t for t in texts if t not in body]}; running: {'running …' in body}")
+
+
 def test_page_renders_real_controls_and_no_errors(page):
     page.screenshot(path=page.shots / "dashboard.png", full_page=True)
     page.locator(PLOT).screenshot(path=page.shots / "dashboard_plots.png")  # the page scrolls inside Voila
@@ -102,6 +227,7 @@ def test_page_renders_real_controls_and_no_errors(page):
 def test_dropdown_change_redraws(page):
     old = plot_source(page)
     control(page, "dropdown", "throw_mode").locator("select").select_option("simplified")
+    used(("Dropdown", "throw_mode"))
     wait_for_redraw(page, old, f"a dropdown (throw_mode), {SHOWN}")
     expect(page.locator("body")).to_contain_text("throw_mode=simplified")  # the panel's status names the change
     page.screenshot(path=page.shots / "after_dropdown.png", full_page=True)
@@ -112,6 +238,7 @@ def test_checkbox_change_redraws(page):
     box = control(page, "checkbox", "extra_throw_enabled").locator("input[type=checkbox]")
     assert not box.is_checked()
     box.click()
+    used(("Checkbox", "extra_throw_enabled"))
     wait_for_redraw(page, old, f"a checkbox (extra_throw_enabled), {SHOWN}")
     expect(page.locator("body")).to_contain_text("extra_throw_enabled=true")  # as --set takes it
 
@@ -121,6 +248,7 @@ def test_slider_change_redraws(page):
     slider = control(page, "hslider", "ships_per_player")
     slider.locator(".noUi-handle").focus()
     page.keyboard.press("ArrowLeft")
+    used(("IntSlider", "ships_per_player"))
     wait_for_redraw(page, old, f"a slider (ships_per_player), {SHOWN}")
     assert slider.locator(".widget-readout").inner_text().strip() == "5"
     expect(page.locator("body")).to_contain_text("ships_per_player=5")
@@ -131,6 +259,7 @@ def test_invalid_text_shows_the_message_and_keeps_the_plots(page):
     box = control(page, "text", "blockade_zone").locator("input")
     box.fill("25,99")
     box.press("Enter")
+    used(("Text", "blockade_zone"))
     message = page.locator("span[style*='b00020']", has_text="blockade_zone")
     message.wait_for(timeout=30_000)
     assert "25" in message.inner_text()
@@ -151,6 +280,7 @@ def test_invalid_text_shows_the_message_and_keeps_the_plots(page):
 
 def test_csv_download_holds_every_game_of_the_run_and_its_rules(page, tmp_path):
     page.get_by_role("button", name="prepare the CSV of this run").click()
+    used(("Button", "prepare the CSV of this run"))
     link = page.locator("a[download$='.csv']")
     link.wait_for(timeout=60_000)
     with page.expect_download() as download:  # what a user does: click the link
@@ -189,6 +319,7 @@ def test_tuning_shows_the_search_and_the_tuned_rules(page):
     old = plot_source(page)
     start = time.monotonic()
     page.get_by_role("button", name="tune the rules").click()
+    used(("Button", "tune the rules"))
     figure = page.locator(".widget-output img[alt^='the tuning']")
     figure.wait_for(timeout=REDRAW_TIMEOUT_MS)
     TIMINGS["tuning in the browser (20 trials of 2,000 Valhalla games, 3 finalists)"] = time.monotonic() - start
@@ -216,14 +347,17 @@ def test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the
     games = page.locator(".widget-text:has(> .widget-label:text-is('games')) input")
     games.fill("300")
     games.press("Enter")
+    used(("IntText", "games"))
     old = wait_for_redraw(page, old, "300 games")
     assert "mcts:1000" in seat_box(page, 1).evaluate("e => [...e.list.options].map(o => o.value).join(' ')")
     seat_box(page, 1).fill("mcts:9")
     seat_box(page, 1).press("Enter")
+    used(("Combobox", "seat 1"))
     old = wait_for_redraw(page, old, "a searching seat typed in (mcts:9, 300 Valhalla games)")
     assert page.locator(PLOT).get_attribute("alt").endswith("300 games, policies greedy,mcts:9")
     seat_box(page, 0).fill("minimax")
     seat_box(page, 0).press("Enter")
+    used(("Combobox", "seat 0"))
     expect(page.locator(".widget-html", has_text="policy='minimax' is not allowed")).to_have_count(1)
     page.wait_for_timeout(1500)
     assert plot_source(page) == old  # nothing played
@@ -235,11 +369,37 @@ def test_a_searching_seat_is_typed_in_and_plays_and_a_bad_name_is_refused_at_the
 def test_switching_game_rebuilds_panel_and_seats(page):
     old = plot_source(page)
     control(page, "dropdown", "game").locator("select").select_option(label="Attila")
+    used(("Dropdown", "game"))
     wait_for_redraw(page, old, f"switching to Attila ({toolkit.GAMES['attila'].presentation.panel_games:,} games)")
     assert page.locator(".widget-text", has_text="seat 3").count() == 1  # Attila: 4 seats by default
     assert page.locator(".toolkit-rule-throw_mode").count() == 0
     assert page_problems(page) == []
     page.screenshot(path=page.shots / "attila.png", full_page=True)
+
+
+def test_the_other_games_grids_and_number_tags_take_clicks_and_keys(page):
+    """The kinds of rule control Valhalla's panel lacks, each used once as a person would (issue 49): Halali's
+    points, a grid of number boxes (a number typed, Enter), its capture matrix, a grid of checkboxes (a
+    click), and Herrlof's consolation range, a box of number tags (a number typed, Enter); each reaches the
+    run, as the status line says."""
+    game = control(page, "dropdown", "game").locator("select")
+    game.select_option(label="Halali")  # its first run is made stale by the changes below: not waited for
+    bear = page.locator(".toolkit-rule-points .widget-text:has(> .widget-label:text-is('bear')) input")
+    bear.fill("11")
+    bear.press("Enter")
+    used(("halali", "MappingGrid", "points"))
+    page.locator(".toolkit-rule-capture_matrix input[title='pheasant: duck']").click()  # row: captures column
+    used(("halali", "CheckboxMatrix", "capture_matrix"))
+    _status_names(page, ["points=bear:11,fox:5", "pheasant:duck,duck:,"])
+    assert page.locator(PLOT).get_attribute("alt").startswith("Halali")
+    game.select_option(label="Herrlof")
+    page.locator(".toolkit-rule-consolation_range .jupyter-widget-tagsinput").click()  # its box opens for typing
+    tags = page.locator(".toolkit-rule-consolation_range input")
+    tags.type("6")
+    tags.press("Enter")
+    used(("herrlof", "IntsInput", "consolation_range"))
+    _status_names(page, ["consolation_range=3,4,5,6"])
+    assert page.locator(PLOT).get_attribute("alt").startswith("Herrlof") and page_problems(page) == []
 
 
 def test_the_plots_are_in_the_first_viewport_at_1440_by_900(browser, app_url):
@@ -276,6 +436,7 @@ def test_pin_a_baseline_and_read_the_change_from_it(page):
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button') !== null",
                          [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
     pin.click()
+    used(("Button", "pin as baseline"))
     expect(page.locator("body")).to_contain_text("baseline: ")
     old = plot_source(page)
     mode = control(page, "dropdown", "throw_mode").locator("select")
@@ -296,6 +457,12 @@ def test_pin_a_baseline_and_read_the_change_from_it(page):
     b = toolkit.simulate("valhalla", rules, shown["n_games"], seed=0, policies=shown["policies"], progress=False)
     sentences = list(paired.before_after(a, b)["sentence"])
     assert sentences and all(s in text for s in sentences)
+    clear = page.get_by_role("button", name="clear baseline")
+    clear.click()
+    used(("Button", "clear baseline"))
+    expect(page.locator("body")).not_to_contain_text("baseline: ")  # the note is gone,
+    expect(clear).to_be_disabled()  # and nothing is left to clear
+    expect(pin).to_be_enabled()
 
 
 # every new image the run's output shows, recorded in the page as it appears (a MutationObserver)
@@ -325,6 +492,7 @@ def test_three_quick_slider_moves_draw_only_the_last_setting(page):
     slider.locator(".noUi-handle").focus()
     for _ in range(3):
         page.keyboard.press("ArrowLeft")  # 4, 3, 2: each a finished edit, each a run
+    used(("IntSlider", "zero_runes_value"))
     _settled(page, "zero_runes_value=2")
     page.wait_for_timeout(1500)  # a stale run drawn late would show here
     assert slider.locator(".widget-readout").inner_text().strip() == "2"
@@ -340,6 +508,93 @@ def test_three_quick_slider_moves_draw_only_the_last_setting(page):
     assert page.evaluate("window.toolkitDrawn.length") == 3
 
 
+def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelled(page):
+    """Issue 49: the preset list resets every rule (alternative, then standard); then each rule no other test
+    changes is changed with a click or a key as a person would, one after the other without waiting, and
+    the run after the last names every one in the status line as ``--set`` takes it, with the plots redrawn.
+    Then a run of 1,000,000 games (a minute of play) shows its count and its cancel stops it: the page says
+    so, the status line no longer says "running", the plots stay.  The rules are left at the standard
+    preset, 200 games a run."""
+    games = page.locator(".widget-text:has(> .widget-label:text-is('games')) input")
+    games.fill("200")  # small runs: each change below is one
+    games.press("Enter")
+    preset = control(page, "dropdown", "preset").locator("select")
+    preset.select_option("alternative")
+    used(("Dropdown", "preset"))
+    _status_names(page, ["preset alternative"])
+    preset.select_option("standard")
+    _status_names(page, ["preset standard"])
+    old = plot_source(page)
+    expected = []
+
+    def choose(rule, value):
+        control(page, "dropdown", rule).locator("select").select_option(value)
+        used(("Dropdown", rule))
+        expected.append(f"{rule}={value}")
+
+    def tick(rule, now):
+        control(page, "checkbox", rule).locator("input[type=checkbox]").click()
+        used(("Checkbox", rule))
+        expected.append(f"{rule}={now}")
+
+    def key(kind, rule, press, now):
+        slider = control(page, "hslider", rule)
+        slider.locator(".noUi-handle").focus()
+        page.keyboard.press(press)
+        used((kind, rule))
+        expected.append(f"{rule}={now}")
+
+    def tick_in_grid(rule, option, now):
+        page.locator(f".toolkit-rule-{rule}").get_by_role("checkbox", name=str(option), exact=True).click()
+        used(("CheckboxGrid", rule))
+        expected.append(f"{rule}={now}")
+
+    key("FloatSlider", "stick_rune_up_probability", "ArrowRight", "0.51")
+    choose("hagalaz_alone_value", "-1")  # a runes rule: the preset's runes let it be changed
+    choose("setup", "alternating_blocks")
+    choose("start_player_rule", "seat0")
+    tick_in_grid("safe_squares", 6, "1,2,3,4,5,6,29,32,34")
+    key("IntSlider", "rock_square", "ArrowLeft", "29")
+    key("IntSlider", "dock_square", "ArrowRight", "20")
+    choose("dock_release", "any_one")
+    tick("repairing_ship_protected", "false")
+    tick_in_grid("protected_run_lengths", 3, "2,3,4,6")
+    tick("blockade_blocks_passage", "true")
+    choose("backward_rule", "one_square")
+    tick("backward_attacks_allowed", "false")  # matters while backward_rule is not none
+    tick("blocked_entry_forfeits_turn", "true")
+    choose("valhalla_entry", "exact")
+    choose("bear_off_gate", "first_only")
+    tick("unentered_count_as_row1", "false")  # matters while bear_off_gate is not none
+    tick("extra_throw_enabled", "true")  # the two below matter only with extra throws
+    tick_in_grid("extra_throw_values", 6, "natural_one,4,5,6")
+    tick("extra_throw_optional", "false")
+    turns = control(page, "text", "max_turns").locator("input")
+    turns.fill("5000")
+    turns.press("Enter")
+    used(("IntText", "max_turns"))
+    expected.append("max_turns=5000")
+    _status_names(page, expected)
+    assert plot_source(page) != old and page.locator(PLOT).get_attribute("alt").startswith("Valhalla, 200 games")
+    assert page_problems(page) == []
+
+    old = plot_source(page)
+    games.fill("1000000")  # 100,000,000 is refused by the memory its rows would need
+    games.press("Enter")
+    label = page.locator(".widget-html", has_text=re.compile(r"^playing: "))
+    expect(label).to_contain_text(" of 1,000,000 games", timeout=REDRAW_TIMEOUT_MS)
+    page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel").click()
+    used(("Button", f"{_ODDS} › cancel"))
+    expect(label).to_have_text("playing: cancelled", timeout=2_000)
+    expect(page.locator("body")).to_contain_text("cancelled: the plots below are the last finished run's")
+    assert "running …" not in page.inner_text("body") and plot_source(page) == old
+    games.fill("200")
+    games.press("Enter")
+    preset.select_option("alternative")  # then the standard rules again, for the tests after this one
+    preset.select_option("standard")
+    _status_names(page, ["preset standard"])
+
+
 def test_cancel_a_tournament_and_the_page_answers_at_once(page):
     """Issue 36, points 4 and 9: a long tournament shows its progress; cancel stops it, the page says so
     within 2 s, no result is shown, and a rule change is drawn while the page would otherwise still be
@@ -350,6 +605,7 @@ def test_cancel_a_tournament_and_the_page_answers_at_once(page):
     games.fill("200000")  # hours of play: only a cancel ends it
     games.press("Enter")
     page.get_by_role("button", name="run a policy tournament").click()
+    used(("IntText", f"{_TOURNAMENT} › games per pairing"), ("Button", "run a policy tournament"))
     expect(label).to_contain_text(" of ", timeout=REDRAW_TIMEOUT_MS)  # "tournament: 1,200 of 1,600,000 games, …"
     first = label.inner_text()
     page.wait_for_function("([old]) => { const e = [...document.querySelectorAll('.widget-html')]"
@@ -358,6 +614,7 @@ def test_cancel_a_tournament_and_the_page_answers_at_once(page):
     cancel = page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel")
     start = time.monotonic()
     cancel.click()
+    used(("Button", f"{_TOURNAMENT} › cancel"))
     expect(label).to_have_text("tournament: cancelled", timeout=2_000)
     TIMINGS["tournament cancelled: the page says so"] = time.monotonic() - start
     old = plot_source(page)
@@ -367,7 +624,76 @@ def test_cancel_a_tournament_and_the_page_answers_at_once(page):
     TIMINGS["tournament cancelled: from the cancel to the next rule's plots"] = time.monotonic() - start
     page.wait_for_timeout(1000)
     assert page.locator(".widget-output img[alt^='tournament']").count() == 0  # its result never shown
+    expect(page.locator(".widget-output", has_text="playing every pairing")).to_have_count(0)  # nor its note
+    expect(page.locator(".widget-output", has_text="cancelled: nothing to show")).to_have_count(1)
     expect(label).to_have_text("tournament: cancelled")
+    assert page_problems(page) == []
+
+
+def _playing_then_cancelled(page, what: str, note: str) -> None:
+    """The job whose progress line starts ``what`` is playing (its note says ``note``, its count shows), and
+    its cancel stops it: the line says so and the note gives way to "cancelled"."""
+    expect(page.locator(".widget-output", has_text=note)).to_have_count(1)
+    label = page.locator(".widget-html", has_text=re.compile(f"^{what}: "))
+    expect(label).to_contain_text(" of ", timeout=REDRAW_TIMEOUT_MS)
+    page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel").click()
+    expect(label).to_have_text(f"{what}: cancelled", timeout=2_000)
+    expect(page.locator(".widget-output", has_text=note)).to_have_count(0)
+
+
+def _box(page, label: str, within=None):
+    """The input of the text or number box labelled ``label`` (inside ``within``, if given)."""
+    return (within or page).locator(f".widget-text:has(> .widget-label:text-is('{label}')) input")
+
+
+def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page):
+    """Issue 49: the strength ladder, the tuning and the decisions each start from what is typed and chosen in
+    their boxes (their note repeats it), count their games, and their cancel stops them, no result shown; a
+    judging of 2 games with mcts:10 then runs to its table."""
+    ladder = page.get_by_role("button", name="climb the strength ladder")
+    games = _box(page, "games per pairing", page.locator(".widget-hbox", has=ladder))
+    games.fill("200000")
+    games.press("Enter")
+    ladder.click()
+    used(("IntText", f"{_LADDER} › games per pairing"), ("Button", "climb the strength ladder"))
+    _playing_then_cancelled(page, "ladder", "200,000 games per pairing")
+    used(("Button", f"{_LADDER} › cancel"))
+
+    control(page, "dropdown", "metric").locator("select").select_option("duration_turns")
+    goal = page.locator(".widget-dropdown select:has(option:text-is('reach'))")
+    goal.select_option("max")
+    page.locator(".widget-select-multiple", has=page.get_by_text("rules to vary", exact=True)).locator(
+        "select").select_option(label=["zero_runes_value", "ships_per_player"])
+    for label, value in (("trials", "1000"), ("games per trial", "10000000")):  # the largest the boxes take
+        _box(page, label).fill(value)
+        _box(page, label).press("Enter")
+    page.get_by_role("button", name="tune the rules").click()
+    used(("Dropdown", "metric"), ("Dropdown", _GOAL), ("SelectMultiple", "rules to vary"),
+         ("BoundedIntText", "trials"), ("BoundedIntText", "games per trial"))
+    _playing_then_cancelled(page, "tuning", "tuning zero_runes_value, ships_per_player toward duration_turns = max: "
+                                            "1000 trials of 10,000,000 games")
+    used(("Button", f"{_TUNING} › cancel"))
+    goal.select_option("reach")
+    _box(page, "target").fill("120")
+    _box(page, "target").press("Enter")
+    page.get_by_role("button", name="tune the rules").click()
+    used(("FloatText", "target"))
+    _playing_then_cancelled(page, "tuning", "toward duration_turns = 120.0: 1000 trials")
+
+    judged = _box(page, "games to judge")
+    judged.fill("20000")  # minutes with mcts:10
+    judged.press("Enter")
+    _box(page, "judge").fill("mcts:10")
+    _box(page, "judge").press("Enter")
+    page.get_by_role("button", name="which decisions matter?").click()
+    used(("IntText", "games to judge"), ("Text", "judge"), ("Button", "which decisions matter?"))
+    _playing_then_cancelled(page, "judging decisions", "judging the decisions of 20,000 games with mcts:10")
+    used(("Button", f"{_DECISIONS} › cancel"))
+    judged.fill("2")
+    judged.press("Enter")
+    page.get_by_role("button", name="which decisions matter?").click()
+    table = page.locator(".widget-output", has_text="over 2 games").locator("table")
+    expect(table).to_contain_text("impact: best - random", timeout=REDRAW_TIMEOUT_MS)
     assert page_problems(page) == []
 
 
@@ -386,11 +712,18 @@ def _valhalla_against_greedy(page) -> None:
 
 
 def test_a_whole_game_of_valhalla_clicked_through_against_greedy(page):
-    """Issue 38: "play it yourself" seats you at seat 0 against greedy; every decision is a click on your first
-    option, each answered with the next decision (its number moves on), to the end, with no error on the
-    page.  The time from a click to the next decision goes to TIMINGS."""
+    """Issue 38: "play it yourself" seats you at the seat chosen in "your seat" (1, then 0: the title says so)
+    against greedy; every decision is a click on your first option, each answered with the next decision (its
+    number moves on), to the end, with no error on the page.  The time from a click to the next decision goes
+    to TIMINGS."""
     _valhalla_against_greedy(page)
-    page.get_by_role("button", name="play it yourself").click()
+    seat = page.locator(".widget-dropdown", has=page.get_by_text("your seat", exact=True)).locator("select")
+    title = page.locator(".toolkit-play h3")
+    for chosen in ("1", "0"):  # seat 0's game: the one this test has always clicked through (122 decisions)
+        seat.select_option(chosen)
+        page.get_by_role("button", name="play it yourself").click()
+        expect(title).to_contain_text(f"you play seat {chosen};", timeout=REDRAW_TIMEOUT_MS)
+    used(("Dropdown", "your seat"), ("Button", "play it yourself"))
     status = page.locator(".toolkit-play .widget-html").last
     expect(status).to_contain_text("Your decision", timeout=REDRAW_TIMEOUT_MS)
     clicks, waits = 0, []
@@ -398,6 +731,7 @@ def test_a_whole_game_of_valhalla_clicked_through_against_greedy(page):
         before = status.inner_text()
         start = time.monotonic()
         page.locator(".toolkit-play-options button").first.click()
+        used(("Button", "toolkit-play-options"))
         page.wait_for_function("([old]) => { const e = [...document.querySelectorAll('.toolkit-play .widget-html')]"
                                ".pop(); return e && e.innerText !== old; }", arg=[before], timeout=60_000)
         waits.append(time.monotonic() - start)
@@ -416,6 +750,7 @@ def test_the_viewer_steps_forward_and_back_through_a_game(page):
     search's estimates appear beside the options when asked for."""
     _valhalla_against_greedy(page)
     page.get_by_role("button", name="watch this game").click()
+    used(("Button", "watch this game"))
     picture = page.locator(".toolkit-viewer img")
     expect(picture).to_have_attribute("src", re.compile("^(blob|data):"), timeout=REDRAW_TIMEOUT_MS)
     first = picture.get_attribute("src")
@@ -424,6 +759,7 @@ def test_the_viewer_steps_forward_and_back_through_a_game(page):
         old = picture.get_attribute("src")
         start = time.monotonic()
         page.locator(".toolkit-viewer").get_by_role("button", name="forward ▶").click()
+        used(("Button", "forward ▶"))
         page.wait_for_function("([old]) => { const i = document.querySelector('.toolkit-viewer img');"
                                " return i && i.src !== old; }", arg=[old], timeout=30_000)
         steps.append(time.monotonic() - start)
@@ -432,9 +768,11 @@ def test_the_viewer_steps_forward_and_back_through_a_game(page):
     expect(caption).to_contain_text("Decision 6:", timeout=30_000)
     for _ in range(5):
         page.locator(".toolkit-viewer").get_by_role("button", name="◀ back").click()
+    used(("Button", "◀ back"))
     expect(caption).to_contain_text("Decision 1:", timeout=30_000)  # (a new picture is a new blob: not compared)
     assert picture.get_attribute("src") != first
     page.locator(".toolkit-viewer").get_by_text("what mcts:1000 thinks").click()
+    used(("Checkbox", "what mcts:1000 thinks"))
     table = page.locator(".toolkit-viewer table")
     for step in range(2, 40):  # on to the first decision with a choice (a forced one has nothing to rate)
         if "visits" in table.inner_text():
@@ -443,4 +781,46 @@ def test_the_viewer_steps_forward_and_back_through_a_game(page):
         expect(caption).to_contain_text(f"Decision {step}:", timeout=30_000)
     expect(table).to_contain_text("visits", timeout=30_000)
     assert table.inner_text().count("the search's pick") == 1
+    assert page_problems(page) == []
+
+
+def test_the_viewer_jumps_to_the_decisions_that_swung_the_game(page):
+    """Issue 49: game number 1 is watched; the slider moves on a key; "jump to" offers "find the decisions
+    that swung the game", and choosing it lists them (on the old list, where that entry was the only one
+    and already chosen, choosing it did nothing and this test fails here); choosing one shows that
+    decision, and after a step back the same one can be chosen again."""
+    _valhalla_against_greedy(page)
+    number = _box(page, "game number")
+    number.fill("1")
+    number.press("Enter")
+    page.get_by_role("button", name="watch this game").click()
+    used(("BoundedIntText", "game number"))
+    viewer = page.locator(".toolkit-viewer")
+    expect(viewer.locator("h3")).to_contain_text("seed 0, game 1,", timeout=REDRAW_TIMEOUT_MS)
+    caption = viewer.locator(".widget-html").last
+    expect(caption).to_contain_text("Decision 1:", timeout=30_000)
+    viewer.locator(".widget-hslider .noUi-handle").focus()
+    page.keyboard.press("ArrowRight")
+    used(("IntSlider", "decision"))
+    expect(caption).to_contain_text("Decision 2:", timeout=30_000)
+    jump = viewer.locator(".widget-dropdown", has=page.get_by_text("jump to", exact=True)).locator("select")
+    jump.select_option(label="find the decisions that swung the game")
+    used(("Dropdown", "jump to"))
+    # the search rates every decision (seconds), then the list's first line counts them; a list shows its
+    # spaces as no-break spaces (\s matches both)
+    first = jump.locator("option").first
+    expect(first).to_have_text(re.compile(r"^choose\sone\sof\sthe\s\d\sdecisions\sthat\sswung"), timeout=30_000)
+    entries = jump.locator("option").all_inner_texts()[1:]
+    words = [" ".join(e.split()) for e in entries]
+    assert 1 <= len(entries) <= 5 and all(re.match(r"decision \d+: the winner's chance ", e) for e in words)
+    numbers = [int(re.match(r"decision (\d+):", e).group(1)) for e in words]
+    number = next(n for n in sorted(numbers, reverse=True) if n > 1 and n - 1 not in numbers)  # a step back: none
+    jump.select_option(label=entries[numbers.index(number)])
+    expect(caption).to_contain_text(f"Decision {number}:", timeout=30_000)
+    expect(jump.locator("option:checked")).to_have_text(entries[numbers.index(number)])
+    viewer.get_by_role("button", name="◀ back").click()
+    expect(caption).to_contain_text(f"Decision {number - 1}:", timeout=30_000)
+    expect(jump.locator("option:checked")).to_have_text(re.compile(r"^choose\sone"))  # the first line again
+    jump.select_option(label=entries[numbers.index(number)])
+    expect(caption).to_contain_text(f"Decision {number}:", timeout=30_000)
     assert page_problems(page) == []
