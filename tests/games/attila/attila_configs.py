@@ -37,31 +37,31 @@ def _rounds_finished(frame, seats):
     return len(ended) > 0 and bool((ended["turns"] % seats == 0).all())
 
 # reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options])
-EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 300) for config in (
+EQUALITY = tuple((config, ("random",) * CONFIGS[config].num_players, 2024, 150) for config in (
     "2p", "3p", "4p", "5p", "strict_3p")) + (
-    ("short_4p", ("random",) * 4, 2024, 300,
+    ("short_4p", ("random",) * 4, 2024, 150,
      {"expect": ("an end by the track or a stall, besides the tenth war",
                  lambda f: set(f["end_reason"].astype(str)) - {"tenth_war"} != set())}),
-    ("2p", ("greedy", "random"), 2025, 25),
-    ("4p", ("random", "greedy", "greedy", "random"), 2025, 25),
-    ("5p", ("greedy",) * 5, 2025, 25),
-    ("strict_3p", ("greedy", "random", "greedy"), 2025, 25),
-    ("short_4p", ("greedy",) * 4, 2025, 25),
+    ("2p", ("greedy", "random"), 2025, 13),
+    ("4p", ("random", "greedy", "greedy", "random"), 2025, 13),
+    ("5p", ("greedy",) * 5, 2025, 13),
+    ("strict_3p", ("greedy", "random", "greedy"), 2025, 13),
+    ("short_4p", ("greedy",) * 4, 2025, 13),
     # the rollouts (determinization, chance stream, greedy play-outs) agree draw for draw
-    ("2p", ("lookahead:2", "random"), 31, 3),
+    ("2p", ("lookahead:2", "random"), 31, 2),
     ("3p", ("greedy", "lookahead:1:no_double_turn", "random"), 31, 2),
     ("short_4p", ("lookahead:1", "greedy", "lookahead:2:no_exchange", "random"), 31, 2),
     ("strict_3p", ("random", "greedy", "lookahead:1"), 31, 2),
-    ("variants_4p", ("random",) * 4, 2026, 200,
+    ("variants_4p", ("random",) * 4, 2026, 100,
      {"expect": ("whole rounds", lambda f: _rounds_finished(f, 4))}),
-    ("variants_short_3p", ("random",) * 3, 2026, 200,
+    ("variants_short_3p", ("random",) * 3, 2026, 100,
      {"expect": ("whole rounds, and ends by the track", lambda f: _rounds_finished(f, 3)
                  and "track_end" in set(f["end_reason"].astype(str)))}),
-    ("variants_4p", ("greedy", "random", "greedy", "greedy"), 2027, 20),
-    ("variants_short_3p", ("lookahead:1", "greedy", "random"), 31, 3),
+    ("variants_4p", ("greedy", "random", "greedy", "greedy"), 2027, 10),
+    ("variants_short_3p", ("lookahead:1", "greedy", "random"), 31, 2),
     # greedy without some of its tiles
-    ("4p", ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy"), 32, 25),
-    ("2p", ("greedy:no_double_turn:no_plus_two:no_exchange", "greedy"), 32, 25),
+    ("4p", ("greedy:no_exchange", "greedy:no_plus_two", "greedy:no_double_turn", "greedy"), 32, 13),
+    ("2p", ("greedy:no_double_turn:no_plus_two:no_exchange", "greedy"), 32, 13),
 )
 
 

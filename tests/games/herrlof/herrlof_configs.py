@@ -32,7 +32,7 @@ def _effects_happen(config):
 
 # reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options]);
 # the lookahead (PIMC rollouts in pure Python) is far slower, so its games are few and short
-EQUALITY = tuple((config, policies, 2024, 600, {"expect": _effects_happen(config)}) for config, policies in (
+EQUALITY = tuple((config, policies, 2024, 300, {"expect": _effects_happen(config)}) for config, policies in (
     ("standard", ("random", "random")),
     ("standard", ("greedy", "random")),
     ("standard", ("random", "greedy")),
@@ -41,7 +41,7 @@ EQUALITY = tuple((config, policies, 2024, 600, {"expect": _effects_happen(config
     ("variant_b", ("greedy", "random")),
     ("variant_c", ("random", "random")),
     ("standard", ("greedy:no_steal", "greedy:no_trade:no_swap")),  # players that decline effects (policies.py)
-)) + tuple((config, policies, 77, 12, {"set": {"max_rounds": 2}}) for config, policies in (
+)) + tuple((config, policies, 77, 6, {"set": {"max_rounds": 2}}) for config, policies in (
     ("standard", ("lookahead:3", "greedy")),
     ("standard", ("random", "lookahead:2")),
     ("variant_a", ("lookahead:2", "lookahead:3")),

@@ -13,13 +13,13 @@ CONFIGS = {
 
 # reference <=> kernel, game for game (tests/conformance/test_equality.py): (config, policies, seed, games[, options])
 EQUALITY = (
-    ("standard", ("random", "random"), 2024, 400),
-    ("standard", ("greedy", "random"), 2024, 300),
-    ("quick", ("lookahead", "greedy"), 77, 60),
-    ("variant_a", ("random", "greedy"), 2024, 300,
+    ("standard", ("random", "random"), 2024, 200),
+    ("standard", ("greedy", "random"), 2024, 150),
+    ("quick", ("lookahead", "greedy"), 77, 30),
+    ("variant_a", ("random", "greedy"), 2024, 150,
      {"expect": ("busts and a head start", lambda f: f["busts_0"].sum() > 0 and (f["score_1"] >= 10).all())}),
-    ("variant_b", ("greedy", "lookahead:4"), 78, 40),
-    ("standard", ("random", "greedy"), 2**63 - 1, 100, {"first_game": 10**12}),
+    ("variant_b", ("greedy", "lookahead:4"), 78, 20),
+    ("standard", ("random", "greedy"), 2**63 - 1, 50, {"first_game": 10**12}),
 )
 
 # tests/conformance/test_first_seat.py: rule values that choose the first mover otherwise than the presets do
