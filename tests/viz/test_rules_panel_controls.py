@@ -309,6 +309,28 @@ def test_herrlof_preset_resets_the_tags():
     assert panel.rules() == type(panel.rules()).preset("publisher")
 
 
+def test_the_preset_menu_follows_the_rules_so_the_preset_they_left_can_be_chosen_again():
+    """Issue 49: the menu shows the preset the controls' rules are, and no entry for custom rules, so choosing
+    the preset the rules came from (Halali's only one) is a change the menu hears and resets the controls; the
+    old menu stayed on "standard", and choosing it did nothing."""
+    seen = []
+    panel = _panel("halali", seen)
+    Rules = type(panel.rules())
+    panel.widgets["progress_limit"].value = Rules().progress_limit + 1
+    assert panel.preset.index is None and panel.rules() != Rules()
+    runs = len(seen)
+    panel.preset.value = "standard"  # as the browser sets it when a person chooses the entry
+    assert panel.rules() == Rules() and panel.preset.value == "standard" and len(seen) == runs + 1
+    valhalla = _panel("valhalla")
+    rules = valhalla.rules()
+    valhalla.widgets["zero_runes_value"].value = 4
+    assert valhalla.preset.index is None
+    valhalla.widgets["zero_runes_value"].value = rules.zero_runes_value  # back to the preset's value
+    assert valhalla.preset.value == "standard" and valhalla.rules() == rules  # the menu follows, nothing reset
+    valhalla.widgets["blockade_zone"].value = "99,100"  # a value not allowed: the menu stays where it was
+    assert valhalla.preset.value == "standard"
+
+
 def test_halali_preset_resets_the_matrix_grid_and_exits(monkeypatch):
     """Halali has one preset; a second one is added here to switch to."""
     Rules = get_spec("halali").Rules

@@ -362,8 +362,29 @@ class RulesPanel:
             return
         if change is not None and change.get("owner") is self.widgets.get("num_players"):
             self._follow_players(change["old"], change["new"])
+        self._follow_rules()
         if self.auto:
             self.refresh()
+
+    def _follow_rules(self) -> None:
+        """The preset menu shows the preset the controls' rules are, or no entry when they are none: then
+        choosing any preset, the one the rules came from too, is a change the menu hears and resets the
+        controls (issue 49: with the menu left on "standard", choosing it did nothing, and a game with one
+        preset could not be reset at all)."""
+        try:
+            preset = self.rules().preset_name()
+        except ValueError:  # a value not allowed: the menu stays as it is
+            return
+        if preset == self.preset.value:
+            return
+        self._following = True  # heard by _on_preset: only the menu moves, the controls are the rules already
+        try:
+            if preset is None:
+                self.preset.index = None
+            else:
+                self.preset.value = preset
+        finally:
+            self._following = False
 
     def _follow_players(self, old, new) -> None:
         """Defaults that depend on the player count (``ByPlayers``) follow a new ``num_players``,
@@ -391,6 +412,8 @@ class RulesPanel:
             _close(fresh)
 
     def _on_preset(self, change) -> None:
+        if change["new"] is None or getattr(self, "_following", False):
+            return
         rules = self.spec.Rules.preset(change["new"])
         self._resetting = True
         try:
