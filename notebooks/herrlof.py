@@ -659,16 +659,18 @@ panel
 #
 # `viewer` opens one seeded game of these rules: the game `toolkit.simulate` plays as row `game_index` with the
 # same seed, rules and players. Step through its decisions with the buttons or the slider: the picture, every
-# option in words and the chosen one marked. "seen by" a seat shows its own hand and the opponent's as backs; "open" shows both hands and says so. "what mcts:1000 thinks" adds the search's estimate of
+# option in words and the chosen one marked. "seen by" a seat shows its own hand and the opponent's as backs; "open" shows both hands and says so. "what `SEARCH` thinks" (mcts:1000 at the default `N`) adds the search's estimate of
 # each option's win probability for the deciding seat, with a 95% interval from its visits, beside the
 # players' choice; in "jump to", "find the decisions that swung the game" lists the decisions where the
-# eventual winner's estimated chance moved most (a search rates each one: a few seconds), and choosing one shows it.
+# eventual winner's estimated chance moved most (`JUDGE` rates each one: a few seconds), and choosing one shows it.
 
 # %%
 from toolkit.analysis.decisions import answer, decisions, shown
 from toolkit.viz.viewer import play, viewer
 
-viewer("herrlof", STANDARD, policies=("greedy", "greedy"), seed=SEED, game_index=0)
+SEARCH = f"mcts:{max(20, N // 100)}"  # the search whose estimates the viewer shows: mcts:1000 at the default N
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates decisions here and below: mcts:200 at the default N
+viewer("herrlof", STANDARD, policies=("greedy", "greedy"), seed=SEED, game_index=0, judge=SEARCH, swing_judge=JUDGE)
 
 # %% [markdown]
 # `play` gives you seat 0: your options as buttons under the picture as your seat sees it, the other seat played by `greedy`
@@ -688,7 +690,6 @@ play("herrlof", STANDARD, policies=("greedy", "greedy"), seed=SEED, seat=0)
 
 # %%
 N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
-JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
 judged = decisions("herrlof", STANDARD, n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy", "greedy"), progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

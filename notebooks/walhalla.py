@@ -761,16 +761,18 @@ panel
 #
 # `viewer` opens one seeded game of these rules: the game `toolkit.simulate` plays as row `game_index` with the
 # same seed, rules and players. Step through its decisions with the buttons or the slider: the picture, every
-# option in words and the chosen one marked. "seen by" a seat shows its own cards and the others' card counts; "open" shows every hand and says so. "what mcts:1000 thinks" adds the search's estimate of
+# option in words and the chosen one marked. "seen by" a seat shows its own cards and the others' card counts; "open" shows every hand and says so. "what `SEARCH` thinks" (mcts:1000 at the default `N`) adds the search's estimate of
 # each option's win probability for the deciding seat, with a 95% interval from its visits, beside the
 # players' choice; in "jump to", "find the decisions that swung the game" lists the decisions where the
-# eventual winner's estimated chance moved most (a search rates each one: a few seconds), and choosing one shows it.
+# eventual winner's estimated chance moved most (`JUDGE` rates each one: a few seconds), and choosing one shows it.
 
 # %%
 from toolkit.analysis.decisions import answer, decisions, shown
 from toolkit.viz.viewer import play, viewer
 
-viewer("walhalla", RULES[4], policies=("greedy",) * 4, seed=SEED, game_index=0)
+SEARCH = f"mcts:{max(20, N // 100)}"  # the search whose estimates the viewer shows: mcts:1000 at the default N
+JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates decisions here and below: mcts:200 at the default N
+viewer("walhalla", RULES[4], policies=("greedy",) * 4, seed=SEED, game_index=0, judge=SEARCH, swing_judge=JUDGE)
 
 # %% [markdown]
 # `play` gives you seat 0: your options as buttons under the picture as your seat sees it, the other three seats played by `greedy`
@@ -790,7 +792,6 @@ play("walhalla", RULES[4], policies=("greedy",) * 4, seed=SEED, seat=0)
 
 # %%
 N_DECISIONS = max(2, N // 200)  # 50 games with a kind are the fewest the sentence judges it on
-JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates every option
 judged = decisions("walhalla", RULES[4], n_games=N_DECISIONS, seed=SEED, judge=JUDGE, policies=("greedy",) * 4, progress=False)
 display(Markdown(answer(judged)))
 shown(judged)

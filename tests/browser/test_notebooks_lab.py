@@ -19,6 +19,13 @@ last test is the negative control: the old setup (tracked ``.ipynb``, a
 
 The overview notebook has no control to click (``tests/test_notebooks.py`` checks it shows no widget): it
 runs by nbclient there, at the same test size, and ``make lab`` here still makes its ``.ipynb``.
+
+Every control a game's notebook offers is clicked or typed into here (issue 49).  Its widgets come only from
+the cells :data:`WIDGET_CELLS` names (checked on each page); :data:`CLICKED` names, for each of their controls
+but the rules' (each kind of rule control is clicked on the dashboard's page:
+``tests/viz/test_controls_listed.py``), the test that uses it, and each test records what it used with
+:func:`used`.  ``tests/viz/test_controls_listed.py`` lists those cells' controls from the widgets themselves
+and fails on one no test here is declared to click.
 """
 
 from __future__ import annotations
@@ -55,6 +62,57 @@ RUN_STARTED_TIMEOUT_MS = 30_000  # from the click on Run All Cells to the first 
 RUN_ALL_CLICKS = 3
 CURRENT = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook shown in the main area
 ERROR_STYLE = "span[style*='b00020']"  # the rules panel's message for a value that is not allowed
+
+
+# the cells of a game's notebook that show widgets, by a marker in their source, and what each shows
+WIDGET_CELLS = {"rules_panel(": "the rules panel", 'viewer("': "the viewer", 'play("': "your seat",
+                "widgets.IntSlider(": "the replay"}
+_VIEWER_TEST = "test_viewer_steps_a_seat_plays_and_the_decisions_are_told"
+# every control of those cells but the rules' -> the test that clicks it (a search's budget follows N: mcts:N)
+CLICKED = {
+    ("Dropdown", "preset"): "test_panel_preset_and_games_redraw",
+    ("IntText", "games"): "test_panel_preset_and_games_redraw",
+    ("Button", "◀ back"): _VIEWER_TEST,
+    ("Button", "forward ▶"): _VIEWER_TEST,
+    ("IntSlider", "decision"): _VIEWER_TEST,
+    ("Dropdown", "seen by"): _VIEWER_TEST,  # a game with hidden information only
+    ("Checkbox", "what mcts:N thinks"): _VIEWER_TEST,
+    ("Dropdown", "jump to"): _VIEWER_TEST,
+    ("Button", "toolkit-play-options"): _VIEWER_TEST,
+    ("Play", "play"): "test_replay_slider_moves_the_board",  # the replay's cell only
+    ("IntSlider", "position"): "test_replay_slider_moves_the_board",
+}
+_USED: set = set()  # the controls the running test used (``used``)
+
+
+def used(*controls) -> None:
+    """Record that the running test clicked or typed into ``controls`` (keys of :data:`CLICKED`)."""
+    unknown = [c for c in controls if c not in CLICKED]
+    assert not unknown, f"not declared in CLICKED: {unknown}"
+    _USED.update(controls)
+
+
+def declared_for(name: str) -> set:
+    """The controls of :data:`CLICKED` game ``name``'s notebook has: "seen by" where something is hidden, the
+    replay's where its notebook replays a game."""
+    spec = GAMES[name]
+    return {c for c in CLICKED if (c != ("Dropdown", "seen by") or spec.hidden_information)
+            and (c not in (("Play", "play"), ("IntSlider", "position")) or spec.replay)}
+
+
+@pytest.fixture(autouse=True)
+def _declared_controls_were_used(request):
+    """After a test of a game's notebook that passed: it used every control :data:`CLICKED` declares for it and
+    that notebook has."""
+    _USED.clear()
+    failed = request.session.testsfailed
+    yield
+    notebook = request.node.funcargs.get("notebook")
+    if request.session.testsfailed > failed or notebook is None:
+        return
+    test = request.node.originalname
+    declared = {c for c in declared_for(notebook.name) if CLICKED[c] == test}
+    assert declared <= _USED, f"{request.node.name} is declared to click {sorted(declared - _USED)} but did not"
 
 
 @dataclass(frozen=True)
@@ -462,6 +520,11 @@ def test_every_cell_runs_and_the_page_shows_no_problem(notebook):
     assert all(re.fullmatch(r"\[\d+\]:", p) for p in prompts(page)), prompts(page)
     assert len(prompts(page)) == notebook.n_code_cells
     assert page_problems(page) == []
+    with_widgets = page.locator(f"{CURRENT} .jp-CodeCell").filter(has=page.locator(".jp-OutputArea .jupyter-widgets"))
+    known = sum(code_cells_with(page, marker).count() for marker in WIDGET_CELLS)
+    assert with_widgets.count() == known, (
+        f"{with_widgets.count()} cells show widgets, {known} are cells of WIDGET_CELLS: a new one's controls need "
+        "a test here that clicks them")
     if notebook.name in PANELS:
         panel = code_cell(page, "rules_panel(").locator(".jp-Cell-outputArea")
         panel.scroll_into_view_if_needed()
@@ -536,6 +599,30 @@ def test_panel_bad_value_shows_the_message_and_keeps_the_plot(notebook):
     notebook.page.screenshot(path=page_shot(notebook, "bad_value"))
 
 
+def test_panel_preset_and_games_redraw(notebook):
+    """The panel's preset menu and its games box.  The rules tests above changed the rules, so the menu shows
+    no preset, and choosing "standard" (Halali's and Attila's only one) resets the controls, reruns and
+    redraws: with the menu left on "standard", choosing it did nothing (issue 49).  A new number of games
+    reruns and redraws."""
+    panel, _ = panel_of(notebook)
+    menu = control(panel, "dropdown", "preset").locator("select")
+    assert menu.evaluate("e => e.selectedIndex") == -1, "the rules were changed: the menu shows no preset"
+    old = image_source(panel)
+    menu.select_option(label="standard")
+    used(("Dropdown", "preset"))
+    wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after the preset")
+    expect(panel).to_contain_text("preset standard")
+    assert panel.locator(ERROR_STYLE).count() == 0  # the bad value above is gone with the reset
+    games = control(panel, "text", "games").locator("input")
+    old = image_source(panel)
+    games.fill("150")
+    games.press("Enter")
+    used(("IntText", "games"))
+    wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after the games (150)")
+    expect(games).to_have_value("150")
+    assert panel.locator(ERROR_STYLE).count() == 0  # a number in range: no message, a new plot
+
+
 def test_replay_slider_moves_the_board(notebook):
     if notebook.name not in REPLAYS:
         replays = code_cells_with(notebook.page, "widgets.IntSlider(").count()
@@ -548,31 +635,76 @@ def test_replay_slider_moves_the_board(notebook):
     old = image_source(replay)
     slider.locator(".noUi-handle").focus()
     notebook.page.keyboard.press("ArrowRight")
-    wait_for_new_image(replay, old, f"JupyterLab: {notebook.name} replay board after one step")
+    used(("IntSlider", "position"))
+    old = wait_for_new_image(replay, old, f"JupyterLab: {notebook.name} replay board after one step")
     assert int(slider.locator(".widget-readout").text_content()) == before + 1
+    buttons = replay.locator(".widget-play button")  # play, pause, stop, repeat
+    buttons.nth(0).click()
+    used(("Play", "play"))
+    wait_for_new_image(replay, old, f"JupyterLab: {notebook.name} replay board playing")
+    expect(slider.locator(".widget-readout")).not_to_have_text(str(before + 1))  # the slider plays along
+    buttons.nth(1).click()  # pause: the position stays (a step every 0.8-0.9 s while playing)
+    paused = slider.locator(".widget-readout").text_content()
+    time.sleep(2.0)
+    assert slider.locator(".widget-readout").text_content() == paused
     notebook.page.screenshot(path=page_shot(notebook, "replay"))
 
 
 def test_viewer_steps_a_seat_plays_and_the_decisions_are_told(notebook):
-    """A game notebook's "see a game, play a seat" section (issue 38): the viewer's forward button moves its
-    slider and redraws the picture, a click on your first option redraws your seat's picture, and the
-    decisions' sentence is there (the overview has no such section)."""
-    if notebook.name not in GAMES:
-        assert code_cells_with(notebook.page, "viewer(").count() == 0, f"{notebook.name} has a viewer"
-        return
+    """A game notebook's "see a game, play a seat" section (issues 38, 49): the viewer's forward and back buttons
+    and its slider's key move it and redraw the picture; "seen by" a seat redraws it as that seat sees it (a game
+    with hidden information); "what ... thinks" adds the search's estimates; "jump to" finds the decisions that
+    swung the game and shows the one chosen; a click on your first option redraws your seat's picture; and the
+    decisions' sentence is there."""
     page = notebook.page
     seen = code_cell(page, 'viewer("').locator(".jp-Cell-outputArea")
     seen.scroll_into_view_if_needed()
     viewer_widget = seen.locator(".toolkit-viewer")
     assert viewer_widget.count() == 1
+    readout = viewer_widget.locator(".widget-hslider .widget-readout")
+    caption = viewer_widget.locator(".widget-html").last
     old = image_source(seen, WIDGET_IMAGE)
     viewer_widget.get_by_role("button", name="forward ▶").click()
-    wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer one step forward", WIDGET_IMAGE)
-    assert int(viewer_widget.locator(".widget-hslider .widget-readout").text_content()) == 1
+    used(("Button", "forward ▶"))
+    old = wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer one step forward", WIDGET_IMAGE)
+    assert int(readout.text_content()) == 1
+    viewer_widget.locator(".widget-hslider .noUi-handle").focus()
+    page.keyboard.press("ArrowRight")
+    used(("IntSlider", "decision"))
+    expect(caption).to_contain_text("Decision 3:", timeout=REDRAW_TIMEOUT_MS)
+    viewer_widget.get_by_role("button", name="◀ back").click()
+    used(("Button", "◀ back"))
+    expect(caption).to_contain_text("Decision 2:", timeout=REDRAW_TIMEOUT_MS)
+    if GAMES[notebook.name].hidden_information:
+        old = image_source(seen, WIDGET_IMAGE)
+        eyes = viewer_widget.locator(".widget-dropdown", has=page.get_by_text("seen by", exact=True)).locator("select")
+        eyes.select_option(label="seat 0")
+        used(("Dropdown", "seen by"))
+        wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer seen by seat 0", WIDGET_IMAGE)
+    viewer_widget.get_by_text(re.compile(r"^what mcts:\d+ thinks$")).click()
+    used(("Checkbox", "what mcts:N thinks"))
+    table = viewer_widget.locator("table")
+    for step in range(3, 60):  # on to a decision with a choice (a forced one has nothing to rate)
+        if "visits" in table.inner_text():
+            break
+        viewer_widget.get_by_role("button", name="forward ▶").click()
+        expect(caption).to_contain_text(f"Decision {step}:", timeout=REDRAW_TIMEOUT_MS)
+    expect(table).to_contain_text("visits", timeout=REDRAW_TIMEOUT_MS)
+    jump = viewer_widget.locator(".widget-dropdown", has=page.get_by_text("jump to", exact=True)).locator("select")
+    jump.select_option(label="find the decisions that swung the game")
+    used(("Dropdown", "jump to"))
+    expect(jump.locator("option").first).to_have_text(re.compile(r"^(choose\sone\sof\sthe|none:)"),
+                                                      timeout=REDRAW_TIMEOUT_MS)
+    entries = jump.locator("option").all_inner_texts()[1:]
+    if entries:  # a game nobody won alone has none
+        number = int(re.match(r"decision\s(\d+):", entries[-1]).group(1))
+        jump.select_option(label=entries[-1])
+        expect(caption).to_contain_text(f"Decision {number}:", timeout=REDRAW_TIMEOUT_MS)
     mine = code_cell(page, 'play("').locator(".jp-Cell-outputArea")
     mine.scroll_into_view_if_needed()
     old = image_source(mine, WIDGET_IMAGE)
     mine.locator(".toolkit-play-options button").first.click()
+    used(("Button", "toolkit-play-options"))
     wait_for_new_image(mine, old, f"JupyterLab: {notebook.name} your seat after your first click", WIDGET_IMAGE)
     told = code_cell(page, "answer(judged)").locator(".jp-Cell-outputArea")
     expect(told).to_contain_text(f"In {GAMES[notebook.name].title}, ")

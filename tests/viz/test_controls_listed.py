@@ -11,6 +11,7 @@ must be clicked there too (Valhalla's page, or one control of the kind in ``ELSE
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -115,3 +116,74 @@ def test_the_listing_names_controls_as_the_browser_tests_find_them():
     assert interactive_controls(page) == [("IntText", "A & B › games"), ("CheckboxGrid", "safe_squares"),
                                           ("Dropdown", "goal"), ("IntText", "C › games"),
                                           ("Button", "toolkit-play-options")]
+
+
+# ------------------------------------------------------------------ the games' notebooks
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+_WIDGET_CALL = re.compile(r"widgets\.(\w+)\((?:[^()]|\([^()]*\))*?description=\"([^\"]+)\"")
+
+
+@pytest.fixture(scope="module")
+def lab():
+    """tests/browser/test_notebooks_lab.py: its ``WIDGET_CELLS``, ``CLICKED``, ``declared_for`` and tests."""
+    if str(BROWSER_TESTS) not in sys.path:
+        sys.path.insert(0, str(BROWSER_TESTS))
+    import test_notebooks_lab
+
+    return test_notebooks_lab
+
+
+def notebook_controls(game: str, lab) -> list[tuple[str, str]]:
+    """The controls of game ``game``'s notebook but its rules', from the widgets its widget cells make: the
+    rules panel's, the viewer's (a search named by its kind, ``mcts:N``, its budget following the notebook's
+    N), your seat's, and those a cell builds itself (``widgets.X(..., description="...")`` in its source)."""
+    import jupytext
+
+    from toolkit.viz.viewer import play, viewer
+
+    cells = [c.source for c in jupytext.read(NOTEBOOKS / f"{game}.py").cells if c.cell_type == "code"]
+    rules = set(toolkit.GAMES[game].Rules.__dataclass_fields__)
+    found = []
+    for marker in lab.WIDGET_CELLS:
+        for source in (c for c in cells if marker in c):
+            if marker == "rules_panel(":
+                panel = rules_panel(game, lambda r: None, n_games=10, auto=False)
+                found += [c for c in interactive_controls(panel.box) if c[1] not in rules]
+            elif marker == 'viewer("':
+                found += interactive_controls(viewer(game, judge="mcts:N", swing_judge="mcts:10").widget)
+            elif marker == 'play("':
+                found += interactive_controls(play(game).widget)
+            else:
+                found += _WIDGET_CALL.findall(source)
+    return list(dict.fromkeys(found))
+
+
+@pytest.mark.parametrize("game", list(toolkit.GAMES))
+def test_every_control_of_a_games_notebook_is_clicked_by_a_browser_test(game, lab):
+    found = notebook_controls(game, lab)
+    assert ("Dropdown", "preset") in found and ("Button", "toolkit-play-options") in found
+    problems = unlisted(found, lab.declared_for(game), f"{game}'s notebook")
+    assert not problems, "\n".join(problems)
+    tests = {name for name, f in inspect.getmembers(lab, inspect.isfunction) if name.startswith("test_")}
+    assert set(lab.CLICKED.values()) <= tests, sorted(set(lab.CLICKED.values()) - tests)
+
+
+def test_a_new_control_of_a_notebook_is_named_as_untested(lab, monkeypatch):
+    """The negative control: a button added to the viewer, and a replay cell's control renamed, are named."""
+    from toolkit.viz import viewer as viewer_module
+
+    built = viewer_module.Viewer.__init__
+
+    def with_a_button(self, *args, **kwargs):
+        built(self, *args, **kwargs)
+        self.widget.children = (*self.widget.children, w.Button(description="share this game"))
+
+    monkeypatch.setattr(viewer_module.Viewer, "__init__", with_a_button)
+    assert unlisted(notebook_controls("pig", lab), lab.declared_for("pig"), "pig's notebook") == [
+        "Button 'share this game' is on pig's notebook but no browser test is declared to click it"]
+    monkeypatch.undo()
+    renamed = [c if c != ("IntSlider", "position") else ("IntSlider", "move") for c in notebook_controls("halali", lab)]
+    assert unlisted(renamed, lab.declared_for("halali"), "halali's notebook") == [
+        "IntSlider 'move' is on halali's notebook but no browser test is declared to click it",
+        "IntSlider 'position' is declared clicked but halali's notebook has no such control"]

@@ -85,9 +85,10 @@ class Viewer:
     that swung the game" (:meth:`find_swings`), then each of them; it shows the decision on screen when that
     is one of them, else the placeholder, so the same decision can be chosen again after stepping away."""
 
-    def __init__(self, spec, steps, *, title: str, judge: str = JUDGE, seat=None, swings=None):
+    def __init__(self, spec, steps, *, title: str, judge: str = JUDGE, seat=None, swings=None,
+                 swing_judge: str = SWING_JUDGE):
         self.spec, self.steps, self.judge, self.index = spec, list(steps), judge, 0
-        self._swings = swings
+        self._swings, self.swing_judge = swings, swing_judge
         self._jumps = ()  # the step indices of the decisions that swung the game, once found
         seats = sorted({s.seat for s in self.steps if s.seat >= 0})
         self.title = w.HTML(f"<h3>{html.escape(title)}</h3>")
@@ -139,7 +140,7 @@ class Viewer:
         search rates every decision of the game: seconds) and return them, ``(step index, before, after)``
         (:meth:`toolkit.core.session.Playthrough.swings`)."""
         initial = self.jump.options
-        self._entries([(f"finding them with {SWING_JUDGE} …", _NOTHING)])
+        self._entries([(f"finding them with {self.swing_judge} …", _NOTHING)])
         self.jump.disabled = True
         try:
             moves = self._swings()
@@ -173,16 +174,17 @@ class Viewer:
 
 
 def viewer(game, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, judge: str = JUDGE,
-           seat=None) -> Viewer:
+           seat=None, swing_judge: str = SWING_JUDGE) -> Viewer:
     """A viewer of game ``game_index`` of a run of ``game`` seeded ``seed`` (the game ``simulate`` plays as row
-    ``game_index`` with the same rules and ``policies``, default the game's)."""
+    ``game_index`` with the same rules and ``policies``, default the game's); ``judge`` is the search whose
+    estimates "what ... thinks" shows, ``swing_judge`` the one that rates every decision for "jump to"."""
     spec = get_spec(game)
     rules = resolve_rules(spec, rules)
     played = playthrough(spec, rules, policies, seed, game_index)
     title = (f"{spec.title}: seed {seed}, game {game_index}, players {', '.join(played.policies)}; "
              f"winner: {'seat ' + str(played.row['winner']) if played.row['winner'] >= 0 else 'none'}")
     return Viewer(spec, played.steps, title=title, judge=judge, seat=seat,
-                  swings=lambda: played.swings(SWING_JUDGE))
+                  swings=lambda: played.swings(swing_judge), swing_judge=swing_judge)
 
 
 class Play:
