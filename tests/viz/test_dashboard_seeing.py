@@ -39,12 +39,14 @@ def test_the_game_watched_is_the_one_of_the_pages_rules_and_seats(board):
 
 
 def test_a_person_plays_a_seat_of_the_page_and_gets_the_scripted_game(board):
+    board.panel.widgets["ships_per_player"].value = 2  # the page's rules, a short game (six ships: 12 s of CI)
     board.play_seat.value = 1
     person = board.play()
     assert board.see_box.children == (person.widget,)
     while not person.session.over:
         person.buttons.children[-1].click()  # the last option, every time
-    script = Session(toolkit.GAMES["valhalla"], toolkit.rules("valhalla"), ("greedy", "greedy"), 3, 0, humans=(1,))
+    rules = toolkit.rules("valhalla", ships_per_player=2)
+    script = Session(toolkit.GAMES["valhalla"], rules, ("greedy", "greedy"), 3, 0, humans=(1,))
     while not script.over:
         script.play(len(script.step.options) - 1)
     assert person.session.row() == script.row()

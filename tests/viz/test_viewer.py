@@ -84,8 +84,8 @@ def test_a_person_clicks_through_a_game_and_it_is_the_scripted_game():
     """Seat 1 of Herrlof is a person who clicks the first option every time: the same game as a session whose
     seat 1 plays the same choices from a script, to the same record; the picture is drawn as seat 1 sees it
     (the other hand face down), not open (the negative control: the open picture differs)."""
-    spec, rules = toolkit.GAMES["herrlof"], toolkit.rules("herrlof")
-    person = play("herrlof", policies=("greedy", "greedy"), seed=5, seat=1)
+    spec, rules = toolkit.GAMES["herrlof"], toolkit.rules("herrlof", max_rounds=3)  # ten rounds: 9 s of CI
+    person = play("herrlof", rules, policies=("greedy", "greedy"), seed=5, seat=1)
     position = person.session.step.position
     assert person.image.value == picture(spec, position, 1) != picture(spec, position, None)
     clicks = 0
