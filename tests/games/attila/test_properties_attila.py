@@ -45,7 +45,7 @@ N_REFERENCE = 3  # reference games per example with random seats only
 N_REFERENCE_GREEDY = 2  # ... and with a greedy seat (pure Python greedy is slow)
 LONG_GAME = 150  # turns: above this, a reference game with a greedy seat is skipped (pure Python is slow)
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, derandomize=True, database=None,
                              suppress_health_check=[HealthCheck.too_slow])
 
 

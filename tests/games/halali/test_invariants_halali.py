@@ -93,7 +93,7 @@ class Checker:
 @pytest.mark.parametrize("policies", [("random", "random"), ("greedy", "random"), ("lookahead", "greedy")])
 def test_reference_games_keep_every_invariant(config, policies):
     rules = CONFIGS[config]
-    n = 20 if "lookahead" in policies else 60
+    n = 10 if "lookahead" in policies else 30  # 20 and 60 before issue 49
     for g in range(n):
         checker = Checker(rules)
         games = ref.play_game(rules, 13, g, policies, observer=checker)

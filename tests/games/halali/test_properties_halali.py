@@ -24,7 +24,7 @@ from toolkit.games.halali.rules import EXIT_CHOICES, KINDS, Rules
 
 N_GAMES = 30
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, derandomize=True, database=None,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -100,7 +100,7 @@ class Checker:
 @pytest.mark.parametrize("policies", [("random", "random"), ("greedy", "random"), ("lookahead:2", "greedy")])
 def test_reference_games_keep_every_invariant(config, policies):
     rules = CONFIGS[config]
-    n = 30 if "lookahead:2" in policies else 150
+    n = 15 if "lookahead:2" in policies else 75  # 30 and 150 before issue 49
     if "lookahead:2" in policies:
         rules = rules.replace(max_rounds=2)
     for g in range(n):

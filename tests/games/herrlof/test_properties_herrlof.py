@@ -26,7 +26,7 @@ from toolkit.games.herrlof.rules import EFFECT, Rules
 N_GAMES = 30
 N_REFERENCE = 2
 
-PROPERTY_SETTINGS = settings(max_examples=200, deadline=None, derandomize=True, database=None,
+PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 rule_values = st.fixed_dictionaries({

@@ -30,7 +30,7 @@ from toolkit.games.valhalla.rules import EXTRA_THROW_CLASSES, Rules
 N_GAMES = 50
 N_REFERENCE = 3
 
-PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None,
+PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 squares = st.integers(1, 35)
