@@ -2,7 +2,7 @@
 the number of games played and where the run starts (architecture decision 2).
 
 For each game and each line-up (every seat ``random``; every seat ``greedy``; ``lookahead`` in seat 0
-with a cheap setting against ``random``; every seat the tree search ``mcts:6``, whose tree is the
+with a cheap setting against ``random``; every seat the tree search ``mcts:3``, whose tree is the
 block's work, used again game after game), one run on two threads is the reference; the same games
 must come back, row for row and bit for bit, from one thread with small chunks, from a shorter run
 (a prefix) and from a run that starts in the middle.  The runs are a few hundred games (the searching
@@ -29,7 +29,7 @@ def lineups(game):
     seats = spec.seats(spec.Rules())
     cheap = "lookahead" if spec.policy_parser is None else "lookahead:1"
     return {"random": ("random",) * seats, "greedy": ("greedy",) * seats,
-            "lookahead": (cheap,) + ("random",) * (seats - 1), "mcts": ("mcts:6",) * seats}
+            "lookahead": (cheap,) + ("random",) * (seats - 1), "mcts": ("mcts:3",) * seats}
 
 
 CASES = [(game, kind) for game in GAMES for kind in ("random", "greedy", "lookahead", "mcts")]
