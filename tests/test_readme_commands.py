@@ -63,6 +63,8 @@ from toolkit.core.params import params_of
 from toolkit.core.runner import get_spec
 from toolkit.games import GAMES
 
+pytestmark = pytest.mark.slow  # about 31 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 

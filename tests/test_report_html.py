@@ -25,6 +25,8 @@ from toolkit.games import GAMES
 from toolkit.report import html_sizes, report
 from toolkit.viz import report_html
 
+pytestmark = pytest.mark.slow  # about 16 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 N = 200
 SEED = 3
 GAMES_HERE = ("valhalla", "attila")

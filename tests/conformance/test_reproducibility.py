@@ -19,6 +19,8 @@ import pytest
 import toolkit
 from toolkit.core.driver import BLOCKS_PER_THREAD
 
+pytestmark = pytest.mark.slow  # about 15 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 GAMES = list(toolkit.GAMES)
 SEED = 23
 SIZES = {"random": 700, "greedy": 400, "lookahead": 260, "mcts": 150}

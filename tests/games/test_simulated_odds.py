@@ -26,6 +26,8 @@ import pytest
 import toolkit
 from toolkit.core.runner import get_spec
 
+pytestmark = pytest.mark.slow  # about 19 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 SEED = 11
 Z = 4.5  # standard errors a simulated value may stray from the exact one
 

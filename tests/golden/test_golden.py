@@ -13,6 +13,8 @@ import pytest
 
 import golden_record as gr
 
+pytestmark = pytest.mark.slow  # about 19 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 CONFIGS = gr.configs()
 DIGESTS = json.loads(gr.DIGESTS.read_text())
 

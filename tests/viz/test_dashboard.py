@@ -19,6 +19,8 @@ from toolkit.core.runner import get_spec
 from toolkit.games.valhalla import odds as valhalla_odds
 from toolkit.viz.dashboard import Dashboard, simulated_odds
 
+pytestmark = pytest.mark.slow  # about 27 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 N = 400
 
 

@@ -19,6 +19,8 @@ from toolkit.analysis import paired
 from toolkit.viz import background
 from toolkit.viz.dashboard import Dashboard, job_games
 
+pytestmark = pytest.mark.slow  # about 18 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 BIG = 150_000  # games a run: seconds of play, so three quick changes all land while the first still plays
 
 

@@ -32,6 +32,8 @@ from toolkit.games import GAMES  # noqa: E402
 from toolkit.report import DEFAULT_GAMES, html_sizes  # noqa: E402
 from toolkit.viz import plots, report_html  # noqa: E402
 
+pytestmark = pytest.mark.slow  # about 28 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 
 @pytest.fixture(autouse=True)
 def close_figures():

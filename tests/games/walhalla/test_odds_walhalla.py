@@ -21,6 +21,8 @@ from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import FIELD_TYPES, VILLAGE, load_tiles
 from toolkit.games.walhalla.rules import Rules
 
+pytestmark = pytest.mark.slow  # about 16 s of CI: started early (tests/conftest.py), so the suite ends on short modules
+
 STANDARD = Rules()
 VARIABLE = Rules.preset("variable")
 Z = 4.5
