@@ -69,6 +69,18 @@ def _per_game(frame: pd.DataFrame, seats: int, names: list[str]) -> dict:
     return {label: values for label, values in out.items() if values is not None}
 
 
+def headline_pairs(baseline: pd.DataFrame, now: pd.DataFrame) -> dict:
+    """The headline quantities both runs have, game by game: label -> (baseline's values, now's values),
+    over the seats both have, named as :func:`before_after` names them (equal-length frames)."""
+    seats = min(_seats(baseline), _seats(now))
+    names = seat_names(now, seats)
+    if seat_names(baseline, seats) != names:  # the seats' names changed with the rules (a Halali match)
+        names = [f"seat {s}" for s in range(seats)]
+    before = _per_game(baseline, seats, names)
+    after = _per_game(now, seats, names)
+    return {label: (before[label], after[label]) for label in before if label in after}
+
+
 def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     """The headline quantities of ``now`` beside a ``baseline`` run, as paired differences per game.
 
@@ -93,17 +105,8 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     games = min(len(baseline), len(now))
     same_seed = baseline.attrs.get("seed") == now.attrs.get("seed") and \
         (baseline["game_index"].to_numpy()[:games] == now["game_index"].to_numpy()[:games]).all()
-    seats = min(_seats(baseline), _seats(now))
-    names = seat_names(now, seats)
-    if seat_names(baseline, seats) != names:  # the seats' names changed with the rules (a Halali match)
-        names = [f"seat {s}" for s in range(seats)]
-    before = _per_game(baseline.iloc[:games], seats, names)
-    after = _per_game(now.iloc[:games], seats, names)
     rows = []
-    for label in before:
-        if label not in after:
-            continue
-        a, b = before[label], after[label]
+    for label, (a, b) in headline_pairs(baseline.iloc[:games], now.iloc[:games]).items():
         if label.startswith("share of") and not (a.any() or b.any()):
             continue
         found = paired_difference(b, a)
