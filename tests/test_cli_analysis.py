@@ -70,3 +70,54 @@ def test_compare_prints_ratings(capsys):
                        "--no-progress")
     assert code == 0
     assert "OpenSkill ratings" in out
+
+
+def test_paired_until_settled_plays_on_and_says_what_it_showed(capsys, tmp_path):
+    """`toolkit paired --until-settled`: Pig's head start of 1 point for the second seat on two seeds
+    (independent games) is looked at after every batch until the always-valid interval excludes 0; each
+    look is printed, the answer is the settle() table's, and the CSV holds it."""
+    from toolkit.analysis.settle import settle
+
+    target = tmp_path / "settled.csv"
+    code, out, err = run(capsys, "paired", "pig", "--set", "second_player_bonus=1", "--baseline-seed", "1",
+                         "--until-settled", "--no-progress", "-o", str(target))
+    assert code == 0, err
+    table = settle("pig", {"second_player_bonus": 1}, baseline_seed=1, progress=False)
+    looks = table.attrs["looks"]
+    assert table.attrs["settled"] and table.loc[0, "verdict"] == "moved" and len(looks) > 2
+    assert out.splitlines()[0].endswith("seeds 0 and 1: independent games")
+    assert [line.split(" games")[0].split()[-1] for line in out.splitlines() if "after" in line][:len(looks)] == \
+        [f"{n:,}" for n in looks]
+    assert table.loc[0, "sentence"] in out
+    assert f"settled after {looks[-1]:,} games a side" in out
+    written = pd.read_csv(target)
+    assert written.loc[0, "verdict"] == "moved" and written.loc[0, "ci_high"] == pytest.approx(table.loc[0, "ci_high"])
+    # the README's example is this command, and says what it showed
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    row = table.iloc[0]
+    said = (f"the first player's win rate {row.difference:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}]) after "
+            f"{looks[-1]:,} games a side").replace("-", "−")
+    assert "toolkit paired pig --set second_player_bonus=1 --baseline-seed 1 --until-settled" in readme
+    assert said in " ".join(readme.split()), said
+
+
+def test_paired_without_until_settled_reads_its_games_once(capsys):
+    code, out, err = run(capsys, "paired", "pig", "--set", "second_player_bonus=2", "-n", "4000", "--no-progress")
+    assert code == 0, err
+    assert "your change moved the first player's win rate" in out
+    assert "one look at 4,000 games a side, 95% intervals each (paired)" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--tolerance", "0.01"], "--tolerance is for --until-settled"),
+    (["--until-settled", "--tolerance", "0"], "tolerance=0.0 is not allowed"),
+    (["--until-settled", "--max-games", "100"], "max_games=100 is not allowed"),
+    (["--until-settled", "--quantity", "turnz"], "quantities='turnz' is not allowed"),
+    (["--baseline-set", "target=5"], "target='5' is not allowed: an integer in 10..1000"),
+])
+def test_paired_refuses_a_bad_value_in_one_line_before_any_game(capsys, argv, message):
+    code, out, err = run(capsys, "paired", "pig", "--no-progress", *argv)
+    assert code == 2 and out == "", out
+    assert err.startswith("toolkit: error: ") and message in err and err.count("\n") == 1, err

@@ -68,8 +68,9 @@ pytestmark = pytest.mark.slow  # about 31 s of CI: started early (tests/conftest
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
-SMALL = {"-n": 10, "--n-games": 10, "--trials": 2, "--skill-games": 10, "--final-games": 10, "--finalists": 1}
-RUN_GAMES = ("simulate", "compare", "metrics", "sweep", "tune")  # the commands that play -n games
+SMALL = {"-n": 10, "--n-games": 10, "--trials": 2, "--skill-games": 10, "--final-games": 10, "--finalists": 1,
+         "--max-games": 10_000}
+RUN_GAMES = ("simulate", "compare", "metrics", "sweep", "tune", "paired")  # the commands that play -n games
 PARSE_ONLY = ("report", "ladder", "app", "warm")
 OUTPUTS = ("-o", "--output", "--plot")
 PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|.*(…|\.\.\.).*")  # GAME, DIR, ADDRESS, ..., …

@@ -43,6 +43,14 @@ def paired(game: str, n_games: int = 10_000, **kwargs):
     return _paired(game, n_games, **kwargs)
 
 
+def settle(game: str, rules=None, baseline=None, **kwargs):
+    """Play a change and its baseline on common seeds in batches until the difference is shown, or shown
+    smaller than a tolerance, or the budget is spent (see :func:`toolkit.analysis.settle.settle`)."""
+    from toolkit.analysis.settle import settle as _settle
+
+    return _settle(game, rules, baseline, **kwargs)
+
+
 def ladder(game: str, rules=None, **kwargs):
     """Ratings and play-dependent design metrics from weak to strong policies (see
     :func:`toolkit.analysis.strength.ladder`)."""
@@ -60,4 +68,4 @@ def tune(game: str, targets, vary, trials: int = 40, n_games: int = 20_000, **kw
 
 
 __all__ = ["GAMES", "Summary", "compare", "ladder", "load", "odds", "paired", "paired_difference", "rules", "save",
-           "simulate", "tune", "wilson", "win_rates"]
+           "settle", "simulate", "tune", "wilson", "win_rates"]

@@ -39,6 +39,8 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit ladder valhalla -n 100 --plot ladder.png   # ratings and the design metrics, random .. mcts:1000
     toolkit ladder attila --players 3 --policies random,greedy,mcts:100 -n 50
     toolkit decisions valhalla -n 1000 --judge mcts:200   # which decisions matter (forced, trivial, impact)
+    toolkit paired pig --set second_player_bonus=2 -n 20000   # a change beside the standard rules, same seeds
+    toolkit paired pig --set second_player_bonus=1 --until-settled --max-games 400000 [--tolerance 0.005]
     toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
     toolkit sweep attila --players 2 --vary two_player_second_place_gap=none,0,2,4 -n 20000 --scheduler tcp://host:8786
     toolkit tune valhalla --preset alternative --target first_player_win_rate=0.5 \\
@@ -580,6 +582,85 @@ def _metric_cell(value, low, high) -> str:
     return f"{value:.4g} [{low:.4g}, {high:.4g}]"
 
 
+def cmd_paired(args) -> int:
+    """A change beside a baseline on common seeds: ``-n`` games, or batches until settled."""
+    from toolkit.analysis import paired as pairing
+    from toolkit.analysis import settle as settling
+    from toolkit.core import results
+    from toolkit.core.runner import get_spec, simulate
+
+    spec = get_spec(args.game)
+    rules = _rules(spec, args)
+    players = {"num_players": rules.num_players} if hasattr(rules, "num_players") and args.players else {}
+    baseline = spec.Rules.from_assignments(args.baseline_set or [], preset=args.baseline_preset or "standard",
+                                           **players)
+    baseline_policies = args.baseline_policies or args.policies
+    baseline_seed = args.seed if args.baseline_seed is None else args.baseline_seed
+    output = _check_output(args.output)
+    if not args.until_settled:
+        for name in ("tolerance", "max_games", "first_batch", "quantity"):
+            if getattr(args, name) is not None:
+                raise ValueError(f"--{name.replace('_', '-')} is for --until-settled: without it, -n games are "
+                                 f"played and read once")
+    what = (f"{spec.name}: {_rules_label(spec, rules, args)}"
+            f"{', policies ' + args.policies if args.policies else ''} against the baseline "
+            f"(preset {args.baseline_preset or 'standard'}{' with ' + ' '.join(args.baseline_set) if args.baseline_set else ''}"
+            f"{', policies ' + baseline_policies if baseline_policies else ''}), "
+            + (f"seed {args.seed} for both: paired games" if baseline_seed == args.seed
+               else f"seeds {args.seed} and {baseline_seed}: independent games"))
+    if args.until_settled:
+        quantities = "all" if args.quantity == ["all"] else args.quantity
+        shown = []
+
+        def on_look(table) -> None:  # what is compared, once its arguments have been accepted
+            if not shown:
+                print(what)
+                shown.append(what)
+            _print_look(table)
+
+        with jobs.bar(f"paired {spec.name}", enabled=not args.no_progress):
+            table = settling.settle(spec, rules, baseline, policies=args.policies,
+                                    baseline_policies=baseline_policies, seed=args.seed, baseline_seed=baseline_seed,
+                                    quantities=quantities, tolerance=args.tolerance,
+                                    max_games=settling.MAX_GAMES if args.max_games is None else args.max_games,
+                                    first_batch=settling.FIRST_BATCH if args.first_batch is None else args.first_batch,
+                                    threads=args.threads, progress=False,
+                                    on_look=on_look)
+        print()
+        for sentence in table["sentence"]:
+            print(sentence)
+        print()
+        print(f"{'settled' if table.attrs['settled'] else 'not settled'} after {table.attrs['games']:,} games a "
+              f"side (looks at {', '.join(f'{n:,}' for n in table.attrs['looks'])})")
+    else:
+        with jobs.bar(f"paired {spec.name}", enabled=not args.no_progress):
+            before = simulate(spec, baseline, args.n_games, seed=baseline_seed, policies=baseline_policies,
+                              threads=args.threads, progress=_progress(args))
+            now = simulate(spec, rules, args.n_games, seed=args.seed, policies=args.policies,
+                           threads=args.threads, progress=_progress(args))
+        table = pairing.before_after(before, now)
+        print(what)
+        print()
+        for sentence in table["sentence"]:
+            print(sentence)
+        print()
+        print(f"one look at {args.n_games:,} games a side, 95% intervals each "
+              f"({'paired' if table.attrs['paired'] else 'unpaired'}); --until-settled plays on until each is "
+              f"settled")
+    if output:
+        written = results.save(table, output)
+        print(f"\nwrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def _print_look(table) -> None:
+    """One look of ``--until-settled``: each quantity's difference, interval and verdict so far."""
+    games = int(table["games"].max())
+    parts = [f"{row.key} {row.difference:+.4f} [{row.ci_low:+.4f}, {row.ci_high:+.4f}] {row.verdict}"
+             for row in table.itertuples()]
+    print(f"  after {games:,} games a side: " + "; ".join(parts), flush=True)
+
+
 def cmd_metrics(args) -> int:
     from toolkit.analysis import metrics
     from toolkit.core.runner import get_spec, simulate
@@ -983,6 +1064,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"options within this win probability of the best are as good as it (default {EPSILON})")
     p.add_argument("--per-kind", type=int, default=PER_KIND,
                    help=f"decisions of each kind judged per game, a seeded sample (default {PER_KIND})")
+    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
+
+    p = _game_command(sub, "paired", cmd_paired, "a rule change or a line-up beside a baseline on common seeds: "
+                                                 "the headline quantities' differences, from -n games or played "
+                                                 "on until settled")
+    _add_run_options(p, n_default=20_000)
+    _add_rules_options(p)
+    p.add_argument("--policies", default=None, help="the change's line-up (default random in every seat)")
+    p.add_argument("--baseline-preset", default=None, help="the baseline's preset (default standard)")
+    p.add_argument("--baseline-set", action="append", metavar="NAME=VALUE",
+                   help="a rule of the baseline (repeatable); the baseline is the standard preset without these")
+    p.add_argument("--baseline-policies", default=None, help="the baseline's line-up (default: --policies)")
+    p.add_argument("--baseline-seed", type=int, default=None,
+                   help="the baseline's seed (default --seed: common seeds, paired games)")
+    p.add_argument("--until-settled", action="store_true",
+                   help="play batches on common seeds until each quantity's always-valid interval excludes 0 or "
+                        "lies within the tolerance, or --max-games is spent; -n is then not used")
+    p.add_argument("--tolerance", type=float, default=None,
+                   help="with --until-settled: the largest change of a rate that counts as none (default 0.01); "
+                        "a game length's is 1%% of the baseline's")
+    p.add_argument("--max-games", type=int, default=None,
+                   help="with --until-settled: the budget, games a side (default 1,000,000)")
+    p.add_argument("--first-batch", type=int, default=None,
+                   help="with --until-settled: games a side at the first look (default 2,000); each later "
+                        "batch is half the games so far")
+    p.add_argument("--quantity", action="append", default=None, metavar="NAME",
+                   help="with --until-settled: what to settle (repeatable): first_player_win_rate (default), "
+                        "win_rate_0, ..., no_winner_share, duration_turns, a column of the games, or all")
     p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
 
     p = _game_command(sub, "sweep", cmd_sweep, "a grid of rule variants, each simulated on the same seed, "

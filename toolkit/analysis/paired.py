@@ -17,8 +17,15 @@ from toolkit.core.stats import Z95, paired_difference
 
 
 def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=None, policies_a=None,
-           policies_b=None, column: str = "win_0", threads=None, progress=None) -> dict:
+           policies_b=None, column: str = "win_0", threads=None, progress=None, until_settled: bool = False,
+           tolerance=None, max_games: int | None = None) -> dict:
     """Mean difference of ``column`` between variant A and variant B on common seeds.
+
+    With ``until_settled=True`` the games are played in batches until the difference is shown, or shown
+    smaller than ``tolerance`` (default 0.01 for a 0/1 column), or ``max_games`` games (default 1,000,000;
+    ``n_games`` is then ignored) are spent (:func:`toolkit.analysis.settle.settle`): ``ci_low``/``ci_high``
+    are then the always-valid interval, and ``verdict`` (``"moved"``, ``"within tolerance"``, ``"not
+    settled"``), ``settled``, ``looks`` and ``sentence`` say what was shown.
 
     Examples
     --------
@@ -26,10 +33,19 @@ def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=
     >>> d = paired("valhalla", 2000, seed=3, rules_b=Rules(zero_runes_value=4), column="turns", progress=False)
     >>> d["games"]
     2000
+    >>> s = paired("valhalla", policies_a="greedy,random", policies_b="random", until_settled=True,
+    ...            max_games=20_000, progress=False)
+    >>> s["verdict"], s["games"]
+    ('moved', 2000)
     """
     spec = get_spec(game)
     rules_a = resolve_rules(spec, rules_a)
     rules_b = resolve_rules(spec, rules_b)
+    if until_settled:
+        return _paired_until_settled(spec, seed, rules_a, rules_b, policies_a, policies_b, column, threads,
+                                     progress, tolerance, max_games)
+    if tolerance is not None or max_games is not None:
+        raise ValueError("tolerance= and max_games= are for until_settled=True: a fixed run plays n_games")
     a = simulate(spec, rules_a, n_games, seed=seed, policies=policies_a, threads=threads, progress=progress)
     b = simulate(spec, rules_b, n_games, seed=seed, policies=policies_b, threads=threads, progress=progress)
     if column not in a.columns:
@@ -38,6 +54,22 @@ def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=
     out.update({"column": column, "seed": seed, "rules_a": rules_a.changed(), "rules_b": rules_b.changed(),
                 "policies_a": a.attrs["policies"], "policies_b": b.attrs["policies"]})
     return out
+
+
+def _paired_until_settled(spec, seed, rules_a, rules_b, policies_a, policies_b, column, threads, progress,
+                          tolerance, max_games) -> dict:
+    from toolkit.analysis.settle import MAX_GAMES, settle
+
+    table = settle(spec, rules_a, rules_b, policies=policies_a, baseline_policies=policies_b, seed=seed,
+                   quantities=column, tolerance=tolerance, max_games=MAX_GAMES if max_games is None else max_games,
+                   threads=threads, progress=progress)
+    row = table.iloc[0]
+    return {"games": int(row["games"]), "mean_a": float(row["now"]), "mean_b": float(row["baseline"]),
+            "difference": float(row["difference"]), "ci_low": float(row["ci_low"]),
+            "ci_high": float(row["ci_high"]), "tolerance": float(row["tolerance"]), "verdict": row["verdict"],
+            "settled": table.attrs["settled"], "looks": table.attrs["looks"], "sentence": row["sentence"],
+            "column": column, "seed": seed, "rules_a": rules_a.changed(), "rules_b": rules_b.changed(),
+            "policies_a": policies_a, "policies_b": policies_b}
 
 
 # -- a run beside a pinned baseline (the dashboard's before/after) ---------------------------------------

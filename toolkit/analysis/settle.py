@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.analysis.paired import _number, headline_pairs
+from toolkit.core import jobs
 from toolkit.core.runner import get_spec, resolve_rules, simulate
 from toolkit.core.stats import always_valid_margin
 
@@ -178,7 +179,8 @@ def settle(game, rules=None, baseline=None, *, policies=None, baseline_policies=
     _check_int("first_batch", first_batch, 2)
     _check_int("max_games", max_games, first_batch, "at least first_batch")
     _check_tolerance(tolerance)
-    probe = simulate(spec, rules, 1, seed=seed, progress=False)  # one game of random play: the columns
+    with jobs.running(None):  # one game of random play, outside any job's count: the columns
+        probe = simulate(spec, rules, 1, seed=seed, progress=False)
     _start(quantities_of(probe, probe), quantities, tolerance)  # a bad name is refused before the games
     settler = Settler(quantities, tolerance, alpha=alpha, t_opt=math.sqrt(first_batch * max_games),
                       paired=seed == baseline_seed)
