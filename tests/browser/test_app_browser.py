@@ -77,6 +77,9 @@ CLICKED = {
     ("Button", f"{_ODDS} › cancel"): _RULES_TEST,
     ("Button", "pin as baseline"): "test_pin_a_baseline_and_read_the_change_from_it",
     ("Button", "clear baseline"): "test_pin_a_baseline_and_read_the_change_from_it",
+    ("BoundedFloatText", "tolerance"): "test_pin_a_baseline_and_read_the_change_from_it",
+    ("BoundedIntText", "at most games"): "test_pin_a_baseline_and_read_the_change_from_it",
+    ("Button", "play on until settled"): "test_pin_a_baseline_and_read_the_change_from_it",
     ("IntText", f"{_TOURNAMENT} › games per pairing"): "test_cancel_a_tournament_and_the_page_answers_at_once",
     ("Button", "run a policy tournament"): "test_cancel_a_tournament_and_the_page_answers_at_once",
     ("Button", f"{_TOURNAMENT} › cancel"): "test_cancel_a_tournament_and_the_page_answers_at_once",
@@ -427,6 +430,7 @@ def test_pin_a_baseline_and_read_the_change_from_it(page):
     outside the page from the same games (the run's rules from its CSV sidecar, seed 0, its players)."""
     import toolkit
     from toolkit.analysis import paired
+    from toolkit.analysis.settle import settle
 
     old = plot_source(page)
     control(page, "dropdown", "game").locator("select").select_option(label="Valhalla")  # a test left Attila
@@ -457,10 +461,26 @@ def test_pin_a_baseline_and_read_the_change_from_it(page):
     b = toolkit.simulate("valhalla", rules, shown["n_games"], seed=0, policies=shown["policies"], progress=False)
     sentences = list(paired.before_after(a, b)["sentence"])
     assert sentences and all(s in text for s in sentences)
+    # play on until settled (issue 50): typed settings, the answer is settle()'s for the same rules and seats
+    for label, value in (("tolerance", "0.02"), ("at most games", "20000")):
+        _box(page, label).fill(value)
+        _box(page, label).press("Enter")
+    used(("BoundedFloatText", "tolerance"), ("BoundedIntText", "at most games"))
+    page.get_by_role("button", name="play on until settled").click()
+    used(("Button", "play on until settled"))
+    expect(page.locator("body")).to_contain_text("Until settled", timeout=REDRAW_TIMEOUT_MS)
+    expected = settle("valhalla", rules, rules.replace(throw_mode=before_mode), policies=shown["policies"], seed=0,
+                      quantities="all", tolerance=0.02, max_games=20_000, progress=False)
+    text = page.inner_text("body")
+    head = "Settled" if expected.attrs["settled"] else "Not settled"
+    assert f"{head} after {expected.attrs['games']:,} games a side" in text
+    assert all(sentence in text for sentence in expected["sentence"])
     clear = page.get_by_role("button", name="clear baseline")
     clear.click()
     used(("Button", "clear baseline"))
     expect(page.locator("body")).not_to_contain_text("baseline: ")  # the note is gone,
+    expect(page.locator("body")).not_to_contain_text("Until settled")  # with its answer,
+    expect(page.get_by_role("button", name="play on until settled")).to_be_disabled()
     expect(clear).to_be_disabled()  # and nothing is left to clear
     expect(pin).to_be_enabled()
 

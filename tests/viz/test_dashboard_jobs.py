@@ -177,6 +177,42 @@ def test_a_pinned_baseline_shows_the_paired_differences_of_the_next_run():
     assert board.differences is None and "Against the baseline" not in board.panel.last_result.data
 
 
+def test_play_on_until_settled_answers_with_the_settle_table_of_the_page_and_its_baseline():
+    """Issue 50, point 4 on the page: Pig pinned with a head start of 1 for the second seat, then 3, "play on
+    until settled": the page shows settle()'s table for the page's rules and players against the baseline's
+    (the same numbers and sentences), the button is off without a baseline, and clearing it clears the answer."""
+    from toolkit.analysis.settle import settle
+
+    board = Dashboard("pig", n_games=2_000, threads=1, background=True)
+    board.run_slot.wait(60)
+    assert board.settle_button.disabled and board.run_settle() is None
+    assert "pin a run as the baseline first" in board.settle_output.outputs[0]["data"]["text/html"]
+    board.panel.widgets["second_player_bonus"].value = 1
+    board.run_slot.wait(60)
+    board.pin_baseline()
+    assert not board.settle_button.disabled and board.baseline.rules.second_player_bonus == 1
+    board.panel.widgets["second_player_bonus"].value = 3
+    board.run_slot.wait(60)
+    board.settle_tolerance.value = 0.02
+    board.settle_games.value = 60_000
+    board.run_settle()
+    board.settle_slot.wait(120)
+    table = board.settled
+    expected = settle("pig", {"second_player_bonus": 3}, {"second_player_bonus": 1}, policies=board.policies,
+                      baseline_policies=board.baseline.policies, quantities="all", tolerance=0.02, max_games=60_000,
+                      threads=1, progress=False)
+    assert table[["difference", "ci_low", "ci_high", "games"]].equals(expected[["difference", "ci_low", "ci_high",
+                                                                               "games"]])
+    assert table.attrs["looks"] == expected.attrs["looks"] and list(table["tolerance"])[0] == 0.02
+    shown = board.settle_output.outputs[0]["data"]["text/html"]
+    head = "Settled" if expected.attrs["settled"] else "Not settled"
+    assert f"<p>{head} after {expected.attrs['games']:,} games a side" in shown
+    for sentence in expected["sentence"]:
+        assert html.escape(sentence) in shown
+    board.clear_baseline()
+    assert board.settle_button.disabled and board.settle_output.outputs == ()
+
+
 def test_the_sentence_says_no_measurable_change_when_the_interval_holds_zero():
     a = toolkit.simulate("valhalla", None, 2_000, seed=1, progress=False)
     same = paired.before_after(a, a)

@@ -19,7 +19,9 @@ On the page:
 - **before/after**: "pin as baseline" keeps the current run; every later run is shown beside it as
   paired differences on the same seeds (:func:`toolkit.analysis.paired.before_after`) with 95%
   intervals and one sentence each, and the plots keep their axes from run to run (they only widen), so a
-  change is seen as a change;
+  change is seen as a change; "play on until settled" plays the baseline and the page's rules in batches
+  on the same seeds until each difference is shown, or shown smaller than the tolerance, or the games set
+  run out (:func:`toolkit.analysis.settle.settle`, an always-valid interval read after every batch);
 - on demand, each with a progress bar, the time left at the pace so far and a cancel button: a policy
   tournament and a strength ladder on the current rules (the report's players and sizes, scaled to the
   player count: :func:`job_games`), a rule tuning toward a target (prefilled with the game's own question,
@@ -200,6 +202,22 @@ class Dashboard:
         self.baseline_note = w.HTML()
         self.pin_button.on_click(lambda _: self.pin_baseline())
         self.unpin_button.on_click(lambda _: self.clear_baseline())
+        # play on until settled (issue 50): the page's rules and players against the pinned baseline's
+        self.settle_tolerance = w.BoundedFloatText(value=0.01, min=0.0005, max=0.5, step=0.005,
+                                                   description="tolerance", layout=w.Layout(width="12em"),
+                                                   tooltip="the largest change of a rate that counts as none")
+        self.settle_games = w.BoundedIntText(value=200_000, min=2_000, max=10_000_000, step=10_000,
+                                             description="at most games", style={"description_width": "initial"},
+                                             layout=w.Layout(width="16em"))
+        self.settle_button = w.Button(description="play on until settled", icon="forward", disabled=True,
+                                      layout=w.Layout(width="auto"),
+                                      tooltip="play the baseline and this run's rules in batches on the same seeds "
+                                              "until each difference is shown, or shown smaller than the tolerance")
+        self.settle_progress = page_jobs.Progress("settling")
+        self.settle_slot = page_jobs.Slot(self.background, self.settle_progress)
+        self.settle_output = w.Output()
+        self.settled = None
+        self.settle_button.on_click(lambda _: self.run_settle())
 
         self.tournament_games = w.IntText(value=tournament_games or 10, description="games per pairing",
                                           style={"description_width": "initial"}, layout=w.Layout(width="16em"))
@@ -256,7 +274,8 @@ class Dashboard:
         self.decisions_output = w.Output()
         self.decisions = None
         for slot, output in ((self.tournament_slot, self.tournament_output), (self.ladder_slot, self.ladder_output),
-                             (self.tune_slot, self.tune_output), (self.decisions_slot, self.decisions_output)):
+                             (self.tune_slot, self.tune_output), (self.decisions_slot, self.decisions_output),
+                             (self.settle_slot, self.settle_output)):
             slot.on_cancelled = lambda output=output: self._show(  # in place of its "playing …" note
                 output, f'<span style="{_NOTE_STYLE}">cancelled: nothing to show</span>')
         self.watch_button.on_click(lambda _: self.watch())
@@ -295,7 +314,8 @@ class Dashboard:
     def _build(self, game: str, *, refresh: bool) -> None:
         from toolkit.viz.widgets import rules_panel
 
-        for slot in (self.run_slot, self.tournament_slot, self.ladder_slot, self.tune_slot, self.decisions_slot):
+        for slot in (self.run_slot, self.tournament_slot, self.ladder_slot, self.tune_slot, self.decisions_slot,
+                     self.settle_slot):
             slot.cancel()  # the other game's work is of no use now
         self.spec = get_spec(game)
         self.frame = None
@@ -315,7 +335,9 @@ class Dashboard:
         self._seat_controls(self.panel.rules(), keep=False)  # a new game: its own seats and policies
         self.controls_box.children = [self.policy_box, self.panel.controls]
         self.run_box.children = [self.run_progress.box, self.panel.status,
-                                 self._row(self.pin_button, self.unpin_button, self.baseline_note), self.panel.output]
+                                 self._row(self.pin_button, self.unpin_button, self.baseline_note),
+                                 self._row(self.settle_tolerance, self.settle_games, self.settle_button),
+                                 self.settle_progress.box, self.settle_output, self.panel.output]
         self._job_sizes(self.panel.rules())
         self._tune_controls()
         if refresh:
@@ -540,6 +562,7 @@ class Dashboard:
                                  f"{self.panel.describe(self.rules)}, players {html.escape(players)}, "
                                  f"{len(self.frame):,} games")
         self.unpin_button.disabled = False
+        self.settle_button.disabled = False
         self.baseline_note.value = (f'<span style="{_NOTE_STYLE}">baseline: {self.baseline.text}; change a rule or a '
                                     "player to see the difference</span>")
         return self.baseline
@@ -548,7 +571,63 @@ class Dashboard:
         self.baseline = None
         self.differences = None
         self.unpin_button.disabled = True
+        self.settle_button.disabled = True
+        self.settle_slot.cancel()
+        self.settle_output.outputs = ()
         self.baseline_note.value = ""
+
+    def run_settle(self):
+        """The page's rules and players against the pinned baseline's, played in batches on the page's seed
+        until every headline quantity is settled (:func:`toolkit.analysis.settle.settle`: an always-valid
+        interval read after every batch) or the games run out; in the background with progress and a cancel.
+
+        Returns the Job, or ``None`` (no baseline, bad rules or settings); ``settled`` holds the table when
+        done."""
+        from toolkit.analysis import settle as settling
+
+        baseline = self.baseline
+        if baseline is None:
+            self._show(self.settle_output, _error("pin a run as the baseline first"))
+            return None
+        try:
+            rules = self.panel.rules()
+            policies = self.seat_players(rules)
+        except ValueError as error:
+            self._show(self.settle_output, _error(error))
+            return None
+        if self.spec.seats(rules) != self.spec.seats(baseline.rules):
+            self._show(self.settle_output, _error("the baseline has another number of players: pin a run of "
+                                                  "these seats first"))
+            return None
+        tolerance, most = float(self.settle_tolerance.value), int(self.settle_games.value)
+        self._show(self.settle_output, f'<span style="{_NOTE_STYLE}">playing the baseline and these rules on the same '
+                                       f"seeds, looking after every batch ({settling.FIRST_BATCH:,} games a side, "
+                                       f"then half as many again each time), at most {most:,} games a side …</span>")
+        spec, seed, threads = self.spec, self.seed, self.threads
+        return self._start_job(
+            "settled", self.settle_slot, self.settle_output,
+            lambda: settling.settle(spec, rules, baseline.rules, policies=policies, baseline_policies=baseline.policies,
+                                    seed=seed, quantities="all", tolerance=tolerance, max_games=most,
+                                    threads=threads, progress=False),
+            self._settled_html, f"until settled, at most {most:,} games a side")
+
+    @staticmethod
+    def _settled_html(table) -> str:
+        shown = pd.DataFrame({
+            "quantity": table["quantity"],
+            "baseline": [f"{v:.3f}" for v in table["baseline"]],
+            "now": [f"{v:.3f}" for v in table["now"]],
+            "difference [always-valid 95%]": [f"{r.difference:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
+                                              for r in table.itertuples()],
+            "verdict": table["verdict"],
+            "games a side": [f"{g:,}" for g in table["games"]],
+        })
+        looks = ", ".join(f"{n:,}" for n in table.attrs["looks"])
+        head = ("Settled" if table.attrs["settled"] else "Not settled") + \
+            f" after {table.attrs['games']:,} games a side (looked at {looks})."
+        return (f"<h3>Until settled</h3><p>{head}</p><ul>"
+                + "".join(f"<li>{html.escape(sentence)}</li>" for sentence in table["sentence"]) + "</ul>"
+                + shown.to_html(index=False, escape=True, border=0))
 
     # -- one run --------------------------------------------------------------------
 
