@@ -521,8 +521,8 @@ display(Markdown("\n".join(f"- *{game}*: {ladders[game].attrs['answer']} "
 # command `toolkit tune`) asks for a target on any design metric (a number, or `max` / `min`; several
 # combine as a weighted distance) and searches the rules given to it with Optuna's TPE sampler: every trial
 # plays the same seed (common random numbers), so trials differ only by their rules. The best three distinct
-# candidates are then played again on a fresh seed with more games, beside the base rules, so the answer
-# does not ride on the search's own luck. Each game may declare one question (`Presentation.tune_question`); the
+# candidates are then played again on a fresh seed with more games, and the nearest of them and the base
+# rules on a third, so the answer does not ride on the search's own luck nor on the finalists'. Each game may declare one question (`Presentation.tune_question`); the
 # three plots show the search (each trial's distance to the target, the best so far, the finalists ringed),
 # how much of the variation each rule explains (Optuna's importance) and the targeted metric under the base
 # and the tuned rules with 95% intervals. `N` scales the games per trial and the trials (the questions' own sizes at the

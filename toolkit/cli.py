@@ -749,7 +749,9 @@ def cmd_tune(args) -> int:
     with jobs.bar(f"tune {spec.name}", enabled=not args.no_progress):  # one bar over every trial's games
         found = tuning.tune(spec, targets, vary, args.trials, args.n_games, seed=args.seed, weights=weights,
                             rules=rules, policies=args.policies, finalists=args.finalists,
-                            final_games=args.final_games, final_seed=args.final_seed, skilled=args.skilled,
+                            final_games=args.final_games, final_seed=args.final_seed,
+                            check_seed=args.check_seed, tolerances=_tolerances(args.tolerance),
+                            skilled=args.skilled,
                             unskilled=args.unskilled, batch=args.batch, scheduler=args.scheduler,
                             threads=args.threads, progress=_progress(args))
     seconds = time.perf_counter() - start
@@ -773,7 +775,8 @@ def cmd_tune(args) -> int:
                                          for _, r in found.finalists.iterrows()]
     _print_table(shown)
     table = found.table()
-    print("\nbase rules against the tuned ones (the fresh seed)")
+    print(f"\nbase rules against the {'tuned' if found.proposed else 'nearest'} ones (the nearest finalist and the "
+          f"base rules on seed {s['check_seed']}, which chose nothing)")
     _print_table(pd.DataFrame({
         "metric": table.index, "target": [f"{v:g}" if not isinstance(v, str) else v for v in table["target"]],
         "base [95% CI]": [_metric_cell(r.base, r.base_low, r.base_high) for r in table.itertuples()],
@@ -800,6 +803,22 @@ def cmd_tune(args) -> int:
     else:
         print(f"\nno change proposed; the base rules: {PROG} simulate {spec.name} {' '.join(base_flags)}")
     return 0
+
+
+def _tolerances(texts) -> dict:
+    """``["METRIC=T", ...]`` (``tune --tolerance``) -> ``{metric: T}``."""
+    out = {}
+    for text in texts or []:
+        metric, sep, raw = text.partition("=")
+        try:
+            value = float(raw)
+        except ValueError:
+            value = None
+        if not sep or not metric.strip() or value is None:
+            raise ValueError(f"--tolerance {text!r} is not allowed: write METRIC=T, a number > 0 in the metric's "
+                             f"unit")
+        out[metric.strip()] = value
+    return out
 
 
 def cmd_report(args) -> int:
@@ -1119,7 +1138,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--finalists", type=int, default=3,
                    help="the best distinct candidates played again on a fresh seed (default 3)")
     p.add_argument("--final-games", type=int, default=None, help="their games (default 2.5 x -n)")
-    p.add_argument("--final-seed", type=int, default=None, help="the fresh seed (default --seed + 1)")
+    p.add_argument("--final-seed", type=int, default=None, help="the finalists' fresh seed (default --seed + 1)")
+    p.add_argument("--check-seed", type=int, default=None,
+                   help="the seed the winner and the base rules are reported on (default --final-seed + 1)")
+    p.add_argument("--tolerance", action="append", metavar="METRIC=T",
+                   help="how near the base rules' whole interval must lie to a number target to meet it "
+                        "(repeatable; default 0.01 for a share or a rate, 1%% of the target otherwise)")
     p.add_argument("--skilled", default="lookahead",
                    help="the skilled policy of a skill_gap target (default lookahead)")
     p.add_argument("--unskilled", default="random", help="its opponents (default random)")

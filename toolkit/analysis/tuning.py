@@ -4,9 +4,14 @@
 ``targets``, with Optuna (its TPE sampler, seeded: the right tool for mixed integer, float and
 categorical spaces).  Every trial is a ``keep="summary"`` run of ``n_games`` games on the *same* seed
 (common random numbers, so trials differ only by their rules, as a sweep's variants do).  Then the
-``finalists`` best distinct candidates are played again on a fresh seed with ``final_games`` games
-(and the base rules beside them), and the winner is the nearest there: the search's own noise cannot
-pick it.
+``finalists`` best distinct candidates are played again on a fresh seed with ``final_games`` games,
+and the winner is the nearest there: the search's own noise cannot pick it.  The winner and the base
+rules are then played on a third seed (``check_seed``), and that is what is reported and judged: the
+finalists' seed chose the winner, so its numbers there would flatter it (a winner's curse).  The base
+rules *meet* a number target only when their whole 95% interval lies within the target ± a tolerance
+(:meth:`Target.band`: 0.01 for a share, 1% of the value otherwise, or ``tolerances``): an interval that
+merely holds the target may be wide, and fewer games would then "meet" it more easily.  A winner at an
+end of a range searched is said to be there ("widen it").
 
 The search space
     ``vary`` maps a rule parameter to ``"LOW..HIGH"`` (an integer or float parameter: every value
@@ -61,6 +66,7 @@ DIRECTIONS = ("max", "min")
 DASK_BATCH = 8
 MOST_TRIALS = 100_000
 SKILL_GAP = "skill_gap"
+TOLERANCE = 0.01  # a target is met when the base rules' whole 95% interval lies within it ± this share of its scale
 
 
 # ---------------------------------------------------------------------------- the search space
@@ -187,6 +193,13 @@ class Target:
     metric: str
     value: float | str
     weight: float = 1.0
+    tolerance: float | None = None  # how near "meets" is: default TOLERANCE of the scale (band())
+
+    def band(self) -> float:
+        """The half-width of the band the base rules' whole interval must lie in to meet the target: the
+        target's ``tolerance``, by default :data:`TOLERANCE` of its scale (0.01 for a share or a rate, 1%
+        of the value otherwise: a duration of 45 turns is met within 44.55..45.45)."""
+        return self.tolerance if self.tolerance is not None else TOLERANCE * self.scale()
 
     def scale(self) -> float:
         if is_share(self.metric) or isinstance(self.value, str):
@@ -217,12 +230,15 @@ def metric_names(game, rules=None) -> list[str]:
     return names + [SKILL_GAP]
 
 
-def targets_of(game, targets: Mapping, weights: Mapping | None = None, rules=None) -> list[Target]:
-    """The checked targets: ``{metric: number | "max" | "min"}``, with optional ``weights``."""
+def targets_of(game, targets: Mapping, weights: Mapping | None = None, rules=None,
+               tolerances: Mapping | None = None) -> list[Target]:
+    """The checked targets: ``{metric: number | "max" | "min"}``, with optional ``weights`` and
+    ``tolerances`` (metric -> the half-width of the band that meets it, :meth:`Target.band`)."""
     if not isinstance(targets, Mapping) or not targets:
         raise ValueError(f"targets={targets!r} is not allowed: a dict of metric -> a number, 'max' or 'min'")
     known = metric_names(game, rules)
     weights = dict(weights or {})
+    tolerances = dict(tolerances or {})
     out = []
     for metric, value in targets.items():
         if metric not in known:
@@ -235,9 +251,17 @@ def targets_of(game, targets: Mapping, weights: Mapping | None = None, rules=Non
         weight = weights.pop(metric, 1.0)
         if not (isinstance(weight, (int, float)) and math.isfinite(weight) and weight > 0):
             raise ValueError(f"--target {metric}: weight {weight!r} is not allowed: a number > 0")
-        out.append(Target(metric, value if isinstance(value, str) else float(value), float(weight)))
+        tolerance = tolerances.pop(metric, None)
+        if tolerance is not None and (isinstance(value, str) or isinstance(tolerance, bool) or not isinstance(
+                tolerance, (int, float)) or not math.isfinite(tolerance) or tolerance <= 0):
+            raise ValueError(f"--tolerance {metric}={tolerance!r} is not allowed: a number > 0, for a target "
+                             f"that is a number (not max or min)")
+        out.append(Target(metric, value if isinstance(value, str) else float(value), float(weight),
+                          None if tolerance is None else float(tolerance)))
     if weights:
         raise ValueError(f"weights for {', '.join(weights)} are not allowed: no such target")
+    if tolerances:
+        raise ValueError(f"--tolerance {', '.join(tolerances)} is not allowed: no such target")
     return out
 
 
@@ -345,23 +369,43 @@ class Tuning:
             value, low, high = (row.get(f"{metric}{s}", np.nan) for s in ("", "_low", "_high"))
             return f"{value:.4g} [{low:.4g}, {high:.4g}]" if np.isfinite(low) else f"{value:.4g}"
 
-        fresh = f"{self.settings['final_games']:,} fresh games (seed {self.settings['final_seed']})"
+        seed = self.settings.get("check_seed", self.settings["final_seed"])
+        fresh = f"{self.settings['final_games']:,} fresh games (seed {seed})"
         preset = self.base_rules.preset_name()
         ran_on = (f"players {self.settings['policies']}, base rules "
                   + (f"the {preset} preset" if preset else "custom (" + ", ".join(
                       f"{k}={_text(getattr(self.base_rules, k), short=True)}" for k in self.base_rules.changed())
                       + ")"))
         changed = ", ".join(f"{d.name}={_text(self.best_values[d.name], short=True)}" for d in self.dimensions)
+        edge = "".join(f" The {'tuned' if self.proposed else 'nearest'} {name}={_text(value, short=True)} is at the "
+                       f"edge of the range searched ({_text(low, short=True)}..{_text(high, short=True)}): widen it."
+                       for name, value, low, high in self.edges())
         if self.verdict == "met":
-            held = "; ".join(f"{t.metric} {cell(self.base, t.metric)} holds the target {_text(t.value)}"
-                             for t in self.targets)
+            held = "; ".join(f"{t.metric} {cell(self.base, t.metric)} lies within the target {_text(t.value)} "
+                             f"± {t.band():.4g}" for t in self.targets)
             return f"The base rules already meet the target: {held}, on {fresh}; no change proposed ({ran_on})."
         measured = "; ".join(f"{t.metric} {cell(self.best, t.metric)} (target {t.describe().split('=')[1]}), "
                              f"{cell(self.base, t.metric)} under the base rules" for t in self.targets)
         if self.verdict == "not moved":
+            tell = [(t, games_to_tell(t, self.base, self.settings["final_games"])) for t in self.targets]
+            tell = "".join(f" The base rules' {t.metric} interval holds {_text(t.value)} but is wider than ± "
+                           f"{t.band():.4g}, so it does not show them meeting it: at about {n:,} fresh games it would "
+                           f"be ± {t.band() / 2:.4g} wide, enough to tell if their value lies within "
+                           f"{t.band() / 2:.4g} of it." for t, n in tell if n is not None)
             return (f"No candidate moves the metric measurably toward the target: the nearest, {changed}, gives "
-                    f"{measured}, on {fresh}; the intervals are not apart, so no change is proposed ({ran_on}).")
-        return f"{changed}: {measured}, on {fresh} ({ran_on})."
+                    f"{measured}, on {fresh}; the intervals are not apart, so no change is proposed "
+                    f"({ran_on}).{tell}{edge}")
+        return f"{changed}: {measured}, on {fresh} ({ran_on}).{edge}"
+
+    def edges(self) -> list[tuple]:
+        """The varied numbers whose winning value is an end of the range searched: ``(name, value, low,
+        high)`` (the target may lie beyond it)."""
+        out = []
+        for d in self.dimensions:
+            value = self.best_values.get(d.name)
+            if d.kind in ("int", "float") and value is not None and (value <= d.low or value >= d.high):
+                out.append((d.name, value, d.low, d.high))
+        return out
 
     def set_flags(self) -> list[str]:
         """``--set NAME=VALUE`` for every varied parameter: the tuned rules from the base ones."""
@@ -400,7 +444,7 @@ class Tuning:
 
         return {"game": self.game, "rules": self.best_rules.to_json(), "base_rules": self.base_rules.to_json(),
                 "tuned": {k: _plain(v) for k, v in self.best_values.items()},
-                "set_flags": self.set_flags(),
+                "set_flags": self.set_flags() if self.proposed else [],
                 "targets": [dataclasses.asdict(t) for t in self.targets],
                 "vary": [d.describe() for d in self.dimensions],
                 "metrics": metric_dict(self.best), "base_metrics": metric_dict(self.base),
@@ -471,9 +515,28 @@ def _apart(target, base: Mapping, tuned: Mapping) -> bool:
 
 
 def _holds(target, base: Mapping) -> bool:
-    """Whether the base rules' 95% interval holds a number target (a max / min target is never met)."""
+    """Whether the base rules meet a number target: their whole 95% interval lies within the target ± its
+    band (:meth:`Target.band`), an equivalence shown, not a difference missed; a max / min target is never
+    met.  An interval that holds the target but is wider than the band meets nothing: more games would tell
+    (:func:`games_to_tell`)."""
+    if isinstance(target.value, str):
+        return False
     low, high = base.get(f"{target.metric}_low", np.nan), base.get(f"{target.metric}_high", np.nan)
-    return not isinstance(target.value, str) and bool(low <= target.value <= high)
+    band = target.band()
+    return bool(target.value - band <= low and high <= target.value + band)
+
+
+def games_to_tell(target, base: Mapping, games: int) -> int | None:
+    """About how many games would narrow the base rules' interval to half the target's band, when it holds
+    the target but is wider than the band (``None`` otherwise): then, if their value lies within half the
+    band of the target, the interval would show it met.  The interval narrows as one over the root of the
+    games."""
+    if isinstance(target.value, str) or _holds(target, base):
+        return None
+    low, high = (base.get(f"{target.metric}{s}", np.nan) for s in ("_low", "_high"))
+    if not (np.isfinite(low) and low <= target.value <= high):
+        return None
+    return int(math.ceil(games * ((high - low) / target.band()) ** 2))
 
 
 def verdict_of(goal, base: Mapping, tuned: Mapping) -> str:
@@ -481,14 +544,17 @@ def verdict_of(goal, base: Mapping, tuned: Mapping) -> str:
     base rules' outcome row ``base`` and the tuned rules' ``tuned`` (each metric with ``_low`` / ``_high``),
     both measured on the fresh seed.
 
-    ``"met"`` when the base interval holds *every* number target (a max / min target is never met);
+    ``"met"`` when the base interval lies within *every* number target's band (:func:`_holds`: a max / min
+    target is never met);
     else ``"moved"`` when the tuned rules move *every* targeted metric toward its target beyond the base
     interval (the two intervals apart); else ``"not moved"``.  One target off is enough to deny either.
 
     >>> base = {"duration_turns": 230.0, "duration_turns_low": 225.0, "duration_turns_high": 235.0,
     ...         "balance": 0.50, "balance_low": 0.48, "balance_high": 0.52}
     >>> tuned = {**base, "duration_turns": 298.0, "duration_turns_low": 292.0, "duration_turns_high": 304.0}
-    >>> verdict_of([Target("balance", 0.5)], base, tuned)
+    >>> verdict_of([Target("balance", 0.5)], base, tuned)  # [0.48, 0.52] is not within 0.5 ± 0.01
+    'not moved'
+    >>> verdict_of([Target("balance", 0.5, tolerance=0.025)], base, tuned)
     'met'
     >>> verdict_of([Target("balance", 0.5), Target("duration_turns", 300.0)], base, tuned)
     'not moved'
@@ -502,7 +568,8 @@ def verdict_of(goal, base: Mapping, tuned: Mapping) -> str:
 
 def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int = 20_000, *, seed: int = 0,
          weights: Mapping | None = None, rules=None, preset=None, policies=None, finalists: int = 3,
-         final_games: int | None = None, final_seed: int | None = None, skilled: str = "lookahead",
+         final_games: int | None = None, final_seed: int | None = None, check_seed: int | None = None,
+         tolerances: Mapping | None = None, skilled: str = "lookahead",
          unskilled: str = "random", batch: int | None = None, client=None, scheduler: str | None = None,
          threads: int | None = None, progress: bool | None = None) -> Tuning:
     """Search ``vary`` for the rules whose metrics come nearest ``targets`` (the module docstring).
@@ -518,9 +585,14 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
         Trials of the search, each ``n_games`` games on ``seed``.
     rules, preset, policies
         The base rules (default: the standard preset) and one policy per seat (default random).
-    finalists, final_games, final_seed
+    finalists, final_games, final_seed, check_seed
         How many of the best distinct candidates are played again (default 3), with how many games
-        (default 2.5 x ``n_games``) and on which seed (default ``seed + 1``).
+        (default 2.5 x ``n_games``) and on which seed (default ``seed + 1``); the nearest of them and the
+        base rules are then played on another seed (default ``seed + 2``), and that is what is reported
+        and judged (the seed that chose the winner would flatter it: a winner's curse).
+    tolerances : dict, optional
+        Metric -> the half-width of the band the base rules' whole interval must lie in to meet a number
+        target (default 0.01 for a share or a rate, 1% of the target otherwise: :meth:`Target.band`).
     skilled, unskilled
         The policies of a ``skill_gap`` target.
     batch, client, scheduler
@@ -537,7 +609,7 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
     spec = get_spec(game)
     base = resolve_rules(spec, rules, preset)
     dims = space(spec, vary)
-    goal = targets_of(spec, targets, weights, base)
+    goal = targets_of(spec, targets, weights, base, tolerances)
     lineup = spec.check_policies(policies, base)
     for name, value in (("trials", trials), ("n_games", n_games), ("finalists", finalists)):
         _check_count(name, value, MOST_TRIALS if name == "trials" else None)
@@ -546,6 +618,10 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
     final_seed = seed + 1 if final_seed is None else final_seed
     if final_seed == seed:
         raise ValueError(f"final_seed={final_seed} is not allowed: a fresh seed, not the search's {seed}")
+    check_seed = final_seed + 1 if check_seed is None else check_seed
+    if check_seed in (seed, final_seed):
+        raise ValueError(f"check_seed={check_seed} is not allowed: a seed neither the search ({seed}) nor the "
+                         f"finalists ({final_seed}) played")
     distributed = client is not None or scheduler is not None
     batch = (DASK_BATCH if distributed else 1) if batch is None else batch
     _check_count("batch", batch)
@@ -562,10 +638,10 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
     values_of, key_of, rows = {}, {}, []
     job = jobs.current()  # watched (the dashboard, the command line's bar): progress in games, no trial bar
     runs = 1 + (spec.seats(base) if skill else 0)  # runs a candidate costs: a skill gap plays one a seat
-    bar = _bar(trials + finalists + 1, spec.name, False if job is not None else progress)
+    bar = _bar(trials + finalists + 2, spec.name, False if job is not None else progress)
     try:
         with cluster.connect(client, scheduler) if distributed else contextlib.nullcontext() as connected, \
-                jobs.planned((trials * n_games + (finalists + 1) * final_games) * runs):
+                jobs.planned((trials * n_games + (finalists + 2) * final_games) * runs):
             def play(candidates, games, on_seed):
                 """The outcome rows of ``candidates`` (rules), in order, played here or on the cluster."""
                 tasks = [(spec.name, r.to_json(), lineup, on_seed, games, skill, 1 if distributed else threads)
@@ -645,8 +721,11 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                 final_rules = [base.replace(**values_of[t]) for t in numbers]
             if job is not None:
                 job.total -= (finalists - len(final_rules)) * final_games * runs
-            final_rows = play(final_rules + [base], final_games, final_seed)
-            bar.update(finalists + 1)
+            final_rows = play(final_rules, final_games, final_seed)
+            # the first of the nearest, in the search's order; it and the base rules on a seed of their own
+            winner = int(np.argmin([sum(t.distance(row[t.metric]) for t in goal) for row in final_rows]))
+            best, base_row = play([final_rules[winner], base], final_games, check_seed)
+            bar.update(finalists + 2)
     finally:
         bar.close()
     final = []
@@ -655,14 +734,12 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                       "distance": sum(t.distance(row[t.metric]) for t in goal),
                       **{f"{t.metric}{s}": row.get(f"{t.metric}{s}", np.nan) for t in goal
                          for s in ("", "_low", "_high")}})
-    winner = int(np.argmin([f["distance"] for f in final]))  # the first of the nearest, in the search's order
     final_table = pd.DataFrame(final).sort_values(["distance", "trial"], kind="stable").reset_index(drop=True)
     settings = {"trials": trials, "n_games": n_games, "seed": seed, "finalists": finalists,
-                "final_games": final_games, "final_seed": final_seed, "batch": batch,
+                "final_games": final_games, "final_seed": final_seed, "check_seed": check_seed, "batch": batch,
                 "policies": ",".join(lineup), "skill": list(skill) if skill else None,
                 "backend": "dask" if distributed else "local", "sampler": "optuna TPE",
                 "rounding": {d.name: table_step(d) for d in dims if table_step(d) is not None}}
-    best, base_row = final_rows[winner], final_rows[-1]
     verdict = verdict_of(goal, base_row, best)
     return Tuning(game=spec.name, targets=goal, dimensions=dims, base_rules=base, best_rules=final_rules[winner],
                   best_values=final_values[numbers[winner]], best=best, base=base_row,

@@ -789,7 +789,7 @@ def tuning_importance(tuning, ax=None, *, title: str | None = None):
 
 
 def tuning_result(tuning, axes=None):
-    """The targeted metrics of the base rules and of the tuned ones, measured on the fresh seed, with 95%
+    """The targeted metrics of the base rules and of the tuned ones, measured on the check seed, with 95%
     intervals, the target dashed: one panel per target."""
     targets = tuning.targets
     if axes is None:

@@ -552,8 +552,10 @@ def render(d: DesignerData) -> str:
         section("tuning",
                 _p("The designer's question this game declares, answered by toolkit tune: Optuna's TPE sampler "
                    "searches the rules named, every trial on the same seed (common random numbers); the three "
-                   "nearest candidates are played again on a fresh seed beside the base rules, and a change is "
-                   "proposed only where it moves the metric beyond the base rules' 95% interval."),
+                   "nearest candidates are played again on a fresh seed, the nearest of them and the base rules on "
+                   "a third (the seed that chose the winner would flatter it), and a change is proposed only where "
+                   "it moves the metric beyond the base rules' 95% interval; the base rules meet a target only when "
+                   "their whole interval lies within its tolerance."),
                 f'<p class="lead">{html.escape(question.question)}</p>',
                 _p(f"Found ({s['trials']} trials of {s['n_games']:,} games): {t.answer()}", "lead"),
                 "<p>" + ("The tuned rules" if t.proposed else "The base rules") + ": <code>"
@@ -564,7 +566,7 @@ def render(d: DesignerData) -> str:
                         "Left: each trial's distance to the target and the best so far (the finalists ringed); "
                         "middle: each rule's share of how much that distance varied over the trials (which rule "
                         "moves the metric most, not which one reaches the target); right: the targeted metric "
-                        "under the base and the tuned rules on the fresh seed, with 95% intervals."))
+                        "under the base and the tuned rules on the third seed, with 95% intervals."))
 
     fair = 1.0 / seats
     section("seats",
