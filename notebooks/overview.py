@@ -64,7 +64,7 @@ from IPython.display import Markdown, display
 
 import toolkit
 from toolkit.analysis import metrics, tournament
-from toolkit.analysis.ratings import ratings
+from toolkit.analysis.ratings import in_words, ratings
 from toolkit.analysis.sweep import sweep
 from toolkit.viz import plots
 
@@ -477,11 +477,12 @@ def rating_line(game):
                                           for p in r.index)
     top, second = r.index[0], r.index[1]
     apart = r.loc[top, "ci_low"] > r.loc[second, "ci_high"]
-    return (f"- *{game}*: {order} ({values}); greedy wins {grid.loc['greedy', 'random']:.0%} against random, "
-            f"{skilled} {grid.loc[skilled, 'greedy']:.0%} against greedy. "
-            + (f"The intervals of {top} and {second} do not overlap." if apart else
-               f"**{top} and {second} cannot be told apart by their ratings**: the intervals overlap (the win "
-               "rate against a field of the other, in the skill table above, is the sharper test)."))
+    head = (f"- *{game}*: {order} ({values}); greedy wins {grid.loc['greedy', 'random']:.0%} against random, "
+            f"{skilled} {grid.loc[skilled, 'greedy']:.0%} against greedy. ")
+    if r.attrs["rating"] != "elo":  # 3+ seats: the verdicts come from the win rates against a field (issue 50)
+        return head + in_words(r)
+    return head + (f"The intervals of {top} and {second} do not overlap." if apart else
+                   f"**{top} and {second} cannot be told apart by their ratings**: the intervals overlap.")
 
 
 display(Markdown(f"**Reading the numbers (seed {SEED}).** Policies from the weakest to the strongest by their "

@@ -27,9 +27,18 @@ def test_elo_differences_in_words():
 
 
 def test_openskill_differences_in_words():
+    """Three or more seats: the words come from the win rates against a field (issue 50), and ratings
+    without those counts are refused rather than read by their mu."""
     table = pd.DataFrame({"mu": [30.0, 25.0], "sigma": [1.0, 1.0]}, index=["greedy", "random"])
-    table.attrs["rating"] = "openskill"
-    assert ratings.in_words(table) == "greedy is about 5.0 mu (95%: 2.2 to 7.8) above random."
+    table.attrs.update(rating="openskill", seats=3, field={("greedy", "random"): (150, 300),
+                                                          ("random", "greedy"): (30, 300)})
+    assert ratings.in_words(table) == (
+        "greedy is stronger than random: greedy wins 0.500 [0.436, 0.564] of its games against a field of random, "
+        "random wins 0.100 [0.068, 0.146] against a field of greedy (the fair share 0.333; 95% intervals for the 2 "
+        "together).")
+    del table.attrs["field"]
+    with pytest.raises(ValueError, match="openskill_ratings"):
+        ratings.in_words(table)
 
 
 @pytest.fixture(scope="module")

@@ -197,15 +197,41 @@ def test_a_chain_of_policies_tells_apart_each_neighbour_on_its_own():
         "their games.")
 
 
-def test_openskill_ratings_tell_apart_some_neighbours_and_not_others():
-    """Three policies by OpenSkill mu: greedy clear of lookahead (5.0 [2.2, 7.8]), lookahead and random not
-    (1.0 [-1.8, 3.8]).  Break: the OpenSkill branch of ``in_words`` calling a pair apart by its estimate
-    (``if diff > 0``) instead of its interval (``if low > 0``)."""
-    table = pd.DataFrame({"mu": [30.0, 25.0, 24.0], "sigma": [1.0, 1.0, 1.0]},
-                         index=["greedy", "lookahead", "random"])
-    table.attrs["rating"] = "openskill"
-    assert ratings.in_words(table) == ("greedy is about 5.0 mu (95%: 2.2 to 7.8) above lookahead; lookahead and "
-                                       "random cannot be told apart: lookahead is 1.0 mu (95%: -1.8 to 3.8) above.")
+def field_rated(order, counts, seats=4) -> pd.DataFrame:
+    """OpenSkill ratings by hand: the policies in rating order and the tournament's counts (wins, games)
+    of each tested policy against a field of each other."""
+    rated = pd.DataFrame({"mu": np.linspace(30, 20, len(order))}, index=order)
+    rated.attrs.update(rating="openskill", seats=seats, field=counts)
+    return rated
+
+
+def test_openskill_neighbours_are_judged_by_the_win_rates_the_page_prints():
+    """Issue 50: Attila's report said "lookahead:4 and greedy cannot be told apart: 3.2 mu (95%: -0.4 to 6.8)"
+    beside lookahead:4 winning 0.495 of its games against a field of greedy (fair share 0.25).  Three neighbours,
+    four seats: lookahead:4 clear of greedy (99 of 200 against greedy's field, greedy 24 of 200 against its),
+    greedy and random not (52 and 48 of 200, both intervals holding 0.25), and a pair the ratings put the wrong
+    way round (random above mcts:1 by mu, yet mcts:1 wins 80 of 200 against random's field): the table's
+    direction is said.  Breaks: the verdict read from one side only (``a_up = ab[1] > fair``), the
+    Bonferroni correction dropped (the printed interval is the corrected one), or the mu difference read
+    again."""
+    counts = {("lookahead:4", "greedy"): (99, 200), ("greedy", "lookahead:4"): (24, 200),
+              ("greedy", "random"): (52, 200), ("random", "greedy"): (48, 200),
+              ("random", "mcts:1"): (30, 200), ("mcts:1", "random"): (80, 200)}
+    said = ratings.in_words(field_rated(["lookahead:4", "greedy", "random", "mcts:1"], counts)).split("; ", 2)
+    z = NormalDist().inv_cdf(1 - 0.025 / 6)
+    assert len(said) == 3
+    assert said[0].startswith("lookahead:4 is stronger than greedy: lookahead:4 wins 0.495 [")
+    assert said[1].startswith("greedy and random cannot be told apart at these games: greedy wins 0.260 [")
+    assert said[2].startswith("mcts:1 is stronger than random: mcts:1 wins 0.400 [")
+    assert said[2].endswith(" (the fair share 0.25; 95% intervals for the 6 together).")
+    assert "greedy" not in said[2] and "random" not in said[0]  # each pair's sentence holds its own numbers
+    rate, low, high = toolkit.wilson(99, 200, z)
+    assert f"0.495 [{low:.3f}, {high:.3f}]" in said[0] and low > 0.25
+    # one side alone is enough, either side: greedy's own rate against lookahead's field below the fair share
+    one_side = dict(counts)
+    one_side[("lookahead:4", "greedy")] = (60, 200)  # 0.30: holds 0.25 at this z
+    assert ratings.in_words(field_rated(["lookahead:4", "greedy", "random", "mcts:1"], one_side)).startswith(
+        "lookahead:4 is stronger than greedy:")
 
 
 # -- which decisions matter: decisions.answer ------------------------------------------------------------------

@@ -119,6 +119,10 @@ def openskill_ratings(table: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("table is not allowed: a table of compare() with three or more seats")
     model = PlackettLuce(tau=0.0)
     names = list(dict.fromkeys(list(table["tested_policy"]) + list(table["field_policy"])))
+    # what the page prints beside the ratings, which the verdicts are read from (in_words): each tested
+    # policy's wins against a field of each other one, pooled over its seats (tournament.matrix's counts)
+    counts = {(row["tested_policy"], row["field_policy"]): (int(row["wins"]), int(row["seats"]) * int(row["games"]))
+              for _, row in table.iterrows() if row["tested_policy"] != row["field_policy"]}
     mu = {n: model.mu for n in names}
     sigma = {n: model.sigma for n in names}
     played = dict.fromkeys(names, 0)
@@ -163,32 +167,84 @@ def openskill_ratings(table: pd.DataFrame) -> pd.DataFrame:
     out = out.sort_values("ordinal", ascending=False)
     out.attrs.update(table.attrs)
     out.attrs["rating"] = "openskill"
+    out.attrs["field"] = counts
+    out.attrs["seats"] = int(table["seats"].iloc[0])
     return out
 
 
 def in_words(rated: pd.DataFrame) -> str:
-    """The ratings of :func:`ratings` as sentences, each policy against the next one down: "lookahead is
-    about 260 Elo above greedy (95%: 222 to 298; it wins about 82% of their games)", or that two cannot be
-    told apart.  The difference's interval takes the two ratings' errors as independent (an
-    approximation: they share the tournament)."""
-    order = rated.sort_values(rated.columns[0], ascending=False)
-    elo_scale = rated.attrs.get("rating") == "elo"
-    value, error = ("elo", "se") if elo_scale else ("mu", "sigma")
+    """The ratings of :func:`ratings` as sentences, each policy against the next one down.
+
+    Two seats: "lookahead is about 260 Elo above greedy (95%: 222 to 298; it wins about 82% of their games)",
+    or that two cannot be told apart.  The difference's interval takes the two ratings' errors as independent
+    (an approximation: they share the tournament).
+
+    Three or more seats: from the win rates the page prints beside the ratings (:func:`field_words`), not
+    from OpenSkill's ``mu``, whose ``sigma`` reflects its prior and update order more than the games (issue
+    50: "cannot be told apart: 3.2 mu (95%: -0.4 to 6.8)" beside a 0.495 win rate against a field whose fair
+    share is 0.25)."""
+    if rated.attrs.get("rating") == "openskill":
+        return field_words(rated)
+    order = rated.sort_values("elo", ascending=False)
     said = []
     for (a, ra), (b, rb) in zip(order.iterrows(), list(order.iterrows())[1:]):
-        diff = float(ra[value] - rb[value])
-        half = stats.Z95 * float(np.hypot(ra[error], rb[error]))
+        diff = float(ra["elo"] - rb["elo"])
+        half = stats.Z95 * float(np.hypot(ra["se"], rb["se"]))
         low, high = diff - half, diff + half
-        if elo_scale:
-            size = f"{diff:.0f} Elo (95%: {low:.0f} to {high:.0f})"
-            if low > 0:
-                wins = 1.0 / (1.0 + 10.0 ** (-diff / ELO_SCALE))
-                said.append(f"{a} is about {size} above {b}; it wins about {wins:.0%} of their games")
-            else:
-                said.append(f"{a} and {b} cannot be told apart: {a} is {size} above")
+        size = f"{diff:.0f} Elo (95%: {low:.0f} to {high:.0f})"
+        if low > 0:
+            wins = 1.0 / (1.0 + 10.0 ** (-diff / ELO_SCALE))
+            said.append(f"{a} is about {size} above {b}; it wins about {wins:.0%} of their games")
         else:
-            size = f"{diff:.1f} mu (95%: {low:.1f} to {high:.1f})"
-            said.append(f"{a} is about {size} above {b}" if low > 0
-                        else f"{a} and {b} cannot be told apart: {a} is {size} above")
+            said.append(f"{a} and {b} cannot be told apart: {a} is {size} above")
     return "; ".join(said) + "." if said else ""
 
+
+
+def field_words(rated: pd.DataFrame) -> str:
+    """Three or more seats: each policy against the next one down the ratings, judged by the tournament's win
+    rates: ``a``'s share of wins against a field of ``b`` (every other seat ``b``) and ``b``'s against a field
+    of ``a``, each with a Wilson interval, Bonferroni-corrected over the ``2 (k - 1)`` intervals read (95% for
+    all together), against the fair share ``1 / seats``.  ``a`` is stronger when its rate against ``b``'s lies
+    above the fair share or ``b``'s against ``a``'s below it (and nothing says the reverse); two policies
+    cannot be told apart when both intervals hold the fair share.  ``rated`` is :func:`openskill_ratings`'s,
+    which keeps the counts (``attrs["field"]``).
+
+    >>> rated = pd.DataFrame({"mu": [27.0, 23.0]}, index=["lookahead", "greedy"])
+    >>> rated.attrs.update(rating="openskill", seats=4, field={("lookahead", "greedy"): (99, 200),
+    ...                                                        ("greedy", "lookahead"): (24, 200)})
+    >>> field_words(rated)
+    'lookahead is stronger than greedy: lookahead wins 0.495 [0.417, 0.573] of its games against a field of greedy, greedy wins 0.120 [0.078, 0.181] against a field of lookahead (the fair share 0.25; 95% intervals for the 2 together).'
+    """
+    field, seats = rated.attrs.get("field"), rated.attrs.get("seats")
+    if not field or not seats:
+        raise ValueError("rated is not allowed: the ratings of openskill_ratings(table), which keep the table's "
+                         "counts the verdicts are read from")
+    fair = 1.0 / seats
+    order = list(rated.index)
+    pairs = [(a, b) for a, b in zip(order, order[1:]) if (a, b) in field and (b, a) in field]
+    z = stats.bonferroni_z(max(2 * len(pairs), 1))
+    said = []
+    rates = {pair: stats.wilson(*counts, z=z) for pair, counts in field.items()}
+
+    def shown(x, y) -> str:
+        (r, lo, hi), (r2, lo2, hi2) = rates[(x, y)], rates[(y, x)]
+        return (f"{x} wins {r:.3f} [{lo:.3f}, {hi:.3f}] of its games against a field of {y}, {y} wins "
+                f"{r2:.3f} [{lo2:.3f}, {hi2:.3f}] against a field of {x}")
+
+    for a, b in pairs:
+        ab, ba = rates[(a, b)], rates[(b, a)]
+        a_up = ab[1] > fair or ba[2] < fair
+        b_up = ba[1] > fair or ab[2] < fair
+        if a_up and not b_up:
+            said.append(f"{a} is stronger than {b}: {shown(a, b)}")
+        elif b_up and not a_up:
+            said.append(f"{b} is stronger than {a}: {shown(b, a)}")
+        elif a_up and b_up:
+            said.append(f"{a} and {b} each do better than the fair share against a field of the other: "
+                        f"{shown(a, b)}")
+        else:
+            said.append(f"{a} and {b} cannot be told apart at these games: {shown(a, b)}")
+    if not said:
+        return ""
+    return "; ".join(said) + f" (the fair share {fair:.3g}; 95% intervals for the {2 * len(pairs)} together)."
