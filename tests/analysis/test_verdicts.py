@@ -369,3 +369,25 @@ def test_meeting_a_target_is_an_equivalence_and_more_games_would_tell():
     assert games_to_tell(Target("duration_turns", 230.0, tolerance=5.0), BASE, 3000) is None  # met already
     assert verdict_of([Target("first_player_win_rate", 0.5)], BASE, BASE) == "met"
     assert games_to_tell(Target("duration_turns", 240.0), BASE, 3000) is None
+
+
+def test_the_edge_is_not_read_from_a_handful_of_games_a_rung():
+    """Issue 50: Attila's page ladder said "mcts:100's is lower than greedy's by -0.600 [-0.960, -0.240]" from
+    1, 6 and 0 first-player wins in 10 self-play games a rung.  The same table says nothing of a trend at 10
+    games a rung, and reads it at 100 (the control).  Break: the MIN_SELFPLAY check removed."""
+    from toolkit.analysis.strength import MIN_SELFPLAY
+
+    rates = {"random": 0.1, "greedy": 0.6, "mcts:100": 0.0}
+    bounds = {name: toolkit.wilson(round(rate * 10), 10) for name, rate in rates.items()}
+    table = pd.DataFrame({"rating": [1300, 1500, 1700],
+                          "first_player_advantage": [r - 1 / 3 for r in rates.values()],
+                          "first_player_advantage_low": [bounds[n][1] - 1 / 3 for n in rates],
+                          "first_player_advantage_high": [bounds[n][2] - 1 / 3 for n in rates]},
+                         index=pd.Index(list(rates), name="policy"))
+    table.attrs["selfplay_games"] = 10
+    said = edge_trend(table)
+    assert said.startswith("Too few games to read the first player's edge across the rungs: 10 self-play games a "
+                           f"rung (at least {MIN_SELFPLAY} are needed")
+    assert "lower than" not in said and "grows" not in said and "shrinks" not in said
+    table.attrs["selfplay_games"] = MIN_SELFPLAY
+    assert "is lower than greedy's by -0.600" in edge_trend(table)

@@ -153,6 +153,7 @@ def not_played(policies, game: str) -> str:
 
 
 RESOLUTION = 0.05  # the smallest change in the first player's edge a ladder is asked to tell apart
+MIN_SELFPLAY = 100  # self-play games per rung below which the edge's intervals are not read (issue 50)
 
 
 def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", resolution: float = RESOLUTION) -> str:
@@ -165,7 +166,11 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
     *shrinks*) with skill when every pair that differs has the stronger rung higher (lower); it changes
     *not in one direction* when they disagree.  When no pair differs, the answer says the edge does not
     change measurably only if every difference is known to within ``resolution``; else there are not
-    enough games to tell.  A rung without the metric is named as left out.
+    enough games to tell.  A rung without the metric is named as left out.  Below :data:`MIN_SELFPLAY`
+    self-play games per rung (``table.attrs["selfplay_games"]``) nothing is read from the intervals: a rate
+    from a handful of games (Attila's page ladder: 1, 6 and 0 first-player wins in 10 games a rung, where
+    10,000 games give 0.317) is too coarse for the normal approximation of a difference, and the answer
+    says so and how many games would do.
 
     >>> t = pd.DataFrame({"rating": [1400, 1600], "first_player_advantage": [0.01, 0.09],
     ...                   "first_player_advantage_low": [0.0, 0.07], "first_player_advantage_high": [0.02, 0.11]},
@@ -177,6 +182,11 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
 
     if metric not in table.columns or table[metric].isna().all():
         return "The first player's edge is not defined for this game (no first mover)."
+    played = table.attrs.get("selfplay_games")
+    if played is not None and played < MIN_SELFPLAY:
+        return (f"Too few games to read the first player's edge across the rungs: {played:,} self-play games a rung "
+                f"(at least {MIN_SELFPLAY:,} are needed before its intervals are compared; `toolkit ladder "
+                f"--selfplay-games {MIN_SELFPLAY * 10:,}` tells apart differences of about 0.05 between rungs).")
     finite = table[np.isfinite(table[metric]) & np.isfinite(table[metric + "_low"])
                    & np.isfinite(table[metric + "_high"])]
     left_out = [name for name in table.index if name not in finite.index]
