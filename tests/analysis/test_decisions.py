@@ -42,6 +42,55 @@ def test_the_impact_of_a_decisive_choice_is_the_gap_to_the_mean(monkeypatch):
     assert row["trivial"] == 0.0 and row["forced"] == 0.0 and row["decisions"] > 1
 
 
+def test_a_pick_the_rater_never_played_is_searched_not_rated_at_the_best(monkeypatch):
+    """Issue 50: where the rating search never played the first search's pick, the pick was rated at the
+    rater's best option (the maximum of the noise back in the gain).  By hand: the first search picks option
+    1, the rater rates option 0 at 0.9 and never plays option 1; the gain is then what a search after the pick
+    gives (0.3 here, by hand) less the rated mean, 0.3 - 0.9, not 0.9 - 0.9."""
+    calls = []
+
+    def root_statistics(self, policy="mcts:1000", twin=False):
+        codes = self.options()
+        calls.append(len(calls))
+        if len(calls) == 1:  # the first search: option 1 picked
+            return mcts.RootStatistics(policy, self.seat, tuple(codes), (10, 90), (1.0, 27.0), 1)
+        return mcts.RootStatistics(policy, self.seat, tuple(codes), (100, 0), (90.0, 0.0), 0)  # the rater
+
+    monkeypatch.setattr(KernelGame, "root_statistics", root_statistics)
+    searched = []
+    monkeypatch.setattr(metric, "_rated_after", lambda rater, code, judge, seat: searched.append(code) or 0.3)
+    game = KernelGame(metric.get_spec("pig").kernel, metric.get_spec("pig").Rules(), ("random", "random"), 0, 0)
+    while game.advance() >= 0 and len(game.options()) < 2:
+        game.apply(game.options()[0])
+    trivial, impact = metric._judge(game, "mcts:200", 0.02)
+    assert searched == [game.options()[1]] and impact == pytest.approx(0.3 - 0.9) and not trivial
+
+
+def test_the_value_after_a_pick_that_ends_the_game_is_its_result():
+    """``_rated_after`` on Pig (target 10): at every decision, an option that ends the game is worth the
+    deciding seat's result (1: a hold that reaches the target), from a copy (the game is left as it was);
+    an option that does not end it is worth a search's value, a probability."""
+    spec = metric.get_spec("pig")
+    seen = {"ended": 0, "searched": 0}
+    for index in range(6):
+        game = KernelGame(spec.kernel, spec.Rules(target=10), ("random", "random"), 1, index)
+        while game.advance() >= 0:
+            for code in game.options():
+                after = game.copy()
+                after.apply(code)
+                before = game.st.copy()
+                value = metric._rated_after(game, code, "mcts:20", game.seat)
+                assert (game.st == before).all()
+                if after.advance() < 0:
+                    assert value == after.returns()[game.seat]
+                    seen["ended"] += 1
+                else:
+                    assert 0.0 <= value <= 1.0
+                    seen["searched"] += 1
+            game.apply(game.options()[game.choose()])
+    assert seen["ended"] >= 3 and seen["searched"] >= 10
+
+
 def test_options_rated_alike_are_trivial_and_gain_nothing(monkeypatch):
     monkeypatch.setattr(KernelGame, "root_statistics", rate_by_hand(lambda n: [0.4] * n))
     row = metric.decisions("pig", n_games=6, seed=3, progress=False, threads=1).loc["roll or hold"]

@@ -69,16 +69,44 @@ SALT = np.uint64(0x5DEECE66D2545F49)  # the second search's stream: the first's 
 
 
 def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
-    """``(trivial, impact)`` at ``game``'s decision point (more than one option)."""
-    pick = game.root_statistics(judge).choice
+    """``(trivial, impact)`` at ``game``'s decision point (more than one option).  Where the rating search
+    never played the first search's pick (more options than it had iterations for), the pick is searched on
+    its own (:func:`_rated_after`): rating it at the rater's best option, as before issue 50, added the
+    maximum of the noise back."""
+    first = game.root_statistics(judge)
+    pick = first.choice
     rater = game.copy()
     k = 1 + game.seat
     rater.rs[k] = rng.mix64_nb(np.uint64(rater.rs[k]) ^ SALT)  # an independent stream for the rating search
     mean = rater.root_statistics(judge).estimates()[0]
     rated = mean[~np.isnan(mean)]
-    best = np.max(rated)
-    gain = best if np.isnan(mean[pick]) else mean[pick]  # the pick unplayed by the rater (more options than budget)
-    return bool(best - np.min(rated) <= epsilon), float(gain - np.mean(rated))
+    if np.isnan(mean[pick]):
+        gain = _rated_after(rater, first.codes[pick], judge, game.seat)
+        spread = np.append(rated, gain)  # the pick's value counts toward "trivial" too
+    else:
+        gain, spread = mean[pick], rated
+    return bool(np.max(spread) - np.min(spread) <= epsilon), float(gain - np.mean(rated))
+
+
+SALT_AFTER = np.uint64(0x2545F4914F6CDD1D)  # the streams of a search after the pick: the rater's mixed with this
+
+
+def _rated_after(rater: KernelGame, code: int, judge: str, seat: int) -> float:
+    """``seat``'s estimated win probability after playing ``code`` here, searched from the position after it:
+    in a world ``seat`` knows (a determinization from its stream), with every stream of the rater's mixed
+    anew (chance drawn as the search draws it, never the game's own), the judge's search at the next
+    decision, read for ``seat`` over all its iterations: the value of the node after the pick, as the rater
+    values the options it played (the game's result for ``seat`` where the pick ends it)."""
+    after = rater.copy()
+    after.st[:] = after.determinize(seat)
+    for k in range(after.rs.size):
+        after.rs[k] = rng.mix64_nb(np.uint64(after.rs[k]) ^ SALT_AFTER)
+    after.apply(code)
+    if after.advance() < 0:
+        return float(after.returns()[seat])
+    found = after.root_statistics(judge)
+    visits = sum(found.visits)
+    return float(sum(every[seat] for every in found.every_seat) / visits)
 
 
 SAMPLE_STREAM = 0x7A4D  # the stream index of a game's sample of decisions to judge (the game's own are 0, 1 + seat)
