@@ -31,7 +31,7 @@ Decided here (the issue left them open):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -72,16 +72,18 @@ def quantities_of(baseline: pd.DataFrame, now: pd.DataFrame) -> dict:
         seat += key.startswith("win_rate_")
         out[key] = (label, key != "duration_turns", a, b)
     for column in baseline.columns:
-        if column in now.columns and column not in out and column != "game_index" and pd.api.types.is_numeric_dtype(baseline[column]):
-            a = baseline[column].to_numpy(dtype=float)
-            b = now[column].to_numpy(dtype=float)
-            out[column] = (column, bool(np.isin(a, (0, 1)).all() and np.isin(b, (0, 1)).all()), a, b)
+        if column in out or column == "game_index" or column not in now.columns \
+                or not pd.api.types.is_numeric_dtype(baseline[column]):
+            continue
+        a = baseline[column].to_numpy(dtype=float)
+        b = now[column].to_numpy(dtype=float)
+        out[column] = (column, bool(np.isin(a, (0, 1)).all() and np.isin(b, (0, 1)).all()), a, b)
     return out
 
 
 @dataclass
 class _Running:
-    """One quantity's sums over the games so far, and its verdict once settled."""
+    """One quantity's sums over the games so far."""
 
     label: str
     is_rate: bool
@@ -91,7 +93,6 @@ class _Running:
     sum_b: float = 0.0
     sum_d: float = 0.0
     sum_d2: float = 0.0
-    row: dict = field(default_factory=dict)
 
     def add(self, a: np.ndarray, b: np.ndarray) -> None:
         d = b - a
