@@ -149,11 +149,32 @@ EFFECTS = {
     ("tune", "--finalists"): f"{HERE}::test_tune_finalists_final_seed_and_skill_policies_are_played",
     ("tune", "--final-games"): f"{HERE}::test_tune_finalists_final_seed_and_skill_policies_are_played",
     ("tune", "--final-seed"): f"{HERE}::test_tune_finalists_final_seed_and_skill_policies_are_played",
+    ("tune", "--check-seed"): f"{HERE}::test_tune_finalists_final_seed_and_skill_policies_are_played",
+    ("tune", "--tolerance"): "tests/analysis/test_tuning.py::test_base_rules_that_already_meet_the_target_get_no_proposal",
     ("tune", "--skilled"): f"{HERE}::test_tune_finalists_final_seed_and_skill_policies_are_played",
     ("tune", "--unskilled"): f"{HERE}::test_tune_finalists_final_seed_and_skill_policies_are_played",
     ("tune", "--batch"): "tests/analysis/test_tuning.py::test_the_command_plays_its_trials_on_a_scheduler",
     ("tune", "--scheduler"): "tests/analysis/test_tuning.py::test_the_command_plays_its_trials_on_a_scheduler",
     ("tune", "--output"): "tests/analysis/test_tuning.py::test_the_json_and_the_set_flags_reproduce_the_tuned_rules",
+    ("paired", "game"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("paired", "--n-games"): f"{HERE}::test_n_is_the_games_of_every_line_up",
+    ("paired", "--seed"): f"{HERE}::test_seed_is_the_seed_of_every_game",
+    ("paired", "--threads"): f"{HERE}::test_threads_is_the_threads_the_games_run_on",
+    ("paired", "--no-progress"): f"{HERE}::test_no_progress_shows_no_bar",
+    ("paired", "--preset"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("paired", "--set"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("paired", "--players"): f"{HERE}::test_players_is_the_player_count_played",
+    ("paired", "--policies"): f"{HERE}::test_policies_are_the_seats_played",
+    ("paired", "--baseline-preset"): f"{HERE}::test_paired_baseline_is_played_as_asked",
+    ("paired", "--baseline-set"): f"{HERE}::test_paired_baseline_is_played_as_asked",
+    ("paired", "--baseline-policies"): f"{HERE}::test_paired_baseline_is_played_as_asked",
+    ("paired", "--baseline-seed"): f"{HERE}::test_paired_baseline_is_played_as_asked",
+    ("paired", "--until-settled"): f"{HERE}::test_paired_until_settled_plays_its_batches",
+    ("paired", "--max-games"): f"{HERE}::test_paired_until_settled_plays_its_batches",
+    ("paired", "--first-batch"): f"{HERE}::test_paired_until_settled_plays_its_batches",
+    ("paired", "--quantity"): f"{HERE}::test_paired_until_settled_plays_its_batches",
+    ("paired", "--tolerance"): f"{HERE}::test_paired_until_settled_plays_its_batches",
+    ("paired", "--output"): "tests/test_cli_analysis.py::test_paired_until_settled_plays_on_and_says_what_it_showed",
     ("app", "game"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("app", "--port"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("app", "--no-browser"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
@@ -178,8 +199,9 @@ COMMANDS = {
     "tune": (["tune", "valhalla", "--target", "duration_turns=300", "--vary", "zero_runes_value=4..6",
               "--trials", "3"], 40),
     "report": (["report", "valhalla"], 30),
+    "paired": (["paired", "valhalla"], 40),
 }
-RULES_COMMANDS = ["simulate", "compare", "metrics", "ladder", "sweep", "tune"]  # those with --preset/--set/--players
+RULES_COMMANDS = ["simulate", "compare", "metrics", "ladder", "sweep", "tune", "paired"]  # those with --preset/--set/--players
 VARIED = {"sweep": ("zero_runes_value", [4, 5]), "tune": ("zero_runes_value", [4, 5, 6])}
 # Attila, for --players: the same commands on 3 players instead of 4
 ATTILA = {
@@ -190,6 +212,7 @@ ATTILA = {
     "sweep": ["sweep", "attila", "--vary", "later_seat_vp=0,1", "-n", "10"],
     "tune": ["tune", "attila", "--target", "duration_turns=60", "--vary", "later_seat_vp=0..2", "--trials", "2",
              "-n", "10"],
+    "paired": ["paired", "attila", "-n", "10"],
 }
 ATTILA_VARIED = {"sweep": ("later_seat_vp", [0, 1]), "tune": ("later_seat_vp", [0, 1, 2])}
 
@@ -286,7 +309,11 @@ def _rules_played(calls) -> set:
 
 
 def _expected_rules(command: str, game: str, base, varied=VARIED) -> set:
-    """The rules a command run on ``base`` plays: ``base``, or each variant of the parameter it varies."""
+    """The rules a command run on ``base`` plays: ``base``, or each variant of the parameter it varies
+    (``paired``: ``base`` beside its baseline, the standard preset with the same players)."""
+    if command == "paired":
+        players = {"num_players": base.num_players} if hasattr(base, "num_players") else {}
+        return {kernel_rules(game, base), kernel_rules(game, GAMES[game].Rules.preset("standard", **players))}
     if command not in varied:
         return {kernel_rules(game, base)}
     name, values = varied[command]
@@ -362,8 +389,9 @@ def test_players_is_the_player_count_played(capsys, tmp_path, played, command):
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_seed_is_the_seed_of_every_game(capsys, tmp_path, played, plain_runs, command):
-    """``--seed 5``: every game is played on seed 5 (the tuning's finalists on the fresh seed 6)."""
-    expected = {0, 1} if command == "tune" else {0}
+    """``--seed 5``: every game is played on seed 5 (the tuning's finalists on the fresh seed 6, its winner and
+    the base rules on 7)."""
+    expected = {0, 1, 2} if command == "tune" else {0}
     assert {c.seed for c in plain_runs[command]} == expected
     code, out, err = run(capsys, *_argv(command, tmp_path), "--seed", "5", "--no-progress")
     assert code == 0, err
@@ -386,13 +414,15 @@ def test_report_seed_is_the_seed_of_the_written_games(capsys, tmp_path):
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_n_is_the_games_of_every_line_up(capsys, tmp_path, played, plain_runs, command):
-    """``-n N``: each run (rules, line-up, seed) plays N games; the tuning's finalists 2.5 N (a finalist with
-    the base rules' values is played beside the base: twice that)."""
+    """``-n N``: each run (rules, line-up, seed) plays N games; the tuning's finalists 2.5 N, and its winner
+    and the base rules 2.5 N on the check seed (a finalist with the base rules' values: twice that)."""
     def check(calls, n):
-        final = max(c.seed for c in calls) if command == "tune" else None
+        search = min(c.seed for c in calls) if command == "tune" else None
         for (_, _, seed), games in _runs(calls).items():
-            if seed == final:
+            if command == "tune" and seed != search:
                 assert games in (round(2.5 * n), 2 * round(2.5 * n)), (games, n)
+            elif command == "paired":  # the baseline and the change: the same run twice when nothing changed
+                assert games in (n, 2 * n), (games, n)
             else:
                 assert games == n, (games, n)
 
@@ -414,7 +444,7 @@ def test_threads_is_the_threads_the_games_run_on(capsys, tmp_path, played, plain
     assert _runs(played) == _runs(plain_runs[command])
 
 
-@pytest.mark.parametrize("command", ["simulate", "metrics", "sweep", "tune"])
+@pytest.mark.parametrize("command", ["simulate", "metrics", "sweep", "tune", "paired"])
 def test_policies_are_the_seats_played(capsys, tmp_path, played, plain_runs, command):
     """``--policies greedy,random`` seats greedy in seat 0 and random in seat 1 in every game; random
     everywhere without it."""
@@ -524,25 +554,31 @@ def test_ladder_selfplay_games_are_the_self_play_runs(capsys, tmp_path, played):
 
 
 def test_tune_finalists_final_seed_and_skill_policies_are_played(capsys, tmp_path, played):
-    """``--finalists 2 --final-games 70 --final-seed 9``: two candidates and the base rules are played again,
-    70 games each on seed 9; ``--skilled greedy --unskilled random`` are the seats of its skill gap."""
+    """``--finalists 2 --final-games 70 --final-seed 9 --check-seed 12``: two candidates are played again, 70
+    games each on seed 9, and the winner and the base rules 70 games each on seed 12; ``--skilled greedy
+    --unskilled random`` are the seats of its skill gap."""
     code, out, err = run(capsys, "tune", "valhalla", "--target", "skill_gap=max", "--vary", "zero_runes_value=4..6",
                          "--trials", "4", "-n", "30", "--seed", "3", "--finalists", "2", "--final-games", "70",
-                         "--final-seed", "9", "--skilled", "greedy", "--unskilled", "random",
+                         "--final-seed", "9", "--check-seed", "12", "--skilled", "greedy", "--unskilled", "random",
                          "-o", tmp_path / "t.json", "--no-progress")
     assert code == 0, err
     saved = json.loads((tmp_path / "t.json").read_text())
     assert len(saved["finalists"]) == 2 and saved["settings"]["final_seed"] == 9
+    assert saved["settings"]["check_seed"] == 12
     assert saved["settings"]["final_games"] == 70 and saved["settings"]["skill"] == ["greedy", "random"]
     rules = GAMES["valhalla"].Rules()
-    assert {c.seed for c in played} == {3, 9}
+    assert {c.seed for c in played} == {3, 9, 12}
+    check = {(r, lineup): games for (r, lineup, seed), games in _runs(played).items() if seed == 12}
+    winner = rules.replace(**{k: v for k, v in saved["tuned"].items()})
+    assert {r for r, _ in check} == {kernel_rules("valhalla", winner), kernel_rules("valhalla", rules)}
+    assert set(check.values()) <= {70, 140}  # 140: the winner with the base rules' values, played beside them
     final = {(r, lineup): games for (r, lineup, seed), games in _runs(played).items() if seed == 9}
     assert set(final.values()) == {70}
     # the candidates and the base, each as random self-play and as greedy against random in both seats
     lineups = {kernel_lineup("valhalla", rules, p) for p in ("random", "greedy,random", "random,greedy")}
     assert {lineup for _, lineup in final} == lineups
     assert {r for r, _ in final} == {kernel_rules("valhalla", rules.replace(zero_runes_value=f["zero_runes_value"]))
-                                     for f in saved["finalists"]} | {kernel_rules("valhalla", rules)}  # and the base
+                                     for f in saved["finalists"]}  # the finalists only: the base on the check seed
     # the control: other skill policies, other seats
     played.clear()
     code, out, err = run(capsys, "tune", "valhalla", "--target", "skill_gap=max", "--vary", "zero_runes_value=4..6",
@@ -551,6 +587,56 @@ def test_tune_finalists_final_seed_and_skill_policies_are_played(capsys, tmp_pat
     assert code == 0, err
     assert {c.lineup for c in played} == {kernel_lineup("valhalla", rules, p) for p in
                                           ("random", "lookahead,greedy", "greedy,lookahead")}
+
+
+# --------------------------------------------------------------------- paired
+
+
+def test_paired_baseline_is_played_as_asked(capsys, played):
+    """``--baseline-preset alternative --baseline-set zero_runes_value=6 --baseline-policies greedy,random
+    --baseline-seed 7``: the baseline run is those rules, seats and seed, 40 games; the change keeps its own
+    (the standard rules, random seats, seed 0).  Without them (the control) both are the change's."""
+    Rules = GAMES["valhalla"].Rules
+    code, out, err = run(capsys, "paired", "valhalla", "-n", "40", "--baseline-preset", "alternative",
+                         "--baseline-set", "zero_runes_value=6", "--baseline-policies", "greedy,random",
+                         "--baseline-seed", "7", "--no-progress")
+    assert code == 0, err
+    baseline = Rules.preset("alternative", zero_runes_value=6)
+    assert _runs(played) == {
+        (kernel_rules("valhalla", baseline), kernel_lineup("valhalla", baseline, "greedy,random"), 7): 40,
+        (kernel_rules("valhalla", Rules()), kernel_lineup("valhalla", Rules(), "random"), 0): 40}
+    assert "seeds 0 and 7: independent games" in out
+    played.clear()
+    code, out, err = run(capsys, "paired", "valhalla", "-n", "40", "--no-progress")
+    assert code == 0, err
+    assert _runs(played) == {(kernel_rules("valhalla", Rules()), kernel_lineup("valhalla", Rules(), "random"), 0): 80}
+
+
+def test_paired_until_settled_plays_its_batches(capsys, played):
+    """``--until-settled --first-batch 1000 --max-games 5000 --quantity duration_turns --tolerance
+    duration_turns=0.001`` on two seeds of the same rules: a tolerance no interval can reach and no change,
+    so every batch is played: 1,000, then 500, 750, 1,125 and the last 1,625 games a side, from game 0 on,
+    the budget and no more, ``-n`` unused.  With a wide tolerance (the control) the first look settles it:
+    1,000 games a side."""
+    code, out, err = run(capsys, "paired", "valhalla", "--baseline-seed", "1", "-n", "10", "--until-settled",
+                         "--first-batch", "1000", "--max-games", "5000", "--quantity", "duration_turns",
+                         "--tolerance", "duration_turns=0.001", "--no-progress")
+    assert code == 0, err
+    probes = [c for c in played if c.games == 1]  # one game of the change's rules: the names checked first
+    assert len(probes) == 1 and probes[0].seed == 0 and probes[0].first_game == 0
+    for seed in (0, 1):
+        calls = sorted((c.first_game, c.games) for c in played if c.seed == seed and c not in probes)
+        starts = {}
+        for first, games in calls:  # chunks of a batch, merged
+            starts[first] = games
+        assert sum(games for _, games in calls) == 5000
+        assert [first for first, _ in calls][0] == 0 and {1000, 1500, 2250, 3375} <= set(starts)
+    assert "looks at 1,000, 1,500, 2,250, 3,375, 5,000" in out and "duration_turns" in out
+    played.clear()
+    code, out, err = run(capsys, "paired", "valhalla", "--until-settled", "--first-batch", "1000",
+                         "--max-games", "5000", "--quantity", "win_rate_0", "--tolerance", "0.5", "--no-progress")
+    assert code == 0, err
+    assert sum(c.games for c in played) == 2 * 1000 + 1 and "settled after 1,000 games a side" in out
 
 
 # --------------------------------------------------------------------- warm and app

@@ -621,7 +621,7 @@ def cmd_paired(args) -> int:
         with jobs.bar(f"paired {spec.name}", enabled=not args.no_progress):
             table = settling.settle(spec, rules, baseline, policies=args.policies,
                                     baseline_policies=baseline_policies, seed=args.seed, baseline_seed=baseline_seed,
-                                    quantities=quantities, tolerance=args.tolerance,
+                                    quantities=quantities, tolerance=_settle_tolerance(args.tolerance),
                                     max_games=settling.MAX_GAMES if args.max_games is None else args.max_games,
                                     first_batch=settling.FIRST_BATCH if args.first_batch is None else args.first_batch,
                                     threads=args.threads, progress=False,
@@ -651,6 +651,23 @@ def cmd_paired(args) -> int:
         written = results.save(table, output)
         print(f"\nwrote {', '.join(str(p) for p in written)}")
     return 0
+
+
+def _settle_tolerance(texts):
+    """``--tolerance`` of ``paired``: ``None``, one bare number (every rate's), or ``NAME=T`` entries."""
+    if not texts:
+        return None
+    named = [t for t in texts if "=" in t]
+    if named and len(named) < len(texts) or not named and len(texts) > 1:
+        raise ValueError(f"--tolerance {' '.join(texts)} is not allowed: one bare number (every rate's) or "
+                         f"NAME=T entries, not both")
+    out = _tolerances(texts) if named else None
+    if out is None:
+        try:
+            return float(texts[0])
+        except ValueError:
+            raise ValueError(f"--tolerance {texts[0]!r} is not allowed: a number, or NAME=T") from None
+    return out
 
 
 def _print_look(table) -> None:
@@ -1100,9 +1117,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--until-settled", action="store_true",
                    help="play batches on common seeds until each quantity's always-valid interval excludes 0 or "
                         "lies within the tolerance, or --max-games is spent; -n is then not used")
-    p.add_argument("--tolerance", type=float, default=None,
-                   help="with --until-settled: the largest change of a rate that counts as none (default 0.01); "
-                        "a game length's is 1%% of the baseline's")
+    p.add_argument("--tolerance", action="append", default=None, metavar="T|NAME=T",
+                   help="with --until-settled: the largest change that counts as none: a number for every rate "
+                        "(default 0.01), or NAME=T for one quantity in its unit (repeatable; a game length's "
+                        "default is 1%% of the baseline's)")
     p.add_argument("--max-games", type=int, default=None,
                    help="with --until-settled: the budget, games a side (default 1,000,000)")
     p.add_argument("--first-batch", type=int, default=None,

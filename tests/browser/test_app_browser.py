@@ -318,7 +318,8 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 def test_tuning_shows_the_search_and_the_tuned_rules(page):
     """The tuning section, prefilled with Valhalla's question (the first player's win rate to 0.5 by three
     throw rules), runs from the current rules on a click and shows its plots and the answer: here that the
-    base rules already meet the target (issue 36, point 9); the run's plots stay as they were."""
+    base rules' interval holds the target but is too wide to show them meeting it, with the games that
+    would tell (issues 36, point 9, and 50: "meets" is an equivalence); the run's plots stay as they were."""
     old = plot_source(page)
     start = time.monotonic()
     page.get_by_role("button", name="tune the rules").click()
@@ -327,9 +328,11 @@ def test_tuning_shows_the_search_and_the_tuned_rules(page):
     figure.wait_for(timeout=REDRAW_TIMEOUT_MS)
     TIMINGS["tuning in the browser (20 trials of 2,000 Valhalla games, 3 finalists)"] = time.monotonic() - start
     assert figure.get_attribute("src").startswith("data:image/png;base64,")
-    # Valhalla's standard rules already sit at 0.5 (random players): the page says so and proposes nothing
+    # Valhalla's standard rules sit near 0.5, but 5,000 games cannot show them within ± 0.01 of it: the page
+    # says how many would, claims no "meet", and proposes nothing
     answer = page.locator(".widget-output p", has_text="the current rules beside").inner_text()
-    assert "The base rules already meet the target: first_player_win_rate" in answer and "holds the target 0.5" in answer
+    assert "The base rules' first_player_win_rate interval holds 0.5 but is wider than ± 0.01" in answer
+    assert "fresh games it would be ± 0.005 wide" in answer and "already meet" not in answer
     # the rules the earlier tests set on this page, and the seats' players
     assert "players greedy,greedy, base rules custom (throw_mode=simplified, ships_per_player=5, " in answer
     expect(page.locator(".widget-output p", has_text="No change proposed.")).to_have_count(1)

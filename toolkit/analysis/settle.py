@@ -315,6 +315,9 @@ def _start(found: dict, quantities, tolerance) -> dict:
         if key not in quantities:
             raise ValueError(f"tolerance={{{key!r}: ...}} is not allowed: a tolerance for a quantity settled here "
                              f"({', '.join(quantities)})")
+    if tolerance is not None and not isinstance(tolerance, dict) and not any(found[k][1] for k in quantities):
+        raise ValueError(f"tolerance={tolerance!r} is not allowed here: a bare number is a rate's tolerance, and "
+                         f"none of {', '.join(quantities)} is a rate; give it by name ({quantities[0]}=T)")
     out = {}
     for key in quantities:
         label, is_rate, a, _ = found[key]
