@@ -26,11 +26,11 @@ def _run(a: np.ndarray, b: np.ndarray, looks, margin=settling.always_valid_margi
                       margin=margin)
     start = 0
     for end in looks:
-        table = settler.add({"first_player_win_rate": (LABEL, True, a[start:end], b[start:end])})
+        settler.add({"first_player_win_rate": (LABEL, True, a[start:end], b[start:end])})
         start = end
         if settler.settled:
             break
-    return table.iloc[0].to_dict()
+    return settler.table().iloc[0].to_dict()
 
 
 def _aa_rate(margin, reps: int = 1000, n_max: int = 20_000, first: int = 500) -> float:
@@ -166,7 +166,7 @@ def test_a_rate_seen_exactly_unchanged_is_settled_only_as_far_as_one_differing_g
     rows = {}
     for tolerance in (0.01, 0.0005):
         settler = Settler("no_winner_share", tolerance, t_opt=2_000)
-        rows[tolerance] = settler.add({"no_winner_share": ("share of games with no single winner", True, zeros,
-                                                           zeros)}).iloc[0]
+        settler.add({"no_winner_share": ("share of games with no single winner", True, zeros, zeros)})
+        rows[tolerance] = settler.table().iloc[0]
     assert rows[0.01]["verdict"] == WITHIN and rows[0.0005]["verdict"] == OPEN
     assert 0 < rows[0.0005]["ci_high"] < 0.01

@@ -193,9 +193,9 @@ def settle(game, rules=None, baseline=None, *, policies=None, baseline_policies=
         now = simulate(spec, rules, size, seed=seed, policies=policies, first_game=played, threads=threads,
                        progress=progress)
         played += size
-        table = settler.add(quantities_of(before, now))
+        settler.add(quantities_of(before, now))
         if on_look is not None:
-            on_look(table)
+            on_look(settler.table())
         if settler.settled:
             break
     return settler.result(max_games, {"game": spec.name, "seed": seed, "baseline_seed": baseline_seed})
@@ -244,9 +244,9 @@ class Settler:
     def settled(self) -> bool:
         return bool(self.running) and len(self.done) == len(self.running)
 
-    def add(self, found: dict) -> pd.DataFrame:
-        """One batch: ``found`` maps each quantity to ``(label, is_rate, baseline's values, now's values)``;
-        returns the table after this look."""
+    def add(self, found: dict) -> None:
+        """One batch and its look: ``found`` maps each quantity to ``(label, is_rate, baseline's values, now's
+        values)``; :meth:`table` is the table after it."""
         if not self.running:
             self.running = _start(found, self.quantities, self.tolerance)
         for key, run in self.running.items():
@@ -258,7 +258,6 @@ class Settler:
                 row = run.look(each, self.t_opt, self.margin)
                 if row["verdict"] != OPEN:
                     self.done[key] = row
-        return self.table()
 
     def table(self) -> pd.DataFrame:
         each = self.alpha / len(self.running)
