@@ -52,7 +52,7 @@ import numpy as np
 
 import toolkit
 from common import report_checks
-from toolkit.analysis.settle import (ALPHA, FIRST_BATCH, MOVED, OPEN, WITHIN, Settler, batch_size,
+from toolkit.analysis.settle import (ALPHA, FIRST_BATCH, MOVED, OPEN, WITHIN, Settler, batch_size, looks,
                                      fixed_sample_margin, quantities_of, settle)
 from toolkit.core.stats import always_valid_margin, wilson
 from toolkit.games import GAMES
@@ -153,11 +153,7 @@ def rate(count: int, n: int) -> str:
 
 
 def looks_of(budget: int, first_batch: int) -> list[int]:
-    played, out = 0, []
-    while played < budget:
-        played += batch_size(played, first_batch, budget)
-        out.append(played)
-    return out
+    return looks(first_batch, budget)
 
 
 def by_look(games: np.ndarray, mask: np.ndarray, looks: list[int]) -> str:

@@ -1105,9 +1105,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _game_command(sub, "paired", cmd_paired, "a rule change or a line-up beside a baseline on common seeds: "
                                                  "the headline quantities' differences, from -n games or played "
                                                  "on until settled")
-    _add_run_options(p, n_default=20_000)
-    _add_rules_options(p)
-    p.add_argument("--policies", default=None, help="the change's line-up (default random in every seat)")
+    _add_play_options(p, n_default=20_000)  # the change's games, rules and line-up
     p.add_argument("--baseline-preset", default=None, help="the baseline's preset (default standard)")
     p.add_argument("--baseline-set", action="append", metavar="NAME=VALUE",
                    help="a rule of the baseline (repeatable); the baseline is the standard preset without these")

@@ -7,17 +7,13 @@ import numpy as np
 import pytest
 
 from toolkit.analysis import settle as settling
-from toolkit.analysis.settle import MOVED, OPEN, WITHIN, Settler, batch_size, fixed_sample_margin
+from toolkit.analysis.settle import MOVED, OPEN, WITHIN, Settler, fixed_sample_margin
 
 LABEL = "the first player's win rate"
 
 
 def _looks(n_max: int, first: int) -> list[int]:
-    played, out = 0, []
-    while played < n_max:
-        played += batch_size(played, first, n_max)
-        out.append(played)
-    return out
+    return settling.looks(first, n_max)
 
 
 def _run(a: np.ndarray, b: np.ndarray, looks, margin=settling.always_valid_margin, tolerance=None) -> dict:

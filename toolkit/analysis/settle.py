@@ -211,16 +211,21 @@ def fixed_sample_margin(n, sd, alpha: float = ALPHA, t_opt: float | None = None)
 
 
 def batch_size(played: int, first_batch: int = FIRST_BATCH, max_games: int = MAX_GAMES) -> int:
-    """The next batch's games: the first batch, then half the games so far, cut to the budget.
+    """The next batch's games: the first batch, then half the games so far, cut to the budget."""
+    return min(first_batch if played == 0 else max(played // 2, 1), max_games - played)
 
-    >>> played, looks = 0, []
-    >>> while played < 10_000:
-    ...     played += batch_size(played, 2_000, 10_000)
-    ...     looks.append(played)
-    >>> looks
+
+def looks(first_batch: int = FIRST_BATCH, max_games: int = MAX_GAMES) -> list[int]:
+    """The games a side at each look of a run that never settles (:func:`batch_size`'s batches).
+
+    >>> looks(2_000, 10_000)
     [2000, 3000, 4500, 6750, 10000]
     """
-    return min(first_batch if played == 0 else max(played // 2, 1), max_games - played)
+    played, out = 0, []
+    while played < max_games:
+        played += batch_size(played, first_batch, max_games)
+        out.append(played)
+    return out
 
 
 class Settler:
