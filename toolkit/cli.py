@@ -591,7 +591,10 @@ def cmd_paired(args) -> int:
 
     spec = get_spec(args.game)
     rules = _rules(spec, args)
-    players = {"num_players": rules.num_players} if hasattr(rules, "num_players") and args.players else {}
+    # the baseline plays the change's number of players unless its own rules name one (as settle() does)
+    named = {a.partition("=")[0].strip() for a in args.baseline_set or []}
+    players = {"num_players": rules.num_players} if hasattr(rules, "num_players") and "num_players" not in named \
+        else {}
     baseline = spec.Rules.from_assignments(args.baseline_set or [], preset=args.baseline_preset or "standard",
                                            **players)
     baseline_policies = args.baseline_policies or args.policies
@@ -602,9 +605,10 @@ def cmd_paired(args) -> int:
             if getattr(args, name) is not None:
                 raise ValueError(f"--{name.replace('_', '-')} is for --until-settled: without it, -n games are "
                                  f"played and read once")
+    changed = f" with {' '.join(args.baseline_set)}" if args.baseline_set else ""
     what = (f"{spec.name}: {_rules_label(spec, rules, args)}"
             f"{', policies ' + args.policies if args.policies else ''} against the baseline "
-            f"(preset {args.baseline_preset or 'standard'}{' with ' + ' '.join(args.baseline_set) if args.baseline_set else ''}"
+            f"(preset {args.baseline_preset or 'standard'}{changed}"
             f"{', policies ' + baseline_policies if baseline_policies else ''}), "
             + (f"seed {args.seed} for both: paired games" if baseline_seed == args.seed
                else f"seeds {args.seed} and {baseline_seed}: independent games"))
@@ -626,10 +630,7 @@ def cmd_paired(args) -> int:
                                     first_batch=settling.FIRST_BATCH if args.first_batch is None else args.first_batch,
                                     threads=args.threads, progress=False,
                                     on_look=on_look)
-        print()
-        for sentence in table["sentence"]:
-            print(sentence)
-        print()
+        _print_sentences(table)
         print(f"{'settled' if table.attrs['settled'] else 'not settled'} after {table.attrs['games']:,} games a "
               f"side (looks at {', '.join(f'{n:,}' for n in table.attrs['looks'])})")
     else:
@@ -640,10 +641,7 @@ def cmd_paired(args) -> int:
                            threads=args.threads, progress=_progress(args))
         table = pairing.before_after(before, now)
         print(what)
-        print()
-        for sentence in table["sentence"]:
-            print(sentence)
-        print()
+        _print_sentences(table)
         print(f"one look at {args.n_games:,} games a side, 95% intervals each "
               f"({'paired' if table.attrs['paired'] else 'unpaired'}); --until-settled plays on until each is "
               f"settled")
@@ -651,6 +649,13 @@ def cmd_paired(args) -> int:
         written = results.save(table, output)
         print(f"\nwrote {', '.join(str(p) for p in written)}")
     return 0
+
+
+def _print_sentences(table) -> None:
+    print()
+    for sentence in table["sentence"]:
+        print(sentence)
+    print()
 
 
 def _settle_tolerance(texts):
