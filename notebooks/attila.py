@@ -741,8 +741,10 @@ panel
 from toolkit.analysis.decisions import answer, decisions, shown
 from toolkit.viz.viewer import play, viewer
 
-SEARCH = f"mcts:{max(20, N // 100)}"  # the search whose estimates the viewer shows: mcts:1000 at the default N
-JUDGE = f"mcts:{max(10, N // 500)}"  # the search that rates decisions here and below: mcts:200 at the default N
+SEARCH = f"mcts:{max(20, N // 100)}:0:flat"  # the search whose win probabilities the viewer shows: mcts:1000:0:flat at the default N
+JUDGE = f"mcts:{max(10, N // 500)}:0:flat"  # the search that rates decisions here and below: mcts:200:0:flat at the default N
+# (":0:flat": every option searched alike and its rollouts played to the end, so that every estimate is a win
+# probability)
 viewer("attila", RULES[4], policies=("greedy",) * 4, seed=SEED, game_index=0, judge=SEARCH, swing_judge=JUDGE)
 
 # %% [markdown]

@@ -156,6 +156,9 @@ EFFECTS = {
     ("tune", "--batch"): "tests/analysis/test_tuning.py::test_the_command_plays_its_trials_on_a_scheduler",
     ("tune", "--scheduler"): "tests/analysis/test_tuning.py::test_the_command_plays_its_trials_on_a_scheduler",
     ("tune", "--output"): "tests/analysis/test_tuning.py::test_the_json_and_the_set_flags_reproduce_the_tuned_rules",
+    ("tune", "--until-settled"): f"{HERE}::test_tune_until_settled_checks_the_answer_in_batches",
+    ("tune", "--max-games"): f"{HERE}::test_tune_until_settled_checks_the_answer_in_batches",
+    ("tune", "--first-batch"): f"{HERE}::test_tune_until_settled_checks_the_answer_in_batches",
     ("paired", "game"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("paired", "--n-games"): f"{HERE}::test_n_is_the_games_of_every_line_up",
     ("paired", "--seed"): f"{HERE}::test_seed_is_the_seed_of_every_game",
@@ -587,6 +590,45 @@ def test_tune_finalists_final_seed_and_skill_policies_are_played(capsys, tmp_pat
     assert code == 0, err
     assert {c.lineup for c in played} == {kernel_lineup("valhalla", rules, p) for p in
                                           ("random", "lookahead,greedy", "greedy,lookahead")}
+
+
+def test_tune_until_settled_checks_the_answer_in_batches(capsys, tmp_path, played):
+    """``--until-settled --first-batch 1000 --max-games 2500``: after the tuning, the nearest rules and the base
+    rules are played on the check seed (12), the same games for both (paired), in batches of 1,000 and the
+    last 1,500 games a side, from game 0 on, until the first player's rate is settled or the budget is spent;
+    the tuning's own runs are as without it (the control: the same command without the flags plays nothing
+    on seed 12 beyond its 70 check games a side).  A target the games do not hold (the skill gap) is refused
+    before any game; --max-games without --until-settled too."""
+    argv = ["tune", "valhalla", "--target", "first_player_win_rate=0.5", "--vary", "zero_runes_value=4..6",
+            "--trials", "2", "-n", "30", "--finalists", "1", "--final-games", "70", "--check-seed", "12",
+            "-o", tmp_path / "t.json", "--no-progress"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    without = _runs(played)
+    played.clear()
+    code, out, err = run(capsys, *argv, "--until-settled", "--first-batch", "1000", "--max-games", "2500")
+    assert code == 0, err
+    saved = json.loads((tmp_path / "t.json").read_text())
+    rules = GAMES["valhalla"].Rules()
+    nearest = kernel_rules("valhalla", rules.replace(**saved["tuned"]))
+    runs = _runs(played)
+    probe = [c for c in played if c.games == 1]  # one game: the names checked before the tuning's work, and
+    assert len(probe) == 2 and played[0] == probe[0]  # again by the check
+    runs = _runs([c for c in played if c.games > 1])
+    checked = {r: g - without.get((r, lineup, seed), 0) for (r, lineup, seed), g in runs.items() if seed == 12}
+    side = int(re.search(r"settled after ([\d,]+) games a side \(looks at ", out).group(1).replace(",", ""))
+    assert side in (1000, 2500) and re.search(r"looks at 1,000(, 2,500)?\)", out), out
+    assert checked == {nearest: side, kernel_rules("valhalla", rules): side} or \
+        (nearest == kernel_rules("valhalla", rules) and checked == {nearest: 2 * side}), checked
+    assert {k: g for k, g in runs.items() if k[2] != 12} == {k: g for k, g in without.items() if k[2] != 12}
+    assert "checked until settled" in out
+    played.clear()
+    code, out, err = run(capsys, "tune", "valhalla", "--target", "skill_gap=max", "--vary", "zero_runes_value=4..6",
+                         "--until-settled")
+    assert code == 2 and played == [] or all(c.games == 1 for c in played)
+    assert "--until-settled is not allowed with these targets" in err and "skill_gap" in err, err
+    code, out, err = run(capsys, *argv[:-3], "--max-games", "5")
+    assert code == 2 and "--max-games is for --until-settled" in err, err
 
 
 # --------------------------------------------------------------------- paired

@@ -38,7 +38,7 @@ stderr with exit code 2 (the code argparse uses for usage errors).
     toolkit metrics valhalla -n 100000 --skill lookahead
     toolkit ladder valhalla -n 100 --plot ladder.png   # ratings and the design metrics, random .. mcts:1000
     toolkit ladder attila --players 3 --policies random,greedy,mcts:100 -n 50
-    toolkit decisions valhalla -n 1000 --judge mcts:200   # which decisions matter (forced, trivial, impact)
+    toolkit decisions valhalla -n 1000 --judge mcts:200:0:flat   # which decisions matter (forced, trivial, impact)
     toolkit paired pig --set second_player_bonus=2 -n 20000   # a change beside the standard rules, same seeds
     toolkit paired pig --set second_player_bonus=1 --until-settled --max-games 400000 [--tolerance 0.005]
     toolkit sweep valhalla --vary zero_runes_value=4,5,6 --vary extra_throw_enabled=true,false -n 100000
@@ -767,6 +767,22 @@ def cmd_tune(args) -> int:
     targets, weights = tuning.parse_targets(args.target)
     vary = tuning.parse_vary(args.vary)
     output = _check_output(args.output, (".json",))
+    if args.until_settled:  # a target the games cannot settle is refused before the tuning's work
+        from toolkit.analysis import settle as settling
+
+        try:
+            settling.check_quantities(spec, rules, list(targets))
+        except ValueError as error:
+            raise ValueError(f"--until-settled is not allowed with these targets: the check settles what each "
+                             f"game holds, and {error}") from None
+        for name, value in (("max_games", args.max_games), ("first_batch", args.first_batch)):
+            if value is not None:
+                settling._check_int(name, value, 2)
+    else:
+        for name in ("max_games", "first_batch"):
+            if getattr(args, name) is not None:
+                raise ValueError(f"--{name.replace('_', '-')} is for --until-settled: the check of the answer "
+                                 f"played until settled")
     start = time.perf_counter()
     with jobs.bar(f"tune {spec.name}", enabled=not args.no_progress):  # one bar over every trial's games
         found = tuning.tune(spec, targets, vary, args.trials, args.n_games, seed=args.seed, weights=weights,
@@ -824,6 +840,16 @@ def cmd_tune(args) -> int:
         print(f"\nthe tuned rules: {PROG} simulate {spec.name} {' '.join(base_flags + found.set_flags())}")
     else:
         print(f"\nno change proposed; the base rules: {PROG} simulate {spec.name} {' '.join(base_flags)}")
+    if args.until_settled:
+        print(f"\nchecked until settled: the {'tuned' if found.proposed else 'nearest'} rules against the base rules "
+              f"on seed {s['check_seed']}, paired games, each target's band the largest difference that counts as "
+              f"none")
+        with jobs.bar(f"tune {spec.name}: the check", enabled=not args.no_progress):
+            table = found.check_until_settled(max_games=args.max_games, first_batch=args.first_batch,
+                                              threads=args.threads, progress=False, on_look=_print_look)
+        _print_sentences(table)
+        print(f"{'settled' if table.attrs['settled'] else 'not settled'} after {table.attrs['games']:,} games a "
+              f"side (looks at {', '.join(f'{n:,}' for n in table.attrs['looks'])})")
     return 0
 
 
@@ -1100,7 +1126,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(p, n_default=1_000)
     _add_rules_options(p)
     p.add_argument("--policies", default=None, help="one policy per seat (default: the game's report line-up)")
-    p.add_argument("--judge", default=JUDGE, help=f"the tree search that rates the options (default {JUDGE})")
+    p.add_argument("--judge", default=JUDGE, help=f"the tree search that rates the options, its rollouts played to "
+                                                  f"the end so that it rates in win probability: mcts:N:0[:flat] (default "
+                                                  f"{JUDGE})")
     p.add_argument("--epsilon", type=float, default=EPSILON,
                    help=f"options within this win probability of the best are as good as it (default {EPSILON})")
     p.add_argument("--per-kind", type=int, default=PER_KIND,
@@ -1175,6 +1203,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play the trials on this Dask scheduler (tcp://host:8786), a batch side by side")
     p.add_argument("-o", "--output", default=None, metavar="best.json",
                    help="write the tuned rules, their metrics with intervals and every trial to FILE.json")
+    p.add_argument("--until-settled", action="store_true",
+                   help="then check the answer: the tuned rules against the base rules on the check seed, played "
+                        "in batches until each target's difference is shown, or shown smaller than its band "
+                        "(--tolerance), or --max-games is spent (always-valid 95%% intervals)")
+    p.add_argument("--max-games", type=int, default=None,
+                   help="with --until-settled: the check's budget, games a side (default 1,000,000)")
+    p.add_argument("--first-batch", type=int, default=None,
+                   help="with --until-settled: the check's games a side at its first look (default 2,000)")
 
     p = sub.add_parser("app", help="the rule-tweaking dashboard in the browser (Voila, on 127.0.0.1)")
     p.add_argument("game", nargs="?", default=None,

@@ -385,7 +385,7 @@ def match(name: str, ours: str = "mcts:200", *, iterations: int = 200, n_games: 
     search = mcts.parse(ours, **mcts.game_defaults(toolkit.GAMES[name].kernel))
     if search is None:
         raise ValueError(f"ours={ours!r} is not allowed: a search, {mcts.ALLOWED}")
-    our_iterations, depth, rollout, uct = search
+    our_iterations, depth, rollout, mode = search
     game = load(name, rules, players, seed, chance_outcomes)
     kernel = game.kernel
     rollout_code = int(kernel.policy_ids(("greedy",))[0]) if rollout == "greedy" else 0
@@ -409,7 +409,7 @@ def match(name: str, ours: str = "mcts:200", *, iterations: int = 200, n_games: 
             if state.current_player() == me:
                 play = state.play
                 play.seat = me
-                index = play.search(our_iterations, depth=depth, rollout=rollout_code, uct=uct)
+                index = play.search(our_iterations, depth=depth, rollout=rollout_code, mode=mode)
                 state.apply_action(to_action(name, int(kernel.nth(play.params, play.st, index))))
                 row["our_decisions"] += 1
                 row["our_seconds"] += time.perf_counter() - began

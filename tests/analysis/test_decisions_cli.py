@@ -75,7 +75,7 @@ def test_the_game_and_its_rules_are_the_ones_played(capsys, recorded):
     assert run(capsys, *BASE, "--preset", "quick", "--set", "die_sides=8")[0] == 0
     assert {g[:2] for g in recorded["games"]} == {("pig", params("pig", preset="quick", die_sides=8))}
     recorded["games"].clear()
-    assert run(capsys, "decisions", "attila", "-n", "2", "--judge", "mcts:5", "--per-kind", "1", "--no-progress",
+    assert run(capsys, "decisions", "attila", "-n", "2", "--judge", "mcts:5:0:flat", "--per-kind", "1", "--no-progress",
                "--players", "3")[0] == 0
     assert {g[:2] for g in recorded["games"]} == {("attila", params("attila", num_players=3))}
 
@@ -99,6 +99,13 @@ def test_judge_and_per_kind_are_the_searches_run(capsys, recorded):
     recorded["judges"].clear()
     assert run(capsys, *BASE[:5], "mcts:20", "--no-progress", "--per-kind", "3")[0] == 0
     assert set(recorded["judges"]) == {"mcts:20"} and len(recorded["judges"]) == 3 * 2 * 3
+    recorded["judges"].clear()  # issue 50: a judge cut off rates in heuristic score, refused before any game
+    code, out, err = run(capsys, "decisions", "valhalla", "-n", "3", "--judge", "mcts:20", "--no-progress")
+    assert code == 2 and recorded["judges"] == [] and out == "", out
+    assert err.strip().endswith("judge='mcts:20' is not allowed: in Valhalla its rollouts are cut off after 48 plies "
+                                "and scored by the game's heuristic, a score, not a win probability; the decisions "
+                                "are judged in win probability: play them to the end (mcts:N:0, for example "
+                                "mcts:200:0:flat)") and err.count("\n") == 1, err
 
 
 def test_epsilon_is_how_close_counts_as_trivial(capsys, monkeypatch, tmp_path):

@@ -107,7 +107,7 @@ CLICKED = {
     ("Button", "◀ back"): "test_the_viewer_steps_forward_and_back_through_a_game",
     ("Button", "forward ▶"): "test_the_viewer_steps_forward_and_back_through_a_game",
     ("IntSlider", "decision"): _JUMP_TEST,
-    ("Checkbox", "what mcts:1000 thinks"): "test_the_viewer_steps_forward_and_back_through_a_game",
+    ("Checkbox", "what mcts:1000:0:flat thinks"): "test_the_viewer_steps_forward_and_back_through_a_game",
     ("Dropdown", "jump to"): _JUMP_TEST,
     # your seat ("play it yourself"): a button per option, made anew at each decision
     ("Button", "toolkit-play-options"): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
@@ -706,11 +706,11 @@ def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page)
     judged = _box(page, "games to judge")
     judged.fill("20000")  # minutes with mcts:10
     judged.press("Enter")
-    _box(page, "judge").fill("mcts:10")
+    _box(page, "judge").fill("mcts:10:0:flat")
     _box(page, "judge").press("Enter")
     page.get_by_role("button", name="which decisions matter?").click()
     used(("IntText", "games to judge"), ("Text", "judge"), ("Button", "which decisions matter?"))
-    _playing_then_cancelled(page, "judging decisions", "judging the decisions of 20,000 games with mcts:10")
+    _playing_then_cancelled(page, "judging decisions", "judging the decisions of 20,000 games with mcts:10:0:flat")
     used(("Button", f"{_DECISIONS} › cancel"))
     judged.fill("2")
     judged.press("Enter")
@@ -809,8 +809,8 @@ def test_the_viewer_steps_forward_and_back_through_a_game(page):
     used(("Button", "◀ back"))
     expect(caption).to_contain_text("Decision 1:", timeout=30_000)  # (a new picture is a new blob: not compared)
     assert picture.get_attribute("src") != first
-    page.locator(".toolkit-viewer").get_by_text("what mcts:1000 thinks").click()
-    used(("Checkbox", "what mcts:1000 thinks"))
+    page.locator(".toolkit-viewer").get_by_text("what mcts:1000:0:flat thinks").click()
+    used(("Checkbox", "what mcts:1000:0:flat thinks"))
     table = page.locator(".toolkit-viewer table")
     for step in range(2, 40):  # on to the first decision with a choice (a forced one has nothing to rate)
         if "visits" in table.inner_text():

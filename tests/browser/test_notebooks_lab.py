@@ -70,7 +70,7 @@ ERROR_STYLE = "span[style*='b00020']"  # the rules panel's message for a value t
 WIDGET_CELLS = {"rules_panel(": "the rules panel", 'viewer("': "the viewer", 'play("': "your seat",
                 "widgets.IntSlider(": "the replay"}
 _VIEWER_TEST = "test_viewer_steps_a_seat_plays_and_the_decisions_are_told"
-# every control of those cells but the rules' -> the test that clicks it (a search's budget follows N: mcts:N)
+# every control of those cells but the rules' -> the test that clicks it (a search's budget follows N: mcts:N:0:flat)
 CLICKED = {
     ("Dropdown", "preset"): "test_panel_preset_and_games_redraw",
     ("IntText", "games"): "test_panel_preset_and_games_redraw",
@@ -78,7 +78,7 @@ CLICKED = {
     ("Button", "forward ▶"): _VIEWER_TEST,
     ("IntSlider", "decision"): _VIEWER_TEST,
     ("Dropdown", "seen by"): _VIEWER_TEST,  # a game with hidden information only
-    ("Checkbox", "what mcts:N thinks"): _VIEWER_TEST,
+    ("Checkbox", "what mcts:N:0:flat thinks"): _VIEWER_TEST,
     ("Dropdown", "jump to"): _VIEWER_TEST,
     ("Button", "toolkit-play-options"): _VIEWER_TEST,
     ("Play", "play"): "test_replay_slider_moves_the_board",  # the replay's cell only
@@ -705,8 +705,8 @@ def test_viewer_steps_a_seat_plays_and_the_decisions_are_told(notebook):
         eyes.select_option(label="seat 0")
         used(("Dropdown", "seen by"))
         wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer seen by seat 0", WIDGET_IMAGE)
-    viewer_widget.get_by_text(re.compile(r"^what mcts:\d+ thinks$")).click()
-    used(("Checkbox", "what mcts:N thinks"))
+    viewer_widget.get_by_text(re.compile(r"^what mcts:\d+:0:flat thinks$")).click()
+    used(("Checkbox", "what mcts:N:0:flat thinks"))
     table = viewer_widget.locator("table")
     for step in range(3, 60):  # on to a decision with a choice (a forced one has nothing to rate)
         if "visits" in table.inner_text():

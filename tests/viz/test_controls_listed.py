@@ -136,7 +136,7 @@ def lab():
 
 def notebook_controls(game: str, lab) -> list[tuple[str, str]]:
     """The controls of game ``game``'s notebook but its rules', from the widgets its widget cells make: the
-    rules panel's, the viewer's (a search named by its kind, ``mcts:N``, its budget following the notebook's
+    rules panel's, the viewer's (a search named by its kind, ``mcts:N:0:flat``, its budget following the notebook's
     N), your seat's, and those a cell builds itself (``widgets.X(..., description="...")`` in its source)."""
     import jupytext
 
@@ -151,7 +151,7 @@ def notebook_controls(game: str, lab) -> list[tuple[str, str]]:
                 panel = rules_panel(game, lambda r: None, n_games=10, auto=False)
                 found += [c for c in interactive_controls(panel.box) if c[1] not in rules]
             elif marker == 'viewer("':
-                found += interactive_controls(viewer(game, judge="mcts:N", swing_judge="mcts:10").widget)
+                found += interactive_controls(viewer(game, judge="mcts:N:0:flat", swing_judge="mcts:10:0:flat").widget)
             elif marker == 'play("':
                 found += interactive_controls(play(game).widget)
             else:

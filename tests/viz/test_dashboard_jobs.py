@@ -94,7 +94,7 @@ def test_a_judging_of_decisions_counts_its_games_and_a_cancel_stops_it():
     (it once went on in its threads, uncounted, after the page said "cancelled"); the page says so in its
     progress line and its output, and nothing is shown.  The control: left alone, it is still judging."""
     board = Dashboard("valhalla", n_games=200, threads=1, refresh=False, background=True)
-    board.decision_games.value, board.decision_judge.value = 20_000, "mcts:10"
+    board.decision_games.value, board.decision_judge.value = 20_000, "mcts:10:0:flat"
     job = board.run_decisions()
     deadline = time.monotonic() + 30
     while job.done == 0 and time.monotonic() < deadline:

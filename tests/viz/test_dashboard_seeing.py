@@ -63,10 +63,10 @@ def test_a_bad_player_is_refused_at_the_seats_and_nothing_is_shown(board):
 
 def test_which_decisions_matter_is_the_analysis_of_the_page(board):
     board.decision_games.value = 12
-    board.decision_judge.value = "mcts:40"
+    board.decision_judge.value = "mcts:40:0:flat"
     board.run_decisions()
     board.decisions_slot.wait()
-    expected = decisions("valhalla", n_games=12, seed=3, policies=("greedy", "greedy"), judge="mcts:40",
+    expected = decisions("valhalla", n_games=12, seed=3, policies=("greedy", "greedy"), judge="mcts:40:0:flat",
                          progress=False)
     pd.testing.assert_frame_equal(board.decisions, expected)
     shown = board.decisions_output.outputs[-1]["data"]["text/html"]

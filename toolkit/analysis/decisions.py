@@ -16,13 +16,22 @@ kind):
   made them, so it is the kind's first-order stake, not the win rate of a player who chooses well at all of them
   (a sum of gains, not a probability: it can exceed 1).
 
-The estimates are a tree search's (``judge``, ``mcts:200`` by default; :meth:`toolkit.core.protocol.KernelGame.
-root_statistics`) and the judge is run twice at each decision, on independent streams: the first search
+The estimates are a tree search's (``judge``, ``mcts:200:0:flat`` by default; :meth:`toolkit.core.protocol.KernelGame.
+root_statistics`) whose rollouts are played to the end of the game, so that every estimate is a win
+probability: the deciding seat's chance to be among the winners if, after the option, every seat plays as the
+rollouts play (the game's ``MCTS_ROLLOUT``), in the worlds the seat can see (cards it cannot see dealt
+uniformly: in Attila the real games are won about 0.04 more often than those worlds say, a level shift the
+options of one position share).  :mod:`toolkit.analysis.calibration` checks it against played-out games
+(``benchmarks/notes/calibration.md``: within the intervals in every bin of every game, in those worlds).  The ``mcts`` players of
+Valhalla, Attila and Halali cut their rollouts off and score the position with a heuristic, which is not a
+win probability (``benchmarks/calibration.py``: Halali's leaves that say "won" are won 0.80 of the time), so a
+judge cut off (``mcts:N:D``, D > 0, or a bare ``mcts:N`` in those games) is refused: the thresholds and
+every sentence here are in win probability (issue 50).  The judge is run twice at each decision, on independent streams: the first search
 picks the best option, the second rates the options.  Rating with the search that picked would add the
 maximum of the noise to every gap (the best of several noisy estimates is biased upward); with two searches
 the impact is an unbiased estimate of what the first search's pick gains, so no gap is made of noise alone.
 It is a lower bound on what the best option gains (the judge can miss it), and a decision is called
-trivial by estimates that have their own noise: with ``mcts:200`` and many options each option has few
+trivial by estimates that have their own noise: with ``mcts:200:0:flat`` and many options each option has few
 visits, so fewer decisions look trivial than are.
 
 Judging every decision costs two searches each (Valhalla's games hold about 230 decisions, Herrlof's
@@ -62,7 +71,7 @@ from toolkit.core.rng import Stream
 from toolkit.core.runner import get_spec, resolve_rules
 from toolkit.core.stats import wilson
 
-JUDGE = "mcts:200"
+JUDGE = "mcts:200:0:flat"  # flat, rollouts played to the end: win probabilities (module docstring)
 EPSILON = 0.02  # win probability: options this close to the best are as good as it
 PER_KIND = 2  # decisions of each kind judged per game (issue 38's target: 1,000 games in 2 minutes)
 SALT = np.uint64(0x5DEECE66D2545F49)  # the second search's stream: the first's mixed with this
@@ -107,6 +116,18 @@ def _rated_after(rater: KernelGame, code: int, judge: str, seat: int) -> float:
     found = after.root_statistics(judge)
     visits = sum(found.visits)
     return float(sum(every[seat] for every in found.every_seat) / visits)
+
+
+def check_judge(spec, judge: str) -> None:
+    """Refuse a ``judge`` that is not a tree search, or one whose rollouts are cut off in ``spec``'s game (its
+    values are heuristic scores, and the decisions are judged in win probability: module docstring)."""
+    if mcts.parse(judge) is None:
+        raise ValueError(f"judge={judge!r} is not allowed: a tree search, {mcts.ALLOWED}")
+    depth = mcts.depth_of(spec.kernel, judge)
+    if depth:
+        raise ValueError(f"judge={judge!r} is not allowed: in {spec.title} its rollouts are cut off after {depth} plies "
+                         f"and scored by the game's heuristic, a score, not a win probability; the decisions are "
+                         f"judged in win probability: play them to the end (mcts:N:0, for example {JUDGE})")
 
 
 SAMPLE_STREAM = 0x7A4D  # the stream index of a game's sample of decisions to judge (the game's own are 0, 1 + seat)
@@ -206,7 +227,8 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
     n_games : int
         Seeded games played by ``policies`` (default: the game's default line-up).
     judge : str
-        The tree search that rates the options, ``mcts[:N...]``.
+        The tree search that rates the options, ``mcts:N:0[:flat]`` (rollouts played to the end; a search cut off
+        rates in score, not win probability, and is refused).
     epsilon : float
         Options within this of the best (win probability) are as good as it.
     per_kind : int
@@ -229,8 +251,7 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
     spec = get_spec(game)
     rules = resolve_rules(spec, rules)
     policies = spec.check_policies(spec.default_policies(rules) if policies is None else policies, rules)
-    if mcts.parse(judge) is None:
-        raise ValueError(f"judge={judge!r} is not allowed: a tree search, {mcts.ALLOWED}")
+    check_judge(spec, judge)
     if not 0.0 <= epsilon < 1.0:
         raise ValueError(f"epsilon={epsilon!r} is not allowed: a win probability in [0, 1)")
     if per_kind < 1:

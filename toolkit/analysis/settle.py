@@ -180,9 +180,7 @@ def settle(game, rules=None, baseline=None, *, policies=None, baseline_policies=
     _check_int("first_batch", first_batch, 2)
     _check_int("max_games", max_games, first_batch, "at least first_batch")
     _check_tolerance(tolerance)
-    with jobs.running(None):  # one game of random play, outside any job's count: the columns
-        probe = simulate(spec, rules, 1, seed=seed, progress=False)
-    _start(quantities_of(probe, probe), quantities, tolerance)  # a bad name is refused before the games
+    check_quantities(spec, rules, quantities, tolerance)  # a bad name is refused before the games
     settler = Settler(quantities, tolerance, alpha=alpha, t_opt=math.sqrt(first_batch * max_games),
                       paired=seed == baseline_seed)
     played = 0
@@ -199,6 +197,14 @@ def settle(game, rules=None, baseline=None, *, policies=None, baseline_policies=
         if settler.settled:
             break
     return settler.result(max_games, {"game": spec.name, "seed": seed, "baseline_seed": baseline_seed})
+
+
+def check_quantities(spec, rules, quantities=None, tolerance=None) -> None:
+    """Refuse, before any batch, a quantity the games of ``rules`` do not hold or a tolerance that does not
+    fit it (one game of random play, outside any job's count, gives the columns)."""
+    with jobs.running(None):
+        probe = simulate(spec, rules, 1, seed=0, progress=False)
+    _start(quantities_of(probe, probe), quantities, tolerance)
 
 
 def fixed_sample_margin(n, sd, alpha: float = ALPHA, t_opt: float | None = None) -> float:

@@ -360,6 +360,23 @@ class Tuning:
                             for suffix in ("", "_low", "_high")}})
         return pd.DataFrame(rows).set_index("metric")
 
+    def check_until_settled(self, *, max_games: int | None = None, first_batch: int | None = None, threads=None,
+                            progress=None, on_look=None) -> pd.DataFrame:
+        """The tuning's answer checked as a paired comparison played until settled (issue 50): the tuned
+        rules (the nearest finalist, whether proposed or not) against the base rules, on the check seed,
+        which chose nothing, both played by the tuning's line-up on common seeds in batches until each
+        targeted metric's difference is shown (its always-valid interval excludes zero) or shown smaller
+        than the target's band (:meth:`Target.band`), or ``max_games`` games a side are spent
+        (:func:`toolkit.analysis.settle.settle`; its table, with a ``sentence`` per metric).  A metric the
+        games do not hold game by game (the skill gap, which plays other line-ups) is refused by name."""
+        from toolkit.analysis import settle as settling
+
+        kwargs = {k: v for k, v in (("max_games", max_games), ("first_batch", first_batch)) if v is not None}
+        return settling.settle(self.game, self.best_rules, self.base_rules, policies=self.settings["policies"],
+                               seed=self.settings["check_seed"], quantities=[t.metric for t in self.targets],
+                               tolerance={t.metric: t.band() for t in self.targets}, threads=threads,
+                               progress=progress, on_look=on_look, **kwargs)
+
     def answer(self) -> str:
         """What the tuning found, in words, with 95% intervals measured on the fresh seed: the proposed
         values and each target's metric under them and under the base rules; or that the base rules

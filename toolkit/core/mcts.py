@@ -45,7 +45,11 @@ their kernels have the figures: Attila, about 17 options a decision and three op
 ``lookahead`` 0.440 against 0.146 with UCB1 at the root and the tree grown at once; Valhalla against
 ``lookahead`` 0.618 against 0.573).  A name ending ``:uct`` asks for plain UCT in any game: UCB1 from the
 root and a node grown at its first visit, neither sweep nor threshold (the bit :data:`UCT` of the
-rollout's code; the OpenSpiel cross-check plays it, as OpenSpiel's bots search so).  The budget is a
+rollout's code; the OpenSpiel cross-check plays it, as OpenSpiel's bots search so).  A name ending ``:flat``
+asks for flat Monte Carlo in any game (the bit :data:`FLAT`): the root swept and no node grown below it, so
+an option's value is the mean result of the rollouts played after it, every seat playing the rollout policy
+(with ``D`` 0, a win probability with that play after the option; the judges of ``decisions`` and the viewer
+search so: ``toolkit.analysis.calibration``).  The budget is a
 number of iterations, so a seed gives the same search on any machine.
 
 :func:`make_mcts` builds a game's search from its protocol functions, cached beside its kernel as
@@ -86,6 +90,8 @@ ROLLOUTS = ("greedy", "random")
 MOST_DEPTH = 100_000
 ROLLOUT_SHIFT = 40
 UCT = 1 << 20  # in a search's rollout code (the driver's code >> ROLLOUT_SHIFT): plain UCT, by name ``:uct``
+FLAT = 1 << 21  # in a search's rollout code: flat Monte Carlo, by name ``:flat`` (the module docstring)
+MODES = {"uct": UCT, "flat": FLAT}  # a name's last part -> its bit
 DEPTH_SHIFT = 20  # a search's driver code: -(iterations + depth << DEPTH_SHIFT); 2**20 > MOST_ITERATIONS
 EXPLORATION = math.sqrt(2.0)  # UCB1's constant, for rewards in [0, 1]
 # node fields
@@ -121,10 +127,11 @@ def _mcts(params, st, rs, seat, iterations, exploration, cutoff, rollout, tree):
     saved = tree[at:at + STATE_SIZE]
     nodes[0, CODE], nodes[0, FIRST], nodes[0, NEXT], nodes[0, VISITS], nodes[0, AVAIL] = -1, -1, -1, 0, 0
     used = 1
-    uct = rollout >= UCT  # plain UCT asked for by name (``:uct``): neither the sweep nor the threshold
+    uct = (rollout & UCT) != 0  # plain UCT asked for by name (``:uct``): neither the sweep nor the threshold
+    flat = (rollout & FLAT) != 0  # flat Monte Carlo (``:flat``): the root swept, no node grown below it
     rollout &= UCT - 1
-    sweep = ROOT_SWEEP and not uct
-    expand_after = 0 if uct else EXPAND_AFTER
+    sweep = (ROOT_SWEEP and not uct) or flat
+    expand_after = 0 if uct else (iterations + 1 if flat else EXPAND_AFTER)
     n_root = 1
     runs = iterations
     if sweep:
@@ -245,8 +252,9 @@ class RootStatistics:
     """What one search thought of each option at a decision point: for the options legal there, in
     canonical order, their ``codes``, ``visits`` (iterations that played the option first) and ``wins``
     (the deciding ``seat``'s summed rewards over them), and ``choice``, the index the search picks.
-    ``policy`` is the search's name (``mcts:N...``).  :meth:`estimates` turns them into win probabilities
-    with 95% intervals."""
+    ``policy`` is the search's name (``mcts:N...``) and ``depth`` its cut-off (0: rollouts played to the end).
+    :meth:`estimates` turns them into means with 95% intervals, in :attr:`unit`: win probabilities where every
+    rollout was played to the end, the game's heuristic scores where they were cut off."""
 
     policy: str
     seat: int
@@ -255,6 +263,14 @@ class RootStatistics:
     wins: tuple
     choice: int
     every_seat: tuple = ()  # per option, every seat's summed rewards (``wins`` is the deciding seat's column)
+    depth: int = 0  # the rollouts' cut-off in plies, 0: played to the end
+
+    @property
+    def unit(self) -> str:
+        """What the numbers are: ``"win probability"`` where the rollouts were played to the end (each leaf a
+        result: 1 among the winners, else 0), ``"score"`` where they were cut off and scored by the game's
+        heuristic (``benchmarks/calibration.py``: not a win probability)."""
+        return unit_of(self.depth)
 
     def estimate_for(self, seat: int, option: int) -> float:
         """``seat``'s estimated win probability after ``option`` (an index), NaN if it was never played."""
@@ -328,18 +344,38 @@ def policy_codes(kernel, policies) -> np.ndarray:
     greedy = int(kernel.policy_ids(("greedy",) * len(policies))[0])
     for seat, search in enumerate(searches):
         if search is not None:
-            iterations, depth, rollout, uct = search
-            codes[seat] = code(iterations, depth, (greedy if rollout == "greedy" else 0) | (UCT if uct else 0))
+            iterations, depth, rollout, mode = search
+            codes[seat] = code(iterations, depth, (greedy if rollout == "greedy" else 0) | mode)
     return codes
 
 
 def code(iterations: int, depth: int, rollout: int = 0) -> int:
     """The driver's code of a search: ``-(iterations + depth << DEPTH_SHIFT + rollout << ROLLOUT_SHIFT)``,
-    ``rollout`` the game's code of the rollout policy (0: random), with the bit :data:`UCT` for plain UCT."""
+    ``rollout`` the game's code of the rollout policy (0: random), with the bit :data:`UCT` for plain UCT or
+    :data:`FLAT` for flat Monte Carlo."""
     return -(iterations + (depth << DEPTH_SHIFT) + (rollout << ROLLOUT_SHIFT))
 
 
-ALLOWED = "mcts[:N[:D]][:greedy|:random][:uct]"
+ALLOWED = "mcts[:N[:D]][:greedy|:random][:uct|:flat]"
+
+
+def unit_of(depth: int) -> str:
+    """The unit of a search's values: a win probability where its rollouts are played to the end (``depth``
+    0), else the score of the game's heuristic at the cut-off."""
+    return "win probability" if depth == 0 else "score"
+
+
+def depth_of(kernel, name: str) -> int:
+    """The cut-off of the search ``name`` in ``kernel``'s game (the game's default where the name does not say).
+
+    >>> from toolkit.games.valhalla import kernel
+    >>> depth_of(kernel, "mcts:200"), depth_of(kernel, "mcts:200:0"), unit_of(depth_of(kernel, "mcts:200"))
+    (48, 0, 'score')
+    """
+    parsed = parse(name, **game_defaults(kernel))
+    if parsed is None:
+        raise ValueError(f"policy={name!r} is not allowed: a tree search, {ALLOWED}")
+    return parsed[1]
 
 
 def game_defaults(kernel) -> dict:
@@ -350,31 +386,34 @@ def game_defaults(kernel) -> dict:
             "depth": getattr(kernel, "MCTS_CUTOFF", DEFAULT_DEPTH)}
 
 
-def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH) -> tuple[int, int, str, bool] | None:
-    """``(iterations, depth, rollout, uct)`` of a policy name ``mcts[:N[:D]][:greedy|:random][:uct]``, None for
-    any other name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after ``D``
-    plies (default ``depth``; 0: played to the end), played by the game's ``greedy`` or by ``random``
-    (default ``rollout``); ``uct``: plain UCT, UCB1 from the root and a node grown at its first visit, even
-    in a game whose search sweeps its root or waits before growing (``MCTS_ROOT_SWEEP``,
-    ``MCTS_EXPAND_AFTER``).  A game's defaults are :func:`game_defaults`.
+def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH) -> tuple[int, int, str, int] | None:
+    """``(iterations, depth, rollout, mode)`` of a policy name ``mcts[:N[:D]][:greedy|:random][:uct|:flat]``,
+    None for any other name: ``N`` iterations (default :data:`DEFAULT_ITERATIONS`), rollouts cut off after
+    ``D`` plies (default ``depth``; 0: played to the end), played by the game's ``greedy`` or by ``random``
+    (default ``rollout``); ``mode`` 0, or the bit of the name's last part: :data:`UCT` (``uct``: plain UCT,
+    UCB1 from the root and a node grown at its first visit, even in a game whose search sweeps its root or
+    waits before growing, ``MCTS_ROOT_SWEEP``, ``MCTS_EXPAND_AFTER``) or :data:`FLAT` (``flat``: the root
+    swept and nothing grown below it, in any game).  A game's defaults are :func:`game_defaults`.
 
     >>> parse("mcts"), parse("mcts:50:random"), parse("mcts:50:20:greedy"), parse("lookahead")
-    ((1000, 0, 'random', False), (50, 0, 'random', False), (50, 20, 'greedy', False), None)
-    >>> parse("mcts", "greedy", 32), parse("mcts:50:0", "greedy", 32), parse("mcts:200:0:random:uct")
-    ((1000, 32, 'greedy', False), (50, 0, 'greedy', False), (200, 0, 'random', True))
+    ((1000, 0, 'random', 0), (50, 0, 'random', 0), (50, 20, 'greedy', 0), None)
+    >>> parse("mcts", "greedy", 32), parse("mcts:50:0", "greedy", 32), parse("mcts:200:0:random:uct") == (200, 0, 'random', UCT)
+    ((1000, 32, 'greedy', 0), (50, 0, 'greedy', 0), True)
+    >>> parse("mcts:200:0:flat", "greedy", 32) == (200, 0, "greedy", FLAT)
+    True
     """
     base, *args = name.split(":")
     if base != NAME:
         return None
-    uct = bool(args) and args[-1] == "uct"
-    if uct:
+    mode = MODES.get(args[-1], 0) if args else 0
+    if mode:
         args.pop()
     if args and args[-1] in ROLLOUTS:
         rollout = args.pop()
     if len(args) > 2 or not all(a.isdigit() for a in args):
         raise ValueError(f"policy={name!r} is not allowed: {ALLOWED} (N iterations in 1..{MOST_ITERATIONS:_}, "
                          f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy, "
-                         "uct for plain UCT; the defaults are the game's)")
+                         "uct for plain UCT, flat for flat Monte Carlo; the defaults are the game's)")
     iterations = int(args[0]) if args else DEFAULT_ITERATIONS
     depth = int(args[1]) if len(args) > 1 else depth
     if not 1 <= iterations <= MOST_ITERATIONS:
@@ -382,7 +421,7 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
     if not 0 <= depth <= MOST_DEPTH:
         raise ValueError(f"policy={name!r} is not allowed: mcts:N:D needs a cut-off of D plies in "
                          f"0..{MOST_DEPTH:_} (0: rollouts to the end)")
-    return iterations, depth, rollout, uct
+    return iterations, depth, rollout, mode
 
 
 def make_mcts(kernel_globals: dict, caller=None):
@@ -418,7 +457,7 @@ def make_mcts(kernel_globals: dict, caller=None):
              "options": g["options"], "choose": g.get("choose_plain", g["choose"]), "MAX_OPTIONS": g["MAX_OPTIONS"],
              "STATE_SIZE": g["STATE_SIZE"], "SCRATCH": max(g["SCRATCH_SIZE"], 1), "RS_SIZE": g["RS_SIZE"],
              "ROW": (len(g["COLUMNS"]) + 1) // 2, "SEATS": seat_count(g["COLUMNS"]), "CODE": CODE, "FIRST": FIRST,
-             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS, "UCT": UCT,
+             "NEXT": NEXT, "VISITS": VISITS, "AVAIL": AVAIL, "FIELDS": FIELDS, "UCT": UCT, "FLAT": FLAT,
              "AGAINST_ROOT": bool(g.get("MCTS_AGAINST_ROOT", False)),
              "AT_TURN": bool(g.get("MCTS_CUTOFF_AT_TURN", False)),
              "ROOT_SWEEP": bool(g.get("MCTS_ROOT_SWEEP", False)),

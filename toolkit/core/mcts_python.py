@@ -26,7 +26,7 @@ import numpy as np
 
 from toolkit.core import rng
 from toolkit.core.layout import seat_count
-from toolkit.core.mcts import EXPLORATION, UCT
+from toolkit.core.mcts import EXPLORATION, FLAT, UCT
 
 MASK64 = (1 << 64) - 1
 
@@ -47,7 +47,8 @@ def search(game, iterations: int, exploration: float = EXPLORATION, cutoff: int 
     :class:`~toolkit.core.protocol.KernelGame` at a decision point); like the kernel's ``mcts``, it
     draws only from that seat's decision stream, which it advances.  ``rollout`` is the game's code of the
     rollout policy (0: random); ``uct`` (or the bit :data:`~toolkit.core.mcts.UCT` in ``rollout``, as the
-    driver passes it) asks for plain UCT: neither the game's root sweep nor its expansion threshold."""
+    driver passes it) asks for plain UCT: neither the game's root sweep nor its expansion threshold; the bit
+    :data:`~toolkit.core.mcts.FLAT` in ``rollout`` for flat Monte Carlo: the root swept, nothing grown below."""
     root, codes, sweep = _grow(game, iterations, exploration, cutoff, rollout, uct)
     return _choice(root, codes, game.seat, sweep)
 
@@ -81,7 +82,8 @@ def _choice(root, codes, seat, sweep) -> int:
 
 def _grow(game, iterations, exploration, cutoff, rollout, uct):
     """The search's tree: ``(root, the real position's legal codes, whether the root was swept)``."""
-    uct = uct or rollout >= UCT
+    flat = bool(rollout & FLAT)  # flat Monte Carlo (``:flat``): the root swept, nothing grown below it
+    uct = uct or bool(rollout & UCT)
     rollout &= UCT - 1
     k = game.kernel
     params, st, rs, seat = game.params, game.st, game.rs, game.seat
@@ -101,8 +103,9 @@ def _grow(game, iterations, exploration, cutoff, rollout, uct):
     def legal(state):
         return [int(k.nth(params, state, i)) for i in range(int(k.count(params, state)))]
 
-    sweep = bool(getattr(k, "MCTS_ROOT_SWEEP", False)) and not uct  # every root option in turn on each world
-    expand_after = 0 if uct else int(getattr(k, "MCTS_EXPAND_AFTER", 0))  # a node grows once visited this often
+    sweep = (bool(getattr(k, "MCTS_ROOT_SWEEP", False)) and not uct) or flat  # every root option in turn on each world
+    expand_after = 0 if uct else (iterations + 1 if flat else int(getattr(k, "MCTS_EXPAND_AFTER", 0)))  # a node
+    # grows once visited this often
     n_root, runs, saved, saved_base = 1, iterations, world.copy(), 0
     if sweep:
         n_root = len(legal(st.copy()))

@@ -97,19 +97,19 @@ class KernelGame:
         return int(self.kernel.choose(self.params, policy, self.st, self.rs, self.seat, opts, n, self.scratch))
 
     def search(self, iterations: int, exploration: float | None = None, depth: int = 0, rollout: int = 0,
-               uct: bool = False) -> int:
+               uct: bool = False, mode: int = 0) -> int:
         """The index of the option the tree search (``core.mcts``) of ``iterations`` iterations (rollouts cut
         off after ``depth`` plies, 0: none; played by the game's policy of code ``rollout``, 0: random;
-        ``uct``: plain UCT, ``mcts:...:uct``) picks for the deciding seat, drawing from its decision stream
-        as the driver's ``mcts:N:D`` does."""
+        ``uct``: plain UCT, ``mcts:...:uct``; ``mode``: the bit of a name's mode, :func:`toolkit.core.mcts.parse`)
+        picks for the deciding seat, drawing from its decision stream as the driver's ``mcts:N:D`` does."""
         kernel = self.kernel
         tree = np.zeros(mcts.entries(kernel, iterations), np.int64)
         c = kernel.mcts.exploration if exploration is None else exploration
-        rollout |= mcts.UCT if uct else 0
+        rollout |= (mcts.UCT if uct else 0) | mode
         return int(kernel.mcts(self.params, self.st, self.rs, self.seat, iterations, c, depth, rollout, tree))
 
-    def root_statistics(self, policy: str = f"{mcts.NAME}:1000", twin: bool = False) -> mcts.RootStatistics:
-        """What the search ``policy`` (``mcts[:N[:D]][:greedy|:random][:uct]``, the game's defaults where the
+    def root_statistics(self, policy: str = f"{mcts.NAME}:1000:0", twin: bool = False) -> mcts.RootStatistics:
+        """What the search ``policy`` (``mcts[:N[:D]][:greedy|:random][:uct|:flat]``, the game's defaults where the
         name does not say) thinks of each option here, for the deciding seat (:class:`toolkit.core.mcts.
         RootStatistics`): the search the seat would run if it played ``policy``, from its decision stream as it
         stands.  It runs on a copy, so the game's streams are left as they were.  ``twin`` runs the Python
@@ -120,7 +120,7 @@ class KernelGame:
         parsed = mcts.parse(policy, **mcts.game_defaults(self.kernel))
         if parsed is None:
             raise ValueError(f"policy={policy!r} is not allowed: a tree search, {mcts.ALLOWED}")
-        iterations, depth, rollout, uct = parsed
+        iterations, depth, rollout, mode = parsed
         code = int(mcts.policy_codes(self.kernel, (policy,) * self.seats)[0])
         rollout_code = -code >> self.kernel.mcts.rollout_shift  # the game's rollout policy, with the UCT bit
         game = self.copy()
@@ -136,7 +136,8 @@ class KernelGame:
                                      depth, rollout_code, tree))
             codes, visits, wins, every = mcts.root_statistics(kernel, tree, iterations, game.params, game.st,
                                                               game.seat)
-        return mcts.RootStatistics(policy, self.seat, tuple(codes), tuple(visits), tuple(wins), choice, tuple(every))
+        return mcts.RootStatistics(policy, self.seat, tuple(codes), tuple(visits), tuple(wins), choice, tuple(every),
+                                   depth)
 
     def apply(self, code: int) -> None:
         self.kernel.apply_called(self.params, self.st, self.rs, code)

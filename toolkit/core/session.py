@@ -31,6 +31,7 @@ import importlib
 
 import numpy as np
 
+from toolkit.core import mcts
 from toolkit.core.protocol import KernelGame
 
 YOU = "you"  # who chose, in a step of a seat a person plays
@@ -57,7 +58,7 @@ class Step:
     # the kernel's game at this decision point (a copy): what the search rates the options on
     kernel: object = dataclasses.field(default=None, compare=False, repr=False)
 
-    def root_statistics(self, policy: str = "mcts:1000"):
+    def root_statistics(self, policy: str = "mcts:1000:0:flat"):
         """What the search ``policy`` thinks of each option of this step, for its deciding seat (the
         kernel's numbers, :meth:`toolkit.core.protocol.KernelGame.root_statistics`)."""
         if self.seat < 0:
@@ -121,7 +122,7 @@ class Session:
         self._check_open()
         return self._kernel.choose()
 
-    def root_statistics(self, policy: str = "mcts:1000"):
+    def root_statistics(self, policy: str = "mcts:1000:0:flat"):
         """What the tree search ``policy`` thinks of each option here, for the deciding seat
         (:meth:`toolkit.core.protocol.KernelGame.root_statistics`; the game's streams are left alone)."""
         self._check_open()
@@ -200,7 +201,7 @@ class Playthrough:
     steps: tuple
     row: dict
 
-    def swings(self, judge: str = "mcts:200", top: int = 5) -> list[tuple[int, float, float]]:
+    def swings(self, judge: str = "mcts:200:0:flat", top: int = 5) -> list[tuple[int, float, float]]:
         """The decisions where the eventual winner's estimated win probability moved most: ``(step index,
         estimate before, estimate after)`` for the ``top`` largest moves, largest first; empty for a game
         without a single winner.
@@ -208,7 +209,12 @@ class Playthrough:
         At each decision with more than one option the search ``judge`` rates the options; the winner's
         estimate after it is its estimated win probability after the option chosen (the search keeps every
         seat's rewards), before it the estimate after the previous such decision (before the first, the
-        fair share, 1 / seats)."""
+        fair share, 1 / seats).  A ``judge`` cut off after D > 0 plies moves in the game's heuristic score,
+        not in win probability: the fair share before the first decision is then not its unit, so it is
+        refused."""
+        if mcts.depth_of(self.spec.kernel, judge) != 0:
+            raise ValueError(f"judge={judge!r} is not allowed here: its rollouts are cut off, so its values are "
+                             f"scores, not win probabilities; play them to the end ({judge.split(':')[0]}:N:0)")
         winner = int(self.row["winner"])
         if winner < 0:
             return []

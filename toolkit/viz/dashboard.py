@@ -266,7 +266,9 @@ class Dashboard:
         self.viewer = self.player = None
         self.decision_games = w.IntText(value=200, description="games to judge", style={"description_width": "initial"},
                                         layout=w.Layout(width="14em"))
-        self.decision_judge = w.Text(value="mcts:200", description="judge", layout=w.Layout(width="14em"))
+        from toolkit.analysis.decisions import JUDGE
+
+        self.decision_judge = w.Text(value=JUDGE, description="judge", layout=w.Layout(width="14em"))
         self.decisions_button = w.Button(description="which decisions matter?", icon="balance-scale",
                                          layout=w.Layout(width="auto"))
         self.decisions_progress = page_jobs.Progress("judging decisions")
@@ -409,8 +411,7 @@ class Dashboard:
         try:
             self._check_seats(rules)
             policies = self.seat_players(rules)
-            if decisions.mcts.parse(judge) is None:
-                raise ValueError(f"judge={judge!r} is not allowed: a tree search, {decisions.mcts.ALLOWED}")
+            decisions.check_judge(self.spec, judge)
         except ValueError as error:
             self._show(self.decisions_output, _error(error))
             return None

@@ -25,9 +25,9 @@ import ipywidgets as w
 from toolkit.core.runner import get_spec, resolve_rules
 from toolkit.core.session import YOU, Session, playthrough
 
-JUDGE = "mcts:1000"  # the search whose estimates the viewer shows beside the options
+JUDGE = "mcts:1000:0:flat"  # the search whose win probabilities the viewer shows beside the options (flat, played out)
 DPI = 72  # the picture's resolution: a step redraws in well under 0.3 s
-SWING_JUDGE = "mcts:200"  # the search that rates each decision of a game for "jump to"
+SWING_JUDGE = "mcts:200:0:flat"  # the search that rates each decision of a game for "jump to" (flat, played out)
 FIND_SWINGS = "find the decisions that swung the game"  # the "jump to" entry that finds them
 _CHOOSE = "choose …"  # the "jump to" placeholder before they are found
 _NOTHING, _FIND = -1, -2  # the values of the placeholder and of the finding entry (a decision's is its index)
@@ -50,7 +50,8 @@ def picture(spec, position, seat=None) -> bytes:
 
 def options_html(step, stats=None, you: bool = False) -> str:
     """The step's options in words, the chosen one marked; with ``stats`` (the search's root statistics) each
-    option's estimated win probability for the deciding seat, with its 95% interval and visits."""
+    option's estimated win probability for the deciding seat (its score, where the search was cut off:
+    ``stats.unit``), with its 95% interval and visits."""
     if step.seat < 0:
         return "<p><b>The game is over.</b></p>"
     rows = []
@@ -66,7 +67,7 @@ def options_html(step, stats=None, you: bool = False) -> str:
                 cells[-1] += " &#8592; the search's pick"
         style = " style='font-weight:bold;background:#fff3c4'" if chosen else ""
         rows.append(f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    head = "<th>option</th>" + (f"<th>win probability for seat {step.seat}, {html.escape(stats.policy)} "
+    head = "<th>option</th>" + (f"<th>{stats.unit} for seat {step.seat}, {html.escape(stats.policy)} "
                                 "[95% CI]</th>" if stats is not None else "")
     who = {None: "", YOU: " (you)"}.get(step.by, f" ({html.escape(step.by)})")
     caption = (f"Decision {step.index + 1}: seat {step.seat}, {html.escape(step.kind_name)}"
