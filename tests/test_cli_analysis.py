@@ -107,7 +107,7 @@ def test_paired_without_until_settled_reads_its_games_once(capsys):
     code, out, err = run(capsys, "paired", "pig", "--set", "second_player_bonus=2", "-n", "4000", "--no-progress")
     assert code == 0, err
     assert "your change moved the first player's win rate" in out
-    assert "one look at 4,000 games a side, 95% intervals each (paired)" in out
+    assert "one look at 4,000 games a side, intervals 95% for the 4 together (paired)" in out
 
 
 @pytest.mark.parametrize("argv, message", [

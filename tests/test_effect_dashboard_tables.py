@@ -122,9 +122,9 @@ def test_the_odds_table(board):
 def test_the_differences_table(board):
     """The run beside the baseline: each quantity's baseline, this run's value and the paired difference."""
     shown, _, _ = board
-    table = next(t for t in html_tables(_run_html(shown)) if "difference [95%]" in header(t))
+    table = next(t for t in html_tables(_run_html(shown)) if header(t)[-1].startswith("difference [95%"))
     expected = paired.before_after(shown.baseline.frame, shown.frame)
-    assert header(table) == ["quantity", "baseline", "this run", "difference [95%]"]
+    assert header(table) == ["quantity", "baseline", "this run", "difference [95%, 4 together]"]
     assert [row[0] for row in table.body] == list(expected["quantity"])
     for row, (_, r) in zip(table.body, expected.iterrows()):
         assert_shows(row[1], r["baseline"], what=row[0])

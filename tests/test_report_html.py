@@ -247,7 +247,7 @@ def test_the_ratings_are_said_in_words(written):
     rated = pd.read_csv(written[2] / "valhalla_ratings.csv").set_index("policy")
     rated.attrs["rating"] = "elo"
     sentence = in_words(rated)
-    assert "Elo (95%: " in sentence
+    assert "Elo (95%" in sentence
     assert html.escape(sentence) in page(written[2], "valhalla")
 
 

@@ -642,7 +642,7 @@ def cmd_paired(args) -> int:
         table = pairing.before_after(before, now)
         print(what)
         _print_sentences(table)
-        print(f"one look at {args.n_games:,} games a side, 95% intervals each "
+        print(f"one look at {args.n_games:,} games a side, intervals {pairing.verdicts.level(table.attrs['together'])} "
               f"({'paired' if table.attrs['paired'] else 'unpaired'}); --until-settled plays on until each is "
               f"settled")
     if output:

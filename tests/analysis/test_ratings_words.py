@@ -21,9 +21,10 @@ def elo_table(rows):
 def test_elo_differences_in_words():
     said = ratings.in_words(elo_table({"greedy": (1500.0, 10.0), "lookahead": (1690.0, 10.0),
                                        "random": (1495.0, 10.0)}))
-    # 190 +- 1.96 * 14.14 = 162 .. 218; 10 ** (190 / 400) -> 75%
-    assert said == ("lookahead is about 190 Elo (95%: 162 to 218) above greedy; it wins about 75% of their games; "
-                    "greedy and random cannot be told apart: greedy is 5 Elo (95%: -23 to 33) above.")
+    # two claims held together at 95% (z 2.241): 190 +- 2.241 * 14.14 = 158 .. 222; 10 ** (190 / 400) -> 75%
+    assert said == ("lookahead is about 190 Elo (95% for the 2 together: 158 to 222) above greedy; it wins about 75% "
+                    "of their games; greedy and random cannot be told apart: greedy is 5 Elo (95% for the 2 "
+                    "together: -27 to 37) above.")
 
 
 def test_openskill_differences_in_words():

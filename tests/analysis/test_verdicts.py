@@ -185,16 +185,16 @@ def test_a_chain_of_policies_tells_apart_each_neighbour_on_its_own():
     """Four policies by Elo: lookahead clear of greedy, greedy and mcts:50 overlapping, mcts:50 clear of random.
     Each neighbour pair gets its own verdict: the tie in the middle does not spread down the chain.  Break: a
     ``tied`` flag in ``in_words`` set by the first pair that cannot be told apart and holding every later
-    pair as tied too."""
+    pair as tied too; the three intervals at 1.96 each (issue 50: three claims, held together at 95%)."""
     table = pd.DataFrame({"elo": [1800.0, 1600.0, 1590.0, 1300.0], "se": [10.0] * 4},
                          index=["lookahead", "greedy", "mcts:50", "random"])
     table.attrs["rating"] = "elo"
-    half = Z95 * np.hypot(10.0, 10.0)  # 27.7
+    half = bonferroni(3) * np.hypot(10.0, 10.0)  # 33.9
     assert ratings.in_words(table) == (
-        f"lookahead is about 200 Elo (95%: {200 - half:.0f} to {200 + half:.0f}) above greedy; it wins about 76% of "
-        "their games; greedy and mcts:50 cannot be told apart: greedy is 10 Elo (95%: -18 to 38) above; "
-        f"mcts:50 is about 290 Elo (95%: {290 - half:.0f} to {290 + half:.0f}) above random; it wins about 84% of "
-        "their games.")
+        f"lookahead is about 200 Elo (95% for the 3 together: {200 - half:.0f} to {200 + half:.0f}) above greedy; "
+        "it wins about 76% of their games; greedy and mcts:50 cannot be told apart: greedy is 10 Elo (95% for the 3 "
+        f"together: -24 to 44) above; mcts:50 is about 290 Elo (95% for the 3 together: {290 - half:.0f} to "
+        f"{290 + half:.0f}) above random; it wins about 84% of their games.")
 
 
 def field_rated(order, counts, seats=4) -> pd.DataFrame:
@@ -311,26 +311,28 @@ BEFORE = run([1, 0] * 4, FIRST, [40, 50, 60, 70] * 2)
 AFTER = run([0, 1] + [1, 0] * 3, FIRST, [37, 46, 57, 66] * 2)
 
 
-def paired_text(d, digits) -> str:
-    """``+x [lo, hi]`` of per-game differences ``d``, the paired 95% interval, as the sentences print it."""
-    mean, half = d.mean(), Z95 * d.std(ddof=1) / np.sqrt(d.size)
+def paired_text(d, digits, together=4) -> str:
+    """``+x [lo, hi], 95% for the 4 together`` of per-game differences ``d``, the paired interval of one of
+    ``together`` quantities held together at 95% (Bonferroni), as the sentences print it."""
+    mean, half = d.mean(), bonferroni(together) * d.std(ddof=1) / np.sqrt(d.size)
     signed = [f"{v:+.{digits}f}".replace("-", "−") for v in (mean, mean - half, mean + half)]
-    return f"{signed[0]} [{signed[1]}, {signed[2]}]"
+    return f"{signed[0]} [{signed[1]}, {signed[2]}], 95% for the {together} together"
 
 
 def test_before_after_says_what_moved_and_what_did_not():
-    """Four quantities, one moved: the game length is down 3.50 turns [−3.87, −3.13] and its sentence says the
-    change moved it; the win rates are not measurably changed at 8 games and theirs say so.  Break:
-    ``measurable`` as ``row["ci_low"] > 0`` alone (a measurable fall read as no change)."""
+    """Four quantities, one moved: the game length is down 3.50 turns [−3.97, −3.03] (the four intervals held
+    together at 95%) and its sentence says the change moved it; the win rates are not measurably changed at 8
+    games and theirs say so.  Break: ``measurable`` as ``row["ci_low"] > 0`` alone (a measurable fall read as no
+    change); the intervals at 1.96 each (``z = verdicts.together(1)``: the numbers differ)."""
     table = paired.before_after(BEFORE, AFTER).set_index("quantity")
     assert list(table.index) == ["seat 0's win rate", "seat 1's win rate", "the first player's win rate",
                                  "game length (turns)"]
     assert table["measurable"].to_dict() == {"seat 0's win rate": False, "seat 1's win rate": False,
                                              "the first player's win rate": False, "game length (turns)": True}
     turns = AFTER["turns"].to_numpy(float) - BEFORE["turns"].to_numpy(float)
-    assert paired_text(turns, 2) == "−3.50 [−3.87, −3.13]"
+    assert paired_text(turns, 2) == "−3.50 [−3.97, −3.03], 95% for the 4 together"
     assert table.loc["game length (turns)", "sentence"] == \
-        "your change moved game length (turns) from 55.00 to 51.50 (−3.50 [−3.87, −3.13])"
+        "your change moved game length (turns) from 55.00 to 51.50 (−3.50 [−3.97, −3.03], 95% for the 4 together)"
     first = np.array([0, 0, 1, 1, 1, 1, 1, 1.0]) - 1.0
     assert table.loc["the first player's win rate", "sentence"] == (
         f"the first player's win rate: no measurable change at 8 games (1.000 → 0.750, {paired_text(first, 3)})")

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.runner import get_spec, resolve_rules, simulate
-from toolkit.core.stats import Z95, paired_difference
+from toolkit.analysis import verdicts
+from toolkit.core.stats import paired_difference
 
 
 def paired(game, n_games: int = 10_000, *, seed: int = 0, rules_a=None, rules_b=None, policies_a=None,
@@ -123,7 +124,10 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     both have; a seat is named as the game names it (:func:`seat_names`, Halali's "Blue's win rate").  A quantity both runs hold constant (a share of no winner in a game with none) is left out.
 
     Returns one row per quantity: ``quantity``, ``baseline``, ``now``, ``difference``, ``ci_low``,
-    ``ci_high`` (95%), ``games``, ``paired``, ``measurable`` (the interval excludes 0) and ``sentence``.
+    ``ci_high``, ``games``, ``paired``, ``measurable`` (the interval excludes 0), ``together`` (the number of
+    quantities) and ``sentence``.  The intervals hold all together at 95% (:func:`toolkit.analysis.verdicts.
+    together`, Bonferroni over the quantities): each sentence is a claim of its own, and a difference is
+    stated only when its interval excludes zero after the correction for the comparisons made (issue 50).
 
     Examples
     --------
@@ -137,23 +141,23 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     games = min(len(baseline), len(now))
     same_seed = baseline.attrs.get("seed") == now.attrs.get("seed") and \
         (baseline["game_index"].to_numpy()[:games] == now["game_index"].to_numpy()[:games]).all()
+    found = {label: paired_difference(b, a)
+             for label, (a, b) in headline_pairs(baseline.iloc[:games], now.iloc[:games]).items()
+             if not (label.startswith("share of") and not (a.any() or b.any()))}
+    z = verdicts.together(len(found))
     rows = []
-    for label, (a, b) in headline_pairs(baseline.iloc[:games], now.iloc[:games]).items():
-        if label.startswith("share of") and not (a.any() or b.any()):
-            continue
-        found = paired_difference(b, a)
-        if not same_seed:  # independent runs: the unpaired interval
-            half = Z95 * found["se_unpaired"]
-            found["ci_low"], found["ci_high"] = found["difference"] - half, found["difference"] + half
-        row = {"quantity": label, "baseline": found["mean_b"], "now": found["mean_a"],
-               "difference": found["difference"], "ci_low": found["ci_low"], "ci_high": found["ci_high"],
-               "games": games, "paired": bool(same_seed)}
-        row["measurable"] = bool(row["ci_low"] > 0 or row["ci_high"] < 0)
+    for label, f in found.items():
+        half = z * (f["se"] if same_seed else f["se_unpaired"])  # independent runs: the unpaired interval
+        row = {"quantity": label, "baseline": f["mean_b"], "now": f["mean_a"], "difference": f["difference"],
+               "ci_low": f["difference"] - half, "ci_high": f["difference"] + half, "games": games,
+               "paired": bool(same_seed)}
+        row["measurable"] = bool(verdicts.shown(row["ci_low"], row["ci_high"]))
+        row["together"] = len(found)
         row["sentence"] = in_words(row)
         rows.append(row)
     table = pd.DataFrame(rows)
     table.attrs.update({"games": games, "paired": bool(same_seed), "baseline_games": len(baseline),
-                        "games_now": len(now)})
+                        "games_now": len(now), "together": len(found)})
     return table
 
 
@@ -178,6 +182,8 @@ def in_words(row) -> str:
         return _number(value, label).replace("-", "−") if value < 0 else "+" + _number(value, label)
 
     interval = f"{signed(row['difference'])} [{signed(row['ci_low'])}, {signed(row['ci_high'])}]"
+    if row.get("together", 1) > 1:
+        interval += f", {verdicts.level(row['together'])}"
     if row["measurable"]:
         return (f"your change moved {label} from {_number(row['baseline'], label)} to "
                 f"{_number(row['now'], label)} ({interval})")

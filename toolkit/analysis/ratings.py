@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from toolkit.analysis import verdicts
 from toolkit.core import stats
 
 ELO_SCALE = 400.0
@@ -175,9 +176,10 @@ def openskill_ratings(table: pd.DataFrame) -> pd.DataFrame:
 def in_words(rated: pd.DataFrame) -> str:
     """The ratings of :func:`ratings` as sentences, each policy against the next one down.
 
-    Two seats: "lookahead is about 260 Elo above greedy (95%: 222 to 298; it wins about 82% of their games)",
+    Two seats: "lookahead is about 260 Elo above greedy (95%: 222 to 298); it wins about 82% of their games",
     or that two cannot be told apart.  The difference's interval takes the two ratings' errors as independent
-    (an approximation: they share the tournament).
+    (an approximation: they share the tournament); with ``k`` policies the ``k - 1`` intervals hold together
+    at 95% (:func:`toolkit.analysis.verdicts.together`), as each is a claim of its own.
 
     Three or more seats: from the win rates the page prints beside the ratings (:func:`field_words`), not
     from OpenSkill's ``mu``, whose ``sigma`` reflects its prior and update order more than the games (issue
@@ -187,12 +189,14 @@ def in_words(rated: pd.DataFrame) -> str:
         return field_words(rated)
     order = rated.sort_values("elo", ascending=False)
     said = []
+    m = max(len(order) - 1, 1)
+    z = verdicts.together(m)
     for (a, ra), (b, rb) in zip(order.iterrows(), list(order.iterrows())[1:]):
         diff = float(ra["elo"] - rb["elo"])
-        half = stats.Z95 * float(np.hypot(ra["se"], rb["se"]))
+        half = z * float(np.hypot(ra["se"], rb["se"]))
         low, high = diff - half, diff + half
-        size = f"{diff:.0f} Elo (95%: {low:.0f} to {high:.0f})"
-        if low > 0:
+        size = f"{diff:.0f} Elo ({verdicts.level(m)}: {low:.0f} to {high:.0f})"
+        if verdicts.shown(low, high) > 0:
             wins = 1.0 / (1.0 + 10.0 ** (-diff / ELO_SCALE))
             said.append(f"{a} is about {size} above {b}; it wins about {wins:.0%} of their games")
         else:
@@ -223,7 +227,7 @@ def field_words(rated: pd.DataFrame) -> str:
     fair = 1.0 / seats
     order = list(rated.index)
     pairs = [(a, b) for a, b in zip(order, order[1:]) if (a, b) in field and (b, a) in field]
-    z = stats.bonferroni_z(max(2 * len(pairs), 1))
+    z = verdicts.together(2 * len(pairs))
     said = []
     rates = {pair: stats.wilson(*counts, z=z) for pair, counts in field.items()}
 
@@ -234,8 +238,8 @@ def field_words(rated: pd.DataFrame) -> str:
 
     for a, b in pairs:
         ab, ba = rates[(a, b)], rates[(b, a)]
-        a_up = ab[1] > fair or ba[2] < fair
-        b_up = ba[1] > fair or ab[2] < fair
+        a_up = verdicts.shown(ab[1], ab[2], fair) > 0 or verdicts.shown(ba[1], ba[2], fair) < 0
+        b_up = verdicts.shown(ba[1], ba[2], fair) > 0 or verdicts.shown(ab[1], ab[2], fair) < 0
         if a_up and not b_up:
             said.append(f"{a} is stronger than {b}: {shown(a, b)}")
         elif b_up and not a_up:

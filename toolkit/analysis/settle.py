@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from toolkit.analysis import verdicts
 from toolkit.analysis.paired import _number, headline_pairs
 from toolkit.core import jobs
 from toolkit.core.runner import get_spec, resolve_rules, simulate
@@ -47,7 +48,7 @@ MAX_GAMES = 1_000_000
 RATE_TOLERANCE = 0.01
 MEAN_TOLERANCE = 0.01  # of the baseline's mean
 
-MOVED, WITHIN, OPEN = "moved", "within tolerance", "not settled"
+MOVED, WITHIN, OPEN = verdicts.MOVED, verdicts.WITHIN, verdicts.OPEN
 
 _KEYS = {"the first player's win rate": "first_player_win_rate",
          "share of games with no single winner": "no_winner_share",
@@ -110,12 +111,7 @@ class _Running:
             var = max(var, (1 - 1 / n) / (n - 1) if n > 1 else math.inf)
         margin = margin_of(n, math.sqrt(var), alpha, t_opt)
         low, high = mean - margin, mean + margin
-        if low > 0 or high < 0:
-            verdict = MOVED
-        elif -self.tolerance <= low and high <= self.tolerance:
-            verdict = WITHIN
-        else:
-            verdict = OPEN
+        verdict = verdicts.verdict(low, high, self.tolerance)
         return {"quantity": self.label, "baseline": self.sum_a / n, "now": self.sum_b / n, "difference": mean,
                 "ci_low": low, "ci_high": high, "tolerance": self.tolerance, "verdict": verdict, "games": n}
 

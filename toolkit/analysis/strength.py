@@ -178,7 +178,7 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
     >>> edge_trend(t)
     "The first player's edge grows with skill: mcts's is higher than random's by +0.080 [+0.058, +0.102] (+0.010 [+0.000, +0.020] for random; +0.090 [+0.070, +0.110] for mcts; 1 comparison)."
     """
-    from toolkit.core.stats import Z95, bonferroni_z
+    from toolkit.analysis import verdicts
 
     if metric not in table.columns or table[metric].isna().all():
         return "The first player's edge is not defined for this game (no first mover)."
@@ -196,8 +196,8 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
         return f"Only one rung has the first player's edge: no trend to read.{out_text}"
     names = list(rungs.index)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]  # a weaker than b by rating
-    z = bonferroni_z(len(pairs))
-    se = (rungs[metric + "_high"] - rungs[metric + "_low"]) / (2 * Z95)
+    z = verdicts.together(len(pairs))
+    se = (rungs[metric + "_high"] - rungs[metric + "_low"]) / (2 * verdicts.Z95)
 
     def text(name):
         r = rungs.loc[name]
@@ -208,7 +208,7 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
         diff = float(rungs.loc[b, metric] - rungs.loc[a, metric])
         half = float(z * np.hypot(se[a], se[b]))
         widest = max(widest, half)
-        if abs(diff) > half:
+        if verdicts.shown(diff - half, diff + half):
             found.append((abs(diff), a, b, diff, half))
     counted = f"{len(pairs)} comparison{'s' if len(pairs) > 1 else ''}"
     every = "; ".join(text(n) for n in names)
@@ -220,9 +220,11 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
         said = "; ".join(f"{b}'s is {'higher' if diff > 0 else 'lower'} than {a}'s by {diff:+.3f} "
                          f"[{diff - half:+.3f}, {diff + half:+.3f}]" for _, a, b, diff, half in shown)
         return f"The first player's edge {verdict}: {said} ({every}; {counted}).{out_text}"
-    if widest <= resolution:
+    if widest <= resolution:  # every difference's interval within ± the resolution: an equivalence shown
         return (f"The first player's edge does not change measurably with skill: every difference between rungs "
                 f"is within ±{widest:.3f} ({every}; {counted}).{out_text}")
+    more = (f"about {verdicts.games_to_tell(played, widest, resolution):,} self-play games a rung would tell apart "
+            f"{resolution:.2f}" if played else f"to tell apart {resolution:.2f}, play more games per rung")
     return (f"Not enough games to tell whether the first player's edge changes with skill: no two rungs differ "
-            f"measurably, but differences up to ±{widest:.3f} could hide in the intervals (to tell apart "
-            f"{resolution:.2f}, play more games per rung) ({every}; {counted}).{out_text}")
+            f"measurably, but differences up to ±{widest:.3f} could hide in the intervals ({more}) ({every}; "
+            f"{counted}).{out_text}")

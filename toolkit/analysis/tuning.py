@@ -54,7 +54,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from toolkit.analysis import metrics
+from toolkit.analysis import metrics, verdicts
 from toolkit.analysis.sweep import run_task
 from toolkit.core import cluster, jobs
 from toolkit.core import params as P
@@ -539,8 +539,7 @@ def _holds(target, base: Mapping) -> bool:
     if isinstance(target.value, str):
         return False
     low, high = base.get(f"{target.metric}_low", np.nan), base.get(f"{target.metric}_high", np.nan)
-    band = target.band()
-    return bool(target.value - band <= low and high <= target.value + band)
+    return verdicts.within(low, high, target.band(), reference=target.value)
 
 
 def games_to_tell(target, base: Mapping, games: int) -> int | None:
@@ -553,7 +552,7 @@ def games_to_tell(target, base: Mapping, games: int) -> int | None:
     low, high = (base.get(f"{target.metric}{s}", np.nan) for s in ("_low", "_high"))
     if not (np.isfinite(low) and low <= target.value <= high):
         return None
-    return int(math.ceil(games * ((high - low) / target.band()) ** 2))
+    return verdicts.games_to_tell(games, (high - low) / 2, target.band() / 2)
 
 
 def verdict_of(goal, base: Mapping, tuned: Mapping) -> str:

@@ -716,11 +716,13 @@ class Dashboard:
             f" (the first {games:,} games of each: the baseline has {differences.attrs['baseline_games']:,}, "
             f"this run {differences.attrs['games_now']:,})")
         sentences = "".join(f"<li>{html.escape(s)}</li>" for s in differences["sentence"])
+        together = differences.attrs.get("together", 1)
         shown = pd.DataFrame({
             "quantity": differences["quantity"],
             "baseline": [f"{v:.3f}" for v in differences["baseline"]],
             "this run": [f"{v:.3f}" for v in differences["now"]],
-            "difference [95%]": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+            f"difference [{'95%' if together == 1 else f'95%, {together} together'}]":
+                [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
                                  zip(differences["difference"], differences["ci_low"], differences["ci_high"])]})
         return (f"<h3>Against the baseline</h3><p>Baseline: {baseline.text}. {games:,} games, {how}{cut}.</p>"
                 f"<ul>{sentences}</ul>" + shown.to_html(index=False, escape=True, border=0))
