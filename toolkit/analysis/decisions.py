@@ -65,6 +65,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
+from toolkit.analysis import verdicts
 from toolkit.core import jobs, mcts, rng
 from toolkit.core.protocol import KernelGame
 from toolkit.core.rng import Stream
@@ -383,8 +384,8 @@ def answer(table: pd.DataFrame) -> str:
             parts.append(f"The choice at {_a(top)} decision matters most{of_judged}: {r['impact']:+.3f} win probability "
                          f"over a random choice [{r['impact_low']:+.3f}, {r['impact_high']:+.3f}] ({judge} judging).")
         else:
-            need = max(n * ((half[top] + half[k]) / (impact[top] - impact[k])) ** 2 if impact[top] > impact[k]
-                       else float("inf") for k in blockers)
+            need = max(verdicts.games_to_tell(n, half[top] + half[k], impact[top] - impact[k])
+                       if impact[top] > impact[k] else float("inf") for k in blockers)
             more = (f"{_games(need)} games would tell" if np.isfinite(need) else
                     "more games would not tell them apart if they are equal")
             others = ", ".join(f"{k} ({impact[k]:+.3f})" for k in blockers)
@@ -396,12 +397,12 @@ def answer(table: pd.DataFrame) -> str:
         upper = g + (rated["game_impact_high"] - g) * (t_quantile(n, m) / t95(n))
         corrected = f", corrected for the {m} kinds judged" if m > 1 else ""
         for kind in rated.index:
-            if upper[kind] < MEANINGLESS:
+            if upper[kind] < MEANINGLESS:  # a one-sided equivalence: the whole interval below MEANINGLESS
                 parts.append(f"Choosing well at every {kind} decision of a game gains at most {upper[kind]:+.3f} win "
                              f"probability over random choices, in all ({judge} judging; 95% upper bound{corrected}): "
                              f"a designer could cut it or make it automatic, unless a stronger player finds more in it.")
             elif g[kind] < MEANINGLESS / 2 and kind not in named:  # small by the estimate, not shown small
-                need = n * ((upper[kind] - g[kind]) / (MEANINGLESS - g[kind])) ** 2
+                need = verdicts.games_to_tell(n, upper[kind] - g[kind], MEANINGLESS - g[kind])
                 parts.append(f"The {kind} decision may be busywork: its gains summed over a game are estimated at "
                              f"{g[kind]:+.3f}, at most {upper[kind]:+.3f} (95% upper bound{corrected}); {n:,} games "
                              f"cannot show they are below {MEANINGLESS}, {_games(need)} would if the estimate holds.")
