@@ -56,14 +56,16 @@ def edge(who: str, wins: int, games: int, comparisons: int = 1, of: str = "games
     >>> edge("seat 0", 510, 1_000).split("; ")[1]
     'about 9,600 games would tell if the rate seen is the true one'
     """
-    from toolkit.core.stats import bonferroni_z, wilson
+    from toolkit.analysis import verdicts
+    from toolkit.core.stats import wilson
 
-    rate, low, high = wilson(wins, games, z=bonferroni_z(comparisons))
+    rate, low, high = wilson(wins, games, z=verdicts.together(comparisons))
     joint = f", corrected for {comparisons} read at once" if comparisons > 1 else ""
     interval = f"(95% interval{joint}: {low:.1%} to {high:.1%}, {games:,} games)"
-    if low > fair:
+    side = verdicts.shown(low, high, fair)
+    if side > 0:
         return f"{who} **has an advantage**: it wins {rate:.1%} of {of} {interval}"
-    if high < fair:
+    if side < 0:
         return f"{who} is **at a disadvantage**: it wins only {rate:.1%} of {of} {interval}"
     half = max(high - rate, rate - low)
     if half <= resolution:
@@ -71,6 +73,7 @@ def edge(who: str, wins: int, games: int, comparisons: int = 1, of: str = "games
                 f"{rate:.1%} of {of} {interval}, and {fair:.0%} is inside")
     gap = abs(rate - fair)
     needed = ("; more games would tell only if the true rate is not the fair share" if gap < 1e-9 else
-              f"; about {_round(games * (half / gap) ** 2):,} games would tell if the rate seen is the true one")
+              f"; about {_round(verdicts.games_to_tell(games, half, gap)):,} games would tell if the rate seen is the "
+              f"true one")
     return (f"not enough games to tell whether {who} has an edge: it wins {rate:.1%} of {of} {interval}, and "
             f"{fair:.0%} is inside{needed}")
