@@ -11,6 +11,8 @@ once contradicted their tables, each sentence read back clause by clause:
   interval lies off the fair share, and "cannot be told apart" only where both hold it;
 - **before/after** (:func:`toolkit.analysis.paired.before_after`): each sentence's ``d [lo, hi]`` is its
   row's, "moved" exactly where the interval excludes zero, and the level names the quantities held together;
+- **play until settled** (:func:`toolkit.analysis.settle.settle`): each sentence's verdict, interval, tolerance
+  and games are its row's, "moved" only off zero, "by less than" only within the tolerance;
 - **the ladder's trend** (:func:`toolkit.analysis.strength.edge_trend`): every "b's is higher / lower than
   a's by d [lo, hi]" is the difference of the printed rungs with an interval off zero, and "does not change
   measurably" only when every interval lies within the resolution; below the self-play games a rung it
@@ -22,7 +24,8 @@ games a rung), the equivalences (most ladders at 3,000) and "more games would te
 ties of the tournament's words are reached on hand-built intervals in ``tests/analysis/test_verdicts.py``.
 Breaks seen red (each made in a scratch copy): ``field_words`` printing intervals at 1.96 each
 (``z = verdicts.together(1)``) while it says "95% intervals for the 2 together"; ``before_after`` with
-``z = verdicts.together(1)``; ``edge_trend`` stating a difference where ``abs(diff) > half / 2``.
+``z = verdicts.together(1)``; ``edge_trend`` stating a difference where ``abs(diff) > half / 2``; ``settle.in_words`` naming one interval's
+level whatever the count.
 """
 
 from __future__ import annotations
@@ -216,3 +219,44 @@ def test_the_ladders_trend_agrees_with_its_rungs(name, seats, selfplay):
         assert widest <= strength.RESOLUTION and not stated
     elif not stated:
         assert said.startswith("Not enough games to tell whether") and "self-play games a rung would tell" in said
+
+
+# -- play until settled -----------------------------------------------------------------------------------------
+
+SETTLED = re.compile(
+    rf"^(?:the change moved (.+) from ({NUMBER}) to ({NUMBER}) \(|the change moves (.+) by less than ({NUMBER}) either "
+    rf"way \(|not settled after ([\d,]+) games a side \(the budget was ([\d,]+)\): (.+) moved by between ({NUMBER}) "
+    rf"and ({NUMBER}), so neither a change nor one smaller than ({NUMBER}) is shown \()({NUMBER}) \[({NUMBER}), "
+    rf"({NUMBER})\]; (an always-valid 95% interval|always-valid intervals, 95% for the (\d+) quantities together)\)"
+    rf"(?:, settled after ([\d,]+) games a side)?$")
+
+
+@pytest.mark.parametrize("name, seats", CASES, ids=IDS)
+def test_settled_words_agree_with_their_rows(name, seats):
+    """Greedy against random, every headline quantity, looks at 1,000 and 2,000 games a side: each sentence's
+    verdict is its row's, its interval is the row's, "moved" only off zero, "by less than" only within the
+    tolerance, and the level names the quantities held together."""
+    from toolkit.analysis import settle
+
+    table = settle.settle(name, rules_of(name, seats), policies="greedy", baseline_policies="random",
+                          quantities="all", max_games=2000, first_batch=1000, threads=1, progress=False)
+    m = len(table)
+    for row in table.itertuples():
+        match = SETTLED.match(row.sentence)
+        assert match, f"a sentence of an unknown shape: {row.sentence!r}"
+        g = match.groups()
+        kind = "moved" if g[0] else "within tolerance" if g[3] else "not settled"
+        assert kind == row.verdict and (g[0] or g[3] or g[7]) == row.quantity
+        digits = 2 if "turns" in row.quantity else 3
+        d, lo, hi = (number(v) for v in g[11:14])
+        assert (d, lo, hi) == tuple(round(v, digits) + 0.0 for v in (row.difference, row.ci_low, row.ci_high))
+        assert (int(g[15]) if g[15] else 1) == m
+        assert number(g[16] or g[5]) == row.games  # the games a side of the look that settled it, or of the last
+        if kind == "moved":
+            assert row.ci_low > 0 or row.ci_high < 0
+        elif kind == "within tolerance":
+            assert -row.tolerance <= row.ci_low and row.ci_high <= row.tolerance
+            assert number(g[4]) == round(row.tolerance, digits)
+        else:
+            assert row.ci_low <= 0 <= row.ci_high and not (-row.tolerance <= row.ci_low and row.ci_high <= row.tolerance)
+    assert (table["verdict"] == "moved").any()  # greedy against random moves something in every game
