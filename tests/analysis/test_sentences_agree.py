@@ -13,6 +13,11 @@ once contradicted their tables, each sentence read back clause by clause:
   row's, "moved" exactly where the interval excludes zero, and the level names the quantities held together;
 - **play until settled** (:func:`toolkit.analysis.settle.settle`): each sentence's verdict, interval, tolerance
   and games are its row's, "moved" only off zero, "by less than" only within the tolerance;
+- **which decisions matter** (:func:`toolkit.analysis.decisions.answer`): every number is the table's, a kind
+  "matters most" only when it clears every other judged kind by the corrected intervals, "cannot tell it
+  from" only those it overlaps, "could cut" and "may be busywork" by the corrected upper bound of the gains
+  over a game, the rare and single-option kinds as the table counts them (these runs reach every shape but
+  "matters most" and "could cut", which ``tests/analysis/test_verdicts.py`` reaches on hand-built tables);
 - **the ladder's trend** (:func:`toolkit.analysis.strength.edge_trend`): every "b's is higher / lower than
   a's by d [lo, hi]" is the difference of the printed rungs with an interval off zero, and "does not change
   measurably" only when every interval lies within the resolution; below the self-play games a rung it
@@ -25,7 +30,8 @@ ties of the tournament's words are reached on hand-built intervals in ``tests/an
 Breaks seen red (each made in a scratch copy): ``field_words`` printing intervals at 1.96 each
 (``z = verdicts.together(1)``) while it says "95% intervals for the 2 together"; ``before_after`` with
 ``z = verdicts.together(1)``; ``edge_trend`` stating a difference where ``abs(diff) > half / 2``; ``settle.in_words`` naming one interval's
-level whatever the count.
+level whatever the count; ``decisions.answer`` reading the upper bound of a game's gains uncorrected for the
+kinds judged.
 """
 
 from __future__ import annotations
@@ -260,3 +266,98 @@ def test_settled_words_agree_with_their_rows(name, seats):
         else:
             assert row.ci_low <= 0 <= row.ci_high and not (-row.tolerance <= row.ci_low and row.ci_high <= row.tolerance)
     assert (table["verdict"] == "moved").any()  # greedy against random moves something in every game
+
+
+# -- which decisions matter -------------------------------------------------------------------------------------
+
+SIGNED = r"[+−-]\d+\.\d+"
+PCT = r"\d+(?:\.\d+)?%"
+DECISION_SENTENCES = {
+    "forced": re.compile(rf"^In (.+), over ([\d,]+) games, ({PCT}) of decisions are forced \[95% CI ({PCT}), "
+                         rf"({PCT})\]\.$"),
+    "gains": re.compile(rf"^Choosing well at an? (.+) decision gains ({SIGNED}) win probability over a random choice "
+                        rf"\[({SIGNED}), ({SIGNED})\] \((\S+) judging\)\.$"),
+    "most": re.compile(rf"^The choice at an? (.+) decision matters most(?: of the kinds judged)?: ({SIGNED}) win "
+                       rf"probability over a random choice \[({SIGNED}), ({SIGNED})\] \((\S+) judging\)\.$"),
+    "largest": re.compile(rf"^The (.+) decision has the largest estimated impact(?: of the kinds judged)? \(({SIGNED}) "
+                          rf"\[({SIGNED}), ({SIGNED})\]\), but ([\d,]+) games are not enough to tell it from (.+); "
+                          rf"(?:about [\d,]+ games would tell|more games would not tell them apart if they are "
+                          rf"equal)\.$"),
+    "cut": re.compile(rf"^Choosing well at every (.+) decision of a game gains at most ({SIGNED}) win probability "
+                      rf"over random choices, in all \((\S+) judging; 95% upper bound(?:, corrected for the (\d+) "
+                      rf"kinds judged)?\): a designer could cut it or make it automatic, unless a stronger player "
+                      rf"finds more in it\.$"),
+    "busywork": re.compile(rf"^The (.+) decision may be busywork: its gains summed over a game are estimated at "
+                           rf"({SIGNED}), at most ({SIGNED}) \(95% upper bound(?:, corrected for the (\d+) kinds "
+                           rf"judged)?\); ([\d,]+) games cannot show they are below 0\.01, about [\d,]+ would if the "
+                           rf"estimate holds\.$"),
+    "single": re.compile(r"^Every (.+) decision in these games had a single option: it asks the player nothing\.$"),
+    "rare": re.compile(r"^(?:[\d,]+ games are too few to judge the (.+) decision|An? (.+) decision with a choice came "
+                       r"up in only (\d+) of [\d,]+ games, too few to judge) \(judging takes 50 games with a choice\)\.$"),
+    "never": re.compile(r"^No (.+) decision came up in these games \(rules and line-up as run\)\.$"),
+}
+
+
+def signed3(value: float) -> float:
+    return round(float(value), 3) + 0.0
+
+
+@pytest.mark.parametrize("name, seats", CASES, ids=IDS)
+def test_which_decisions_matter_words_agree_with_the_table(name, seats):
+    """Every sentence of ``decisions.answer`` against the table beside it (``decisions.shown``'s numbers):
+    a kind said to matter most clears every other judged kind by the corrected intervals; one that cannot be
+    told apart overlaps those it names; "could cut" only where the corrected upper bound of its gains over a
+    game is below 0.01; "single option" only for a kind never with a choice; "too few" only below 50 games."""
+    from toolkit.analysis import decisions as judged
+
+    table = judged.decisions(name, rules_of(name, seats), n_games=60, seed=4, judge="mcts:8:0:flat", per_kind=1, threads=1,
+                             progress=False)
+    said = judged.answer(table)
+    n = table.attrs["n_games"]
+    came = table[(table["with_choice"] > 0) & table["impact"].notna()]
+    rated = came[came["games"] >= judged.MIN_GAMES]
+    m = len(rated)
+    widen = {k: judged.t_quantile(int(rated.loc[k, "games"]), m) / judged.t95(int(rated.loc[k, "games"]))
+             for k in rated.index}
+    half = {k: (rated.loc[k, "impact_high"] - rated.loc[k, "impact_low"]) / 2 * widen[k] for k in rated.index}
+    upper = {k: rated.loc[k, "game_impact"] + (rated.loc[k, "game_impact_high"] - rated.loc[k, "game_impact"])
+             * (judged.t_quantile(n, m) / judged.t95(n)) for k in rated.index}
+    kinds = set()
+    for sentence in re.split(r"(?<=\.) (?=[A-Z0-9])", said):
+        kind, match = next(((k, p.match(sentence)) for k, p in DECISION_SENTENCES.items() if p.match(sentence)),
+                           (None, None))
+        assert match, f"a sentence of an unknown shape: {sentence!r}"
+        kinds.add(kind)
+        g = match.groups()
+        if kind == "forced":
+            assert (g[2], g[3], g[4]) == judged._percent(*table.attrs["forced_all"]) and number(g[1]) == n
+        elif kind in ("gains", "most", "largest"):
+            r = table.loc[g[0]]
+            assert [number(v) for v in g[1:4]] == [signed3(r["impact"]), signed3(r["impact_low"]),
+                                                   signed3(r["impact_high"])], sentence
+            top = g[0]
+            others = [k for k in rated.index if k != top]
+            if kind == "gains":
+                assert m == 1 and g[4] == table.attrs["judge"]
+            elif kind == "most":  # clears every other kind by the corrected intervals
+                assert all(rated.loc[k, "impact"] + half[k] < rated.loc[top, "impact"] - half[top] for k in others)
+            else:
+                named = re.findall(rf"(?:^|, )([^,(]+?) \(({SIGNED})\)", g[5])
+                assert named and all(number(v) == signed3(rated.loc[k, "impact"]) for k, v in named), sentence
+                assert all(rated.loc[k, "impact"] + half[k] >= rated.loc[top, "impact"] - half[top] for k, _ in named)
+                assert rated.loc[top, "impact"] == rated["impact"].max()
+        elif kind == "cut":
+            assert number(g[1]) == signed3(upper[g[0]]) and upper[g[0]] < judged.MEANINGLESS, sentence
+            assert int(g[3] or 1) == m
+        elif kind == "busywork":
+            k = g[0]
+            assert number(g[1]) == signed3(rated.loc[k, "game_impact"]) and number(g[2]) == signed3(upper[k])
+            assert upper[k] >= judged.MEANINGLESS and rated.loc[k, "game_impact"] < judged.MEANINGLESS / 2
+        elif kind == "single":
+            assert table.loc[g[0], "with_choice"] == 0 and table.loc[g[0], "decisions"] > 0
+        elif kind == "rare":
+            k = g[0] or g[1]
+            assert table.loc[k, "games"] < judged.MIN_GAMES
+        else:
+            assert all(table.loc[k.strip(), "decisions"] == 0 for k in g[0].split(","))
+    assert "forced" in kinds and kinds & {"gains", "most", "largest"}
