@@ -2,7 +2,7 @@
 of at least 200 positions, within their intervals (:mod:`toolkit.analysis.calibration`), in every game; and
 the searches cut off and scored by a heuristic fail the same check (the negative control: the check can tell).
 
-The judge here is smaller than the shipped one (``mcts:20:0:flat`` against :data:`toolkit.analysis.decisions.
+The judge here is smaller than the shipped one (``mcts:10:0:flat`` against :data:`toolkit.analysis.decisions.
 JUDGE`, ``mcts:200:0:flat``): flat, an option's value is the mean of results played out after it whatever the
 budget, so the unit does not depend on it, and the bins are sorted by one search and read from another, so
 the smaller search's noise does not bias them.
@@ -21,6 +21,7 @@ Breaks seen red: the judge's default cut off again (``JUDGE = "mcts:200"``:
 
 from __future__ import annotations
 
+import functools
 from statistics import NormalDist
 
 import numpy as np
@@ -31,7 +32,7 @@ from toolkit.core import mcts
 from toolkit.core.runner import get_spec
 from toolkit.viz import viewer
 
-JUDGE = "mcts:20:0:flat"
+JUDGE = "mcts:10:0:flat"
 BINS = 3
 POSITIONS = 200 * BINS
 
@@ -48,9 +49,15 @@ def _table(rows) -> str:
                      for p, o, lo, hi, k, _ in rows)
 
 
+@functools.lru_cache(maxsize=None)
+def judged(game: str, world: bool, judge: str = JUDGE):
+    """The positions of a case, played once for the tests of this file that read them."""
+    return calibration.positions(game, POSITIONS, judge, seed=50, world=world)
+
+
 @pytest.mark.parametrize("game, world", CASES, ids=[f"{g}-{'worlds' if w else 'real'}" for g, w in CASES])
 def test_the_judge_is_calibrated(game, world):
-    binned, predicted, observed = calibration.positions(game, POSITIONS, JUDGE, seed=50, world=world)
+    binned, predicted, observed = judged(game, world)
     rows = calibration.reliability(binned, predicted, observed, bins=BINS, z=Z)
     assert len(rows) == BINS and all(k >= 200 for *_, k, _ in rows), _table(rows)
     assert all(inside for *_, inside in rows), _table(rows)
@@ -73,7 +80,7 @@ def test_what_the_check_can_see():
     """The power of the check at this size and level, on Valhalla's played-out positions: predictions 0.12 too
     high or too low miss a bin; 0.04 off, none does.  The check sees an error of about 0.1 in a bin, not less
     (``benchmarks/calibration.py``, ten bins of 240 positions, sees about 0.09 in a bin)."""
-    binned, predicted, observed = calibration.positions("valhalla", POSITIONS, JUDGE, seed=50)
+    binned, predicted, observed = judged("valhalla", False)
 
     def missed(shift):
         shifted = np.clip(predicted + shift, 0.0, 1.0)
