@@ -46,12 +46,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from toolkit.analysis import decisions
 from toolkit.core import mcts, rng
 from toolkit.core.protocol import KernelGame
 from toolkit.core.runner import get_spec, resolve_rules
 from toolkit.core.stats import wilson
 
-SALT = np.uint64(0x5DEECE66D2545F49)  # the second search's stream, as decisions' rating search mixes it
 FUTURE = np.uint64(0x9E3779B97F4A7C15)  # the streams of the game played on after the option
 
 
@@ -90,9 +90,7 @@ def positions(game: str, n: int, judge: str, seed: int = 0, rules=None, world: b
             game_.apply(game_.options()[game_.choose()])
         seat = game_.seat
         first = game_.root_statistics(judge)
-        rater = game_.copy()
-        rater.rs[1 + seat] = rng.mix64_nb(np.uint64(rater.rs[1 + seat]) ^ SALT)
-        second = rater.root_statistics(judge)
+        second = decisions.rater_of(game_).root_statistics(judge)  # on independent streams, as decisions rates
         played = [i for i, v in enumerate(second.visits) if v > 0]
         option = played[int(pick.integers(0, len(played)))]
         binning.append(sum(first.wins) / sum(first.visits))

@@ -85,9 +85,7 @@ def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
     maximum of the noise back."""
     first = game.root_statistics(judge)
     pick = first.choice
-    rater = game.copy()
-    k = 1 + game.seat
-    rater.rs[k] = rng.mix64_nb(np.uint64(rater.rs[k]) ^ SALT)  # an independent stream for the rating search
+    rater = rater_of(game)
     mean = rater.root_statistics(judge).estimates()[0]
     rated = mean[~np.isnan(mean)]
     if np.isnan(mean[pick]):
@@ -96,6 +94,15 @@ def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
     else:
         gain, spread = mean[pick], rated
     return bool(np.max(spread) - np.min(spread) <= epsilon), float(gain - np.mean(rated))
+
+
+def rater_of(game: KernelGame) -> KernelGame:
+    """A copy of ``game`` whose deciding seat's stream is mixed with :data:`SALT`: its search is independent of
+    the one ``game`` itself would run (the rating search of :func:`_judge`)."""
+    rater = game.copy()
+    k = 1 + game.seat
+    rater.rs[k] = rng.mix64_nb(np.uint64(rater.rs[k]) ^ SALT)
+    return rater
 
 
 SALT_AFTER = np.uint64(0x2545F4914F6CDD1D)  # the streams of a search after the pick: the rater's mixed with this
