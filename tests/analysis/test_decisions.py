@@ -108,6 +108,30 @@ def test_a_sample_stands_for_the_decisions_it_was_drawn_from(monkeypatch):
     assert one.loc["roll or hold", "with_choice"] > 10  # so one a game is a real sample, not every decision
 
 
+def test_a_cancel_stops_a_game_at_its_next_judged_decision(monkeypatch):
+    """A game judged to the end can take seconds (searches played out to the end); the dashboard's cancel
+    once waited for it (a browser test on CI saw 2 s go by).  Cancelled during its first judged decision, a
+    game is not judged on: two searches (the pick's and the rater's), not every decision of the game."""
+    from toolkit.core import jobs
+
+    job, calls = jobs.Job(), []
+    rated = rate_by_hand(lambda n: [0.9] + [0.1] * (n - 1))
+
+    def root_statistics(self, policy="mcts:1000", twin=False):
+        calls.append(policy)
+        job.cancel()
+        return rated(self, policy, twin)
+
+    monkeypatch.setattr(KernelGame, "root_statistics", root_statistics)
+    with jobs.running(job), pytest.raises(jobs.Cancelled):
+        metric.decisions("pig", n_games=2, seed=5, per_kind=10_000, progress=False, threads=1)
+    assert len(calls) == 2
+    calls.clear()  # the control: the same game not cancelled judges every one of its decisions
+    monkeypatch.setattr(job, "cancel", lambda: None)
+    metric.decisions("pig", n_games=2, seed=5, per_kind=10_000, progress=False, threads=1)
+    assert len(calls) > 20
+
+
 def test_the_same_seed_gives_the_same_table_on_any_number_of_threads():
     a = metric.decisions("pig", n_games=12, seed=7, judge="mcts:40", progress=False, threads=1)
     b = metric.decisions("pig", n_games=12, seed=7, judge="mcts:40", progress=False, threads=2)

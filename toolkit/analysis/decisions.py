@@ -142,9 +142,11 @@ SAMPLE_STREAM = 0x7A4D  # the stream index of a game's sample of decisions to ju
 
 
 def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon: float,
-          per_kind: int) -> dict:
+          per_kind: int, check=None) -> dict:
     """One game's tallies by decision kind: ``kind -> [decisions, forced, with a choice, trivial, impact,
-    judged]``, trivial and impact the weighted sums over the judged sample (module docstring), judged its size."""
+    judged]``, trivial and impact the weighted sums over the judged sample (module docstring), judged its size.
+    ``check`` (a job's, or None) is called before every judged decision: a cancel stops a game between two
+    searches, not at its end (a game's searches to the end can take seconds)."""
     game = KernelGame(spec.kernel, rules, policies, seed, game_index)
     tally, choices = {}, {}  # choices: kind -> the game at each of its decisions with a choice
     while game.advance() >= 0:
@@ -163,6 +165,8 @@ def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon
         weight = len(games) / len(judged)
         tally[kind][5] = len(judged)
         for i in judged:
+            if check is not None:
+                check()
             trivial, impact = _judge(games[i], judge, epsilon)
             tally[kind][3] += weight * trivial
             tally[kind][4] += weight * impact
@@ -277,9 +281,10 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
     job, counted = jobs.current(), threading.Lock()  # the pool's threads do not see the caller's job: passed here
 
     def one(g):
-        if job is not None:
-            job.check()  # cancelled: the games not yet begun stop here
-        result = _play(spec, rules, policies, seed, g, judge, epsilon, per_kind)
+        check = None if job is None else job.check  # cancelled: the games not yet begun stop, and those under
+        if check is not None:  # way stop at their next judged decision
+            check()
+        result = _play(spec, rules, policies, seed, g, judge, epsilon, per_kind, check)
         if bar is not None:
             bar.update(1)
         if job is not None:
