@@ -17,15 +17,24 @@ Negative controls (one-line bugs in ``toolkit/viz/dashboard.py`` in a scratch co
 old dashboard tests missed all but the odds one): the metrics of the baseline's frame once one is pinned, the
 ratings table without its index, the differences' baseline column showing the run, the odds' simulated
 column shifted by a row, the ladder's table transposed.
+
+The sentences beside the tables are read back from the HTML as well (issue 50), by the checkers of
+``tests/sentences.py``: on Valhalla's page the paired sentences, the ratings in words and the ladder's trend;
+on Attila's at three seats (the field's win rates) the tournament's words, which decisions matter, the
+sentences played until settled and the tuning's answer.  Breaks seen red: the ratings' words from standard
+errors of 1; the decisions' sentences from upper bounds equal to the estimates (a one-sided reading).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from sentences import (check_before_after, check_decisions, check_ratings, check_settled, check_trend, check_tuning,
+                       paragraph, paragraphs)
 from test_effect_report_tables import assert_heat_map_shows, assert_shows, header, html_tables
 
 from toolkit.core.game import with_presentation
@@ -172,3 +181,68 @@ def test_the_ladder_table(board):
                 assert_shows(cell, value, what=(policy, column))
             else:
                 assert cell == str(value), (policy, column)
+
+
+# -- the sentences beside the tables (issue 50, point 2) -----------------------------------------------------------
+
+
+def _html(output) -> str:
+    return output.outputs[0]["data"]["text/html"]
+
+
+def _items(page: str) -> list:
+    """The sentences of a page's ``<li>`` items (the paired sentences), in order."""
+    return paragraphs("".join(re.findall(r"<li>.*?</li>", page, flags=re.S)))
+
+
+def test_the_runs_tournaments_and_ladders_sentences_agree_with_their_tables(board):
+    """Valhalla (two seats): each sentence beside the baseline's differences, the ratings in words and the
+    ladder's trend, read from the page's HTML, against the frame its table shows (the tests above)."""
+    shown, _, _ = board
+    differences = paired.before_after(shown.baseline.frame, shown.frame)
+    assert check_before_after(differences, _items(_run_html(shown)))
+    said = paragraph(_html(shown.tournament_output), " Elo ")
+    assert check_ratings(ratings(shown.tournament), said, 2)
+    said = paragraph(_html(shown.ladder_output), "first player's edge")
+    assert check_trend(shown.ladder, said)
+
+
+@pytest.fixture(scope="module")
+def jobs():
+    """Attila at three seats (the field's win rates) on the dashboard, with greedy in every seat: a
+    tournament, a judging of decisions, a run pinned and another played until settled against it, and a
+    tuning, each small; the dashboard (its outputs hold the HTML)."""
+    spec = GAMES["attila"]
+    runs = dataclasses.replace(spec.presentation.page_runs, ladder_policies=("random", "greedy"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(GAMES, "attila", with_presentation(spec, page_runs=runs))
+        shown = Dashboard("attila", n_games=200, threads=1, tournament_games=10, background=False)  # the least
+        shown.panel.widgets["num_players"].value = 3
+        shown.run_tournament()
+        shown.decision_games.value, shown.decision_judge.value = 60, "mcts:8:0:flat"  # 50 games judge a kind
+        shown.run_decisions()
+        shown.pin_baseline()
+        shown.panel.widgets["finish_round"].value = not shown.panel.widgets["finish_round"].value
+        shown.settle_games.value = 2_000
+        shown.run_settle()
+        shown.tune_rules.value = ("later_seat_vp",)
+        shown.tune_trials.value, shown.tune_games.value = 3, 200
+        shown.run_tuning()
+    return shown
+
+
+def test_the_jobs_sentences_agree_with_their_tables(jobs):
+    """Attila at three seats: the ratings in words (the field's win rates), which decisions matter, the
+    sentences played until settled and the tuning's answer, each read from the job's HTML, against the frame
+    the job computed (the tables beside them render these frames: ``tests/viz/test_dashboard_jobs.py``)."""
+    assert jobs.spec.seats(jobs.rules) == 3
+    rated = ratings(jobs.tournament)
+    said = paragraph(_html(jobs.tournament_output), "the fair share")
+    assert check_ratings(rated, said, 3)
+    from toolkit.analysis import decisions as judged
+
+    said = paragraph(_html(jobs.decisions_output), "^In ")
+    assert check_decisions(jobs.decisions, said) & {"largest", "most", "gains"}  # kinds judged, not only counted
+    assert check_settled(jobs.settled, _items(_html(jobs.settle_output)))
+    said = paragraph(_html(jobs.tune_output), "^Tuned \\(").split("): ", 1)[1]
+    assert check_tuning(jobs.tuning, said) == jobs.tuning.verdict

@@ -21,6 +21,11 @@ all but the last): in ``report_html.py`` the matrix transposed, the ladder's pol
 their cells, the seat table's places shifted by one, the two-seat pairings showing the other seat's win
 rate, the ratings' se shown as the score, an odds column in reverse row order, the rules' value column
 showing the default; in ``plots.comparison_matrix`` each value written in the transposed cell.
+
+The sentences each section leads with are read back too (issue 50): the ratings in words, the ladder's trend,
+which decisions matter and the tuning's answer, against the frames the tables show, by the checkers of
+``tests/sentences.py``.  Break seen red: the tuning section stating its answer as if the change had moved the
+metric (``dataclasses.replace(t, verdict="moved").answer()``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
+from sentences import check_decisions, check_ratings, check_trend, check_tuning, paragraphs
 
 import toolkit
 from toolkit.analysis import decisions as judged
@@ -420,3 +426,30 @@ def test_the_decisions_table_and_its_figure(pages, game):
     assert len(written) == len(rated)
     for text_, (kind, r) in zip(written, rated.iterrows()):
         assert_shows(text_, r["impact"], r["impact_low"], r["impact_high"], kind)
+
+
+def lead(page: str, section: str) -> list:
+    """The lead paragraphs (the sentences a designer reads first) of a section of a page."""
+    part = re.search(rf'<section id="{section}">(.*?)</section>', page, flags=re.S)
+    assert part, section
+    return paragraphs("".join(re.findall(r'<p class="lead">.*?</p>', part.group(1), flags=re.S)))
+
+
+@pytest.mark.parametrize("game", PAGES)
+def test_the_pages_sentences_agree_with_its_tables(pages, game):
+    """Issue 50: every sentence a section leads with, read from the page's HTML, against the frame its table
+    shows (the tests above prove each table shows its frame): the ratings in words, the ladder's trend, which
+    decisions matter and the tuning's answer, by the checkers of ``tests/sentences.py``.  Two seats (Elo) on
+    Valhalla's page, three (the field's win rates) on Attila's."""
+    d, text, *_ = pages[game]
+    seats = d.spec.seats(d.rules)
+    (said,) = lead(text, "tournament")
+    assert check_ratings(d.ratings, said, seats)
+    (said,) = lead(text, "ladder")
+    assert check_trend(d.ladder, said) == "too few"  # the page's ladders have a handful of self-play games
+    (said,) = lead(text, "decisions")
+    assert check_decisions(d.decisions, said)
+    question, found = lead(text, "tuning")
+    assert question == d.spec.presentation.tune_question.question
+    prefix = f"Found ({d.tuning.settings['trials']} trials of {d.tuning.settings['n_games']:,} games): "
+    assert found.startswith(prefix) and check_tuning(d.tuning, found[len(prefix):]) == d.tuning.verdict

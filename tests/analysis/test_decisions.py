@@ -217,6 +217,52 @@ def test_a_kind_is_called_busywork_only_by_what_it_gains_over_a_whole_game():
     assert "The choice at a move decision matters most" in top and "may be busywork" not in top  # one or the other
 
 
+def test_gains_surely_below_zero_are_the_judges_failing_not_a_decision_to_cut():
+    """A kind whose gains summed over a game lie below zero even at their corrected upper bound: the judge's
+    picks lose to random ones, so the answer says the judge is too weak, not "gains at most -0.4 ... could
+    cut it" (issue 50: Walhalla's board decision at mcts:8:0:flat, before the ties were broken fairly).
+    The control: the same estimate with an upper bound above zero is a decision that could be cut."""
+    move = ("move", 50, 40, 0.07, 0.06, 0.08)
+    worse = metric.answer(table([move, ("board", 5, 30, -0.02, -0.03, -0.01, -0.6, -0.9, -0.3)]))
+    upper = -0.6 + 0.3 * corrected(2)
+    assert (f"At the board decision the mcts:200 judge's picks do worse than random choices: -0.600 summed over "
+            f"a game, at most {upper:+.3f} (95% upper bound, corrected for the 2 kinds judged); a judge this weak "
+            f"cannot rate it: judge with more iterations.") in worse
+    assert "could cut it" not in worse
+    near = metric.answer(table([move, ("board", 5, 30, -0.0001, -0.0002, 0.0002, -0.003, -0.009, 0.003)]))
+    assert "Choosing well at every board decision" in near and "do worse than random" not in near
+
+
+def test_the_first_searchs_ties_are_broken_at_random_not_to_the_first_option(monkeypatch):
+    """A flat search that finds every option alike picks the first in canonical order; read as "choosing
+    well", that pick made the gain negative wherever the first options are poor.  By hand, in Pig: the first
+    search ties both options, the rater rates option 0 at 0 and option 1 at 1; over 200 decisions the pick
+    falls on each about half the time, so the gain averages about 0, not -0.5 (the first option every time).
+    The control: a first search that prefers option 0 outright is rated -0.5 every time."""
+    state = {"tie": True}
+
+    def root_statistics(self, policy="mcts:1000", twin=False):
+        codes = tuple(self.options())
+        if self.rs[1 + self.seat] == first_word[0]:  # the first search: the game's own stream
+            wins = (5.0, 5.0) if state["tie"] else (6.0, 5.0)
+            return mcts.RootStatistics(policy, self.seat, codes, (10, 10), wins, 0)
+        return mcts.RootStatistics(policy, self.seat, codes, (10, 10), (0.0, 10.0), 1)  # the rater
+
+    monkeypatch.setattr(KernelGame, "root_statistics", root_statistics)
+    spec = metric.get_spec("pig")
+    gains = {True: [], False: []}
+    for g in range(200):
+        game = KernelGame(spec.kernel, spec.Rules(), ("random", "random"), 0, g)
+        while game.advance() >= 0 and len(game.options()) < 2:
+            game.apply(game.options()[0])
+        first_word = [game.rs[1 + game.seat]]
+        for tie in (True, False):
+            state["tie"] = tie
+            gains[tie].append(metric._judge(game, "mcts:20:0:flat", 0.02)[1])
+    assert set(gains[True]) == {-0.5, 0.5} and abs(np.mean(gains[True])) < 0.1
+    assert set(gains[False]) == {-0.5}
+
+
 def test_a_kind_that_never_had_a_choice_is_said_to_ask_nothing():
     rows = [("move", 50, 40, 0.07, 0.06, 0.08), ("discard", 2, 0, np.nan, np.nan, np.nan)]
     said = metric.answer(table(rows, games=[1000, 0]))

@@ -164,18 +164,31 @@ def test_one_pair_of_rungs_apart_among_six_comparisons_is_a_trend():
 
 def test_no_change_is_said_only_when_every_pair_is_known_to_the_resolution():
     """Three rungs, none differing: two known to ±0.005, one to ±0.2.  The two narrow ones alone would say
-    "does not change measurably"; with the wide one the differences up to ±0.244 could hide a change, so
-    there are not enough games.  Break: ``widest = max(widest, half)`` -> ``widest = half`` (the last pair's
-    width read as every pair's)."""
+    "does not change measurably"; with the wide one the differences up to ±0.245 (the farthest end of any
+    pair's interval: random against mcts, 0.001 + 0.244) could hide a change, so there are not enough games.
+    Break: ``bound = max(bound, ...)`` -> ``bound = ...`` (the last pair's read as every pair's)."""
     table = rungs({"random": (1, 0.0, -0.2, 0.2), "greedy": (2, 0.0, -0.005, 0.005),
                    "mcts": (3, 0.001, -0.004, 0.006)})
-    widest = bonferroni(3) * np.hypot(0.2 / Z95, 0.005 / Z95)
+    bound = 0.001 + bonferroni(3) * np.hypot(0.2 / Z95, 0.005 / Z95)
     said = edge_trend(table)
     assert said.startswith("Not enough games to tell whether the first player's edge changes with skill: no two "
-                           f"rungs differ measurably, but differences up to ±{widest:.3f} could hide")
-    assert f"±{widest:.3f}" == "±0.244"
+                           f"rungs differ measurably, but differences up to ±{bound:.3f} could hide")
+    assert f"±{bound:.3f}" == "±0.245"
     narrow = edge_trend(table.drop(index="random"))  # the control: the narrow rungs alone
     assert narrow.startswith("The first player's edge does not change measurably with skill")
+
+
+def test_no_change_is_an_equivalence_not_a_narrow_interval():
+    """Two rungs 0.04 apart with a difference's interval of ± 0.045 ([-0.005, +0.085]): nothing is shown, and
+    although the interval is narrower than the resolution (0.05) on either side of its centre, it reaches
+    0.085, so "does not change measurably ... within ±0.045" (issue 50's reading before this) would be false;
+    it says more games would tell.  The control: the same width centred on 0.002 is within ±0.047."""
+    half = 0.045 / np.sqrt(2)  # each rung's half-width: the difference's is 0.045
+    apart = edge_trend(rungs({"random": (1, 0.0, -half, half), "mcts": (2, 0.04, 0.04 - half, 0.04 + half)}))
+    assert apart.startswith("Not enough games to tell whether") and "up to ±0.085 could hide" in apart
+    near = edge_trend(rungs({"random": (1, 0.0, -half, half), "mcts": (2, 0.002, 0.002 - half, 0.002 + half)}))
+    assert near.startswith("The first player's edge does not change measurably with skill: every difference between "
+                           "rungs is within ±0.047")
 
 
 # -- the tournament: ratings.in_words --------------------------------------------------------------------------

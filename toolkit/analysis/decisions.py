@@ -27,7 +27,7 @@ Valhalla, Attila and Halali cut their rollouts off and score the position with a
 win probability (``benchmarks/calibration.py``: Halali's leaves that say "won" are won 0.80 of the time), so a
 judge cut off (``mcts:N:D``, D > 0, or a bare ``mcts:N`` in those games) is refused: the thresholds and
 every sentence here are in win probability (issue 50).  The judge is run twice at each decision, on independent streams: the first search
-picks the best option, the second rates the options.  Rating with the search that picked would add the
+picks the best option (its ties broken uniformly at random, :func:`_fair_pick`), the second rates the options.  Rating with the search that picked would add the
 maximum of the noise to every gap (the best of several noisy estimates is biased upward); with two searches
 the impact is an unbiased estimate of what the first search's pick gains, so no gap is made of noise alone.
 It is a lower bound on what the best option gains (the judge can miss it), and a decision is called
@@ -84,8 +84,8 @@ def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
     its own (:func:`_rated_after`): rating it at the rater's best option, as before issue 50, added the
     maximum of the noise back."""
     first = game.root_statistics(judge)
-    pick = first.choice
     rater = rater_of(game)
+    pick = _fair_pick(first, rater.rs[1 + game.seat])
     mean = rater.root_statistics(judge).estimates()[0]
     rated = mean[~np.isnan(mean)]
     if np.isnan(mean[pick]):
@@ -94,6 +94,30 @@ def _judge(game: KernelGame, judge: str, epsilon: float) -> tuple[bool, float]:
     else:
         gain, spread = mean[pick], rated
     return bool(np.max(spread) - np.min(spread) <= epsilon), float(gain - np.mean(rated))
+
+
+TIE = np.uint64(0x94D049BB133111EB)  # the stream that breaks the first search's ties: the rater's mixed with this
+
+
+def _fair_pick(first, state) -> int:
+    """The first search's pick with its ties broken uniformly at random (from ``state``, a stream word of
+    the rater's, mixed with :data:`TIE`), not to the first option in canonical order as the search itself
+    breaks them.  A flat search picks the best mean, and with few visits an option's mean is a handful of
+    0s and 1s, so ties are common (with fewer iterations than options, every option played once, and none
+    won: all tie); the first option then stood for "choosing well", and where the first options of a kind
+    are poor ones the gain came out below zero (Walhalla's board decision at ``mcts:8:0:flat``: -0.52 at
+    most over a game, measured over 400 games, said as a gain).  Broken uniformly, the pick among equals is
+    a random choice among them, so a tie adds nothing to the gain and takes nothing from it.  A search that
+    picks by visits (not swept) has its ties in visits broken the same way."""
+    visits = np.asarray(first.visits, float)
+    played = visits > 0
+    swept = np.all(visits[played] == visits[played][0])  # every option played equally often: picked by mean
+    key = np.where(played, np.asarray(first.wins, float) / np.where(played, visits, 1.0), -1.0) if swept else visits
+    tied = np.flatnonzero(key == key[first.choice])
+    if tied.size == 1:
+        return int(first.choice)
+    draw = rng.mix64_nb(np.uint64(state) ^ TIE)
+    return int(tied[int(draw % np.uint64(tied.size))])
 
 
 def rater_of(game: KernelGame) -> KernelGame:
@@ -359,6 +383,8 @@ def answer(table: pd.DataFrame) -> str:
     - which kind matters most, by its impact a decision: only where its interval, corrected for the kinds
       compared (Bonferroni, Student's t), clears every other kind's; else which kinds it cannot be told
       from, and about how many games would tell;
+    - a kind whose gains summed over a game are surely below zero: the judge's picks lose to random ones, so
+      the judge is too weak to rate it (a gain below zero is not a decision that could be cut);
     - a kind whose gains summed over a game (``game_impact``) are surely below :data:`MEANINGLESS`, by the
       upper bound corrected for the kinds judged: a designer could cut it (a small gain a decision that
       comes up often is no busywork); a kind small by the estimate but not shown small "may be busywork",
@@ -409,7 +435,11 @@ def answer(table: pd.DataFrame) -> str:
         upper = g + (rated["game_impact_high"] - g) * (t_quantile(n, m) / t95(n))
         corrected = f", corrected for the {m} kinds judged" if m > 1 else ""
         for kind in rated.index:
-            if upper[kind] < MEANINGLESS:  # a one-sided equivalence: the whole interval below MEANINGLESS
+            if upper[kind] < 0:  # the judge's picks lose to random choices: its ratings, not the decision, fail
+                parts.append(f"At the {kind} decision the {judge} judge's picks do worse than random choices: "
+                             f"{g[kind]:+.3f} summed over a game, at most {upper[kind]:+.3f} (95% upper bound"
+                             f"{corrected}); a judge this weak cannot rate it: judge with more iterations.")
+            elif upper[kind] < MEANINGLESS:  # a one-sided equivalence: the whole interval below MEANINGLESS
                 parts.append(f"Choosing well at every {kind} decision of a game gains at most {upper[kind]:+.3f} win "
                              f"probability over random choices, in all ({judge} judging; 95% upper bound{corrected}): "
                              f"a designer could cut it or make it automatic, unless a stronger player finds more in it.")

@@ -165,8 +165,9 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
     error read from its 95% interval, the rungs' runs taken as independent).  The edge *grows* (or
     *shrinks*) with skill when every pair that differs has the stronger rung higher (lower); it changes
     *not in one direction* when they disagree.  When no pair differs, the answer says the edge does not
-    change measurably only if every difference is known to within ``resolution``; else there are not
-    enough games to tell.  A rung without the metric is named as left out.  Below :data:`MIN_SELFPLAY`
+    change measurably only if every difference's whole interval lies within ± ``resolution`` (an
+    equivalence, :func:`toolkit.analysis.verdicts.within`: a difference of 0.03 ± 0.03 is not "within
+    ±0.03"); else there are not enough games to tell.  A rung without the metric is named as left out.  Below :data:`MIN_SELFPLAY`
     self-play games per rung (``table.attrs["selfplay_games"]``) nothing is read from the intervals: a rate
     from a handful of games (Attila's page ladder: 1, 6 and 0 first-player wins in 10 games a rung, where
     10,000 games give 0.317) is too coarse for the normal approximation of a difference, and the answer
@@ -203,11 +204,12 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
         r = rungs.loc[name]
         return f"{r[metric]:+.3f} [{r[metric + '_low']:+.3f}, {r[metric + '_high']:+.3f}] for {name}"
 
-    found, widest = [], 0.0
+    found, widest, bound, equal = [], 0.0, 0.0, True
     for a, b in pairs:
         diff = float(rungs.loc[b, metric] - rungs.loc[a, metric])
         half = float(z * np.hypot(se[a], se[b]))
-        widest = max(widest, half)
+        widest, bound = max(widest, half), max(bound, abs(diff) + half)  # bound: the farthest end of any interval
+        equal &= verdicts.within(diff - half, diff + half, resolution)
         if verdicts.shown(diff - half, diff + half):
             found.append((abs(diff), a, b, diff, half))
     counted = f"{len(pairs)} comparison{'s' if len(pairs) > 1 else ''}"
@@ -220,11 +222,11 @@ def edge_trend(table: pd.DataFrame, metric: str = "first_player_advantage", reso
         said = "; ".join(f"{b}'s is {'higher' if diff > 0 else 'lower'} than {a}'s by {diff:+.3f} "
                          f"[{diff - half:+.3f}, {diff + half:+.3f}]" for _, a, b, diff, half in shown)
         return f"The first player's edge {verdict}: {said} ({every}; {counted}).{out_text}"
-    if widest <= resolution:  # every difference's interval within ± the resolution: an equivalence shown
+    if equal:  # every difference's whole interval within ± the resolution: an equivalence shown
         return (f"The first player's edge does not change measurably with skill: every difference between rungs "
-                f"is within ±{widest:.3f} ({every}; {counted}).{out_text}")
+                f"is within ±{bound:.3f} ({every}; {counted}).{out_text}")
     more = (f"about {verdicts.games_to_tell(played, widest, resolution):,} self-play games a rung would tell apart "
             f"{resolution:.2f}" if played else f"to tell apart {resolution:.2f}, play more games per rung")
     return (f"Not enough games to tell whether the first player's edge changes with skill: no two rungs differ "
-            f"measurably, but differences up to ±{widest:.3f} could hide in the intervals ({more}) ({every}; "
+            f"measurably, but differences up to ±{bound:.3f} could hide in the intervals ({more}) ({every}; "
             f"{counted}).{out_text}")
