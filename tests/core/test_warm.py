@@ -169,3 +169,50 @@ def test_toolkit_warm_compiles_ahead_so_the_first_run_is_silent(tmp_path):
     control = _toolkit(tmp_path, "simulate", "valhalla", "-n", "200")
     assert "compiling valhalla for first use" in control.stderr
     assert control.stdout == run.stdout  # the same games
+
+
+USE_AFTER_WARM = """
+import toolkit
+from toolkit.analysis import decisions
+from toolkit.core.mcts import policy_codes
+from toolkit.games.halali import kernel as halali
+from toolkit.games.herrlof import round_log
+
+round_log(n_games=2, policies=("greedy", "random"))              # Herrlof's notebook
+round_log(n_games=2, policies=("lookahead:2", "random"))
+halali.capture_heat(halali.to_kernel(toolkit.rules("halali")), policy_codes(halali, ("greedy", "greedy")), 0, 0, 2)
+decisions.decisions("herrlof", n_games=2, judge="mcts:4:0:flat", progress=False)   # the protocol's steps
+toolkit.simulate("halali", n_games=2, keep="summary", progress=False)             # the streamed summary
+"""
+
+
+@pytest.mark.slow
+def test_after_warm_the_logs_the_protocol_and_the_summary_compile_nothing(tmp_path):
+    """``toolkit warm --search`` compiles what a notebook's first use of a game compiled silently before
+    (Herrlof's round log, 14 s; Halali's capture heat map, 6 s; the protocol's stepping of a game and the
+    streamed summary's folds, a second or two each): after it, those uses add no compiled file to the cache.
+    The control: with the compiled decision kind of Herrlof taken out, the same use compiles it again (and
+    nothing else).  Break seen red: ``_extras`` without the round log (``warm_logs`` not called).
+
+    As in the test above, the cache starts from this checkout's compiled files without their markers, so
+    the warm loads rather than compiles where ``make test`` warmed them (run by hand cold, it compiles)."""
+    from toolkit.core.jit import CACHE_DIR
+
+    ours = Path(CACHE_DIR)
+    theirs = tmp_path / ours.name
+    for folder in [*ours.glob("core_*"), *ours.glob("herrlof_*"), *ours.glob("halali_*")]:
+        shutil.copytree(folder, theirs / folder.name)
+    _toolkit(tmp_path, "warm", "herrlof", "halali", "--search", "--no-progress")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR")}
+    env["TOOLKIT_CACHE_DIR"] = str(tmp_path)
+
+    def use() -> set:
+        before = set(theirs.rglob("*.nbi"))
+        subprocess.run([sys.executable, "-c", USE_AFTER_WARM], cwd=REPO, env=env, capture_output=True, text=True,
+                       timeout=600, check=True)
+        return {path.name for path in set(theirs.rglob("*.nbi")) - before}
+
+    assert use() == set()
+    for path in theirs.glob("herrlof_*/kernel.kind*"):
+        path.unlink()
+    assert {name.split("-")[0].split("_")[0] for name in use()} == {"kernel.kind"}

@@ -189,10 +189,37 @@ def compile_copy(game: str, copy: str) -> tuple[str, str, float]:
                 "search": ("mcts:2",) + ("random",) * (seats - 1),
                 "lookahead": ("lookahead:1",) + ("random",) * (seats - 1)}[copy]
     toolkit.simulate(game, n_games=2, policies=policies, progress=False)
+    _extras(spec, copy, policies)
     seconds = time.perf_counter() - start
     if not is_warm(game, copy):  # simulate records it unless the copy was loaded from the cache unmarked
         _record(game, copy, seconds, timed)
     return game, copy, seconds
+
+
+def _extras(spec, copy: str, policies) -> None:
+    """What else a copy's first use compiles, done with it: with the ``random`` copy the streamed summary's
+    folds (``keep="summary"``, every game's), with the ``plain`` copy the protocol's stepping of one game (the
+    decision's kind: ``KernelGame``, as the decisions, the viewer and a seat use it), and with every copy the
+    game's own logged loops played by the copy's policies, where its package has them (its ``warm_logs``:
+    Herrlof's round log, Halali's capture heat map).  Without these, a notebook's first round log compiled for
+    14 s with nothing said (issue 50's CI measurements)."""
+    import importlib
+
+    import toolkit
+    from toolkit.core.protocol import KernelGame
+
+    rules = spec.Rules()
+    if copy == "random":
+        toolkit.simulate(spec.name, rules, 2, policies=policies, keep="summary", progress=False)
+    if copy == "plain":
+        game = KernelGame(spec.kernel, rules, policies, 0, 0)
+        while game.advance() >= 0:
+            game.kind()
+            game.apply(game.options()[game.choose()])
+    package = importlib.import_module(spec.kernel.__name__.rpartition(".")[0])
+    logs = getattr(package, "warm_logs", None)
+    if logs is not None:
+        logs(policies)
 
 
 def copies_of(game: str) -> tuple:

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
+from toolkit.core.mcts import policy_codes
 from toolkit.games.halali import kernel
+
+
+def warm_logs(policies) -> None:
+    """Compile the capture heat map's loop for these policies' copy (``toolkit warm``: ``core.warm``)."""
+    kernel.capture_heat(kernel.to_kernel(SPEC.Rules()), policy_codes(kernel, policies), 0, 0, 2)
 
 
 def _play_reference(rules, seed, game_index, policies):

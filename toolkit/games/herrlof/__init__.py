@@ -11,6 +11,11 @@ from toolkit.games.herrlof import kernel, roundlog
 from toolkit.games.herrlof.rules import Rules
 
 
+def warm_logs(policies) -> None:
+    """Compile the round log's loop for these policies' copy (``toolkit warm``: ``core.warm``)."""
+    round_log(n_games=2, policies=policies)
+
+
 def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("random", "random"),
               first_game: int = 0) -> pd.DataFrame:
     """One row per round and seat: the bid, the tricks won, the points, and the dealt hand's
