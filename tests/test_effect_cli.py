@@ -51,6 +51,20 @@ HERE = "tests/test_effect_cli.py"
 # (command, option) -> the test that reads the option's effect back ("path::name"); a positional
 # argument is named by its dest.  test_every_option_has_an_effect_test checks this against the parser.
 EFFECTS = {
+    ("simulate", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("compare", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("metrics", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("ladder", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("sweep", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("tune", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("paired", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
+    ("odds", "--rules"): "tests/core/test_variants.py::test_odds_decisions_and_rules_read_the_variant_file",
+    ("decisions", "--rules"): "tests/core/test_variants.py::test_odds_decisions_and_rules_read_the_variant_file",
+    ("rules", "--rules"): "tests/core/test_variants.py::test_odds_decisions_and_rules_read_the_variant_file",
+    ("rules", "--set"): "tests/core/test_variants.py::test_odds_decisions_and_rules_read_the_variant_file",
+    ("rules", "--save"): "tests/core/test_variants.py::test_the_command_line_saves_a_variant_and_every_command_reads_it",
+    ("rules", "--name"): "tests/core/test_variants.py::test_the_command_line_saves_a_variant_and_every_command_reads_it",
+    ("rules", "--note"): "tests/core/test_variants.py::test_the_command_line_saves_a_variant_and_every_command_reads_it",
     ("check", "games"): f"{HERE}::test_check_checks_the_games_asked",
     ("warm", "games"): f"{HERE}::test_warm_compiles_the_copies_asked",
     ("warm", "--search"): f"{HERE}::test_warm_compiles_the_copies_asked",
@@ -365,11 +379,14 @@ def test_every_option_has_an_effect_test():
 
 @pytest.mark.parametrize("command", RULES_COMMANDS)
 def test_preset_and_set_are_the_rules_played(capsys, tmp_path, played, plain_runs, command):
-    """``--preset`` and ``--set`` reach every game the command plays; without them the standard rules do."""
+    """``--preset``, ``--set`` and ``--rules FILE`` (a variant file) reach every game the command plays;
+    without them the standard rules do."""
     Rules = GAMES["valhalla"].Rules
     _check_rules(command, "valhalla", plain_runs[command], Rules.preset("standard"))
+    variant = toolkit.save_rules(Rules.preset("alternative", zero_runes_value=4), tmp_path / "variant.toml")
     for option, base in ((["--preset", "alternative"], Rules.preset("alternative")),
-                         (["--set", "ships_per_player=5"], Rules(ships_per_player=5))):
+                         (["--set", "ships_per_player=5"], Rules(ships_per_player=5)),
+                         (["--rules", str(variant)], Rules.preset("alternative", zero_runes_value=4))):
         played.clear()
         output = ["-o", str(tmp_path / "best.json")] if command == "tune" else []
         code, out, err = run(capsys, *_argv(command, tmp_path), *option, *output, "--no-progress")

@@ -14,11 +14,35 @@ from toolkit.core.stats import paired_difference, wilson, win_rates  # noqa: E40
 from toolkit.games import GAMES  # noqa: E402
 
 
-def rules(game: str, preset: str = "standard", **overrides):
-    """The ``Rules`` of ``game`` for a preset, with overrides."""
+def rules(game: str, preset: str = "standard", *, file=None, **overrides):
+    """The ``Rules`` of ``game`` for a preset, with overrides; or, with ``file``, those of a variant file
+    (:mod:`toolkit.core.variants`: a ``.toml`` variant or a run's sidecar) with the overrides on top."""
     from toolkit.core.runner import get_spec
 
-    return get_spec(game).Rules.preset(preset, **overrides)
+    spec = get_spec(game)
+    if file is None:
+        return spec.Rules.preset(preset, **overrides)
+    from toolkit.core import variants
+
+    if preset != "standard":
+        raise ValueError(f"preset={preset!r} is not allowed with file={str(file)!r}: the variant file names the preset "
+                         f"it starts from")
+    base = variants.load_rules(file, spec.name)
+    return base.replace(**overrides) if overrides else base
+
+
+def load_rules(path):
+    """The rules of the variant file ``path`` (any game's: the file names it); see :mod:`toolkit.core.variants`."""
+    from toolkit.core import variants
+
+    return variants.load_rules(path)
+
+
+def save_rules(rules, path, name: str | None = None, note: str = "", preset: str | None = None):
+    """Write ``rules`` as a variant file (``.toml``) that ``--rules FILE`` and :func:`load_rules` read back."""
+    from toolkit.core import variants
+
+    return variants.save(rules, path, name, note, preset)
 
 
 def odds(game: str, rules=None, preset: str = "standard"):
@@ -67,5 +91,5 @@ def tune(game: str, targets, vary, trials: int = 40, n_games: int = 20_000, **kw
     return _tune(game, targets, vary, trials, n_games, **kwargs)
 
 
-__all__ = ["GAMES", "Summary", "compare", "ladder", "load", "odds", "paired", "paired_difference", "rules", "save",
+__all__ = ["GAMES", "Summary", "compare", "ladder", "load", "load_rules", "odds", "paired", "paired_difference", "rules", "save", "save_rules",
            "settle", "simulate", "tune", "wilson", "win_rates"]

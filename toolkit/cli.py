@@ -142,8 +142,20 @@ def _player_count(spec, args) -> dict:
 
 
 def _rules(spec, args):
-    return spec.Rules.from_assignments(args.set or [], preset=args.preset or "standard",
-                                       **_player_count(spec, args))
+    """The rules the options name: ``--preset`` (or a variant file, ``--rules FILE``) with ``--set`` and
+    ``--players`` on top."""
+    path = getattr(args, "rules", None)
+    if path is None:
+        return spec.Rules.from_assignments(args.set or [], preset=args.preset or "standard",
+                                           **_player_count(spec, args))
+    from toolkit.core import variants
+
+    if args.preset:
+        raise ValueError(f"--preset {args.preset} is not allowed with --rules {path}: the variant file names the "
+                         f"preset it starts from")
+    base = variants.load_rules(path, spec.name)
+    changes = {**spec.Rules.parse_assignments(args.set or []), **_player_count(spec, args)}
+    return base.replace(**changes) if changes else base
 
 
 def _progress(args):
@@ -155,7 +167,13 @@ def _rules_label(spec, rules, args) -> str:
     number of players for a game where it varies (``preset standard, 3 players``)."""
     name = rules.preset_name()
     varying = len(spec.seat_counts()) > 1
-    if name:
+    path = getattr(args, "rules", None)
+    if path is not None:
+        from toolkit.core import variants
+
+        shown = [a for a in args.set or [] if not (varying and a.partition("=")[0].strip() == "num_players")]
+        label = f"variant {variants.read(path).name!r} ({path})" + (f" with {' '.join(shown)}" if shown else "")
+    elif name:
         label = f"preset {name}"
     else:
         # the player count is shown on its own below
@@ -314,12 +332,17 @@ def cmd_rules(args) -> int:
     spec = get_spec(args.game)
     Rules = spec.Rules
     players = _player_count(spec, args)
+    if args.save is not None:
+        return _save_variant(spec, args)
+    if args.name is not None or args.note is not None:
+        raise ValueError("--name and --note are not allowed without --save FILE: they are written into the file")
     table = pd.DataFrame(Rules.describe())[["name", "type", "default", "allowed", "doc"]]
-    if args.preset or players:
-        # a column of the values these rules take: a preset's, or the defaults for a player count
-        chosen = Rules.preset(args.preset or "standard", **players)
+    if args.preset or players or args.set or args.rules:
+        # a column of the values these rules take: a preset's, a variant's, or the defaults for a player count
+        chosen = _rules(spec, args)
         kinds = params_of(Rules)
-        header = ", ".join(([args.preset] if args.preset else []) + ([f"{args.players} players"] if players else []))
+        header = ", ".join(([args.preset] if args.preset else []) + ([args.rules] if args.rules else [])
+                           + (["--set"] if args.set else []) + ([f"{args.players} players"] if players else []))
         table.insert(3, header, [kinds[n].kind.format(getattr(chosen, n)) for n in table["name"]])
     print(f"{spec.title} rules (rules_version {Rules.RULES_VERSION}):")
     print()
@@ -332,6 +355,27 @@ def cmd_rules(args) -> int:
         shown = " ".join(f"{k}={params_of(Rules)[k].kind.format(params_of(Rules)[k].kind.check(k, v))}"
                          for k, v in settings.items())
         print(f"  {name}: {shown or '(the defaults)'}")
+    return 0
+
+
+def _save_variant(spec, args) -> int:
+    """``toolkit rules GAME [--preset P | --rules FILE] [--set ...] --save OUT.toml``: the rules as a variant
+    file (``toolkit.core.variants``), read back before it is said written."""
+    from toolkit.core import variants
+
+    rules = _rules(spec, args)
+    out = Path(args.save)
+    if out.suffix != variants.SUFFIX:
+        raise ValueError(f"--save {args.save} is not allowed: a variant file's name ends in {variants.SUFFIX}")
+    if not out.parent.is_dir():
+        raise ValueError(f"--save {args.save} is not allowed: the folder {str(out.parent)!r} does not exist")
+    start = args.preset or (variants.read(args.rules).preset if args.rules else None)
+    variants.save(rules, out, args.name, args.note or "", start)
+    variant = variants.read(out, spec.name)
+    if variant.rules != rules:  # a file that does not give these rules back is never left said written
+        raise RuntimeError(f"{out} does not read back as the rules saved: a defect, please report it")
+    changes = " ".join(f"{k}={v}" for k, v in variant.changes().items()) or "(none)"
+    print(f"wrote {out}: {spec.name} variant {variant.name!r}, preset {variant.preset}, changes {changes}")
     return 0
 
 
@@ -832,6 +876,7 @@ def cmd_tune(args) -> int:
         output.write_text(json.dumps(found.to_json(), indent=1) + "\n")
         print(f"\nwrote {output}")
     base_flags = [f"--preset {args.preset}"] if args.preset else []
+    base_flags += [f"--rules {args.rules}"] if args.rules else []
     base_flags += [f"--players {args.players}"] if args.players else []
     base_flags += [f"--policies {found.settings['policies']}"]  # the players the tuning ran with
     varied = {d.name for d in found.dimensions}
@@ -1015,6 +1060,10 @@ def _add_run_options(p, *, n_default):
 
 def _add_rules_options(p):
     p.add_argument("--preset", default=None, help="rule preset (default standard; see `toolkit rules GAME`)")
+    p.add_argument("--rules", default=None, metavar="FILE",
+                   help="the rules of a variant file (FILE.toml, written by `toolkit rules GAME ... --save FILE` or "
+                        "the dashboard), or of a run's sidecar (X.json, or the X.csv / X.parquet it describes); "
+                        "--set and --players apply on top")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29, "
                         "--set consolation_range=3..5 or --set capture_matrix=bear:fox/hunter")
@@ -1069,9 +1118,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=cmd_warm)
 
-    p = _game_command(sub, "rules", cmd_rules, "a game's rule parameters and presets")
-    p.add_argument("--preset", default=None, help="also show this preset's values")
-    _add_players_option(p)
+    p = _game_command(sub, "rules", cmd_rules, "a game's rule parameters and presets; with --save, write the rules "
+                                               "as a variant file")
+    _add_rules_options(p)
+    p.add_argument("--save", default=None, metavar="FILE.toml",
+                   help="write these rules (--preset or --rules, with --set and --players) as a variant file that "
+                        "every command reads with --rules FILE")
+    p.add_argument("--name", default=None, help="the variant's name in the file (default: the file's name)")
+    p.add_argument("--note", default=None, help="a note kept in the file")
 
     p = _game_command(sub, "simulate", cmd_simulate, "simulate games; print a summary or write one row per game")
     _add_run_options(p, n_default=10_000)

@@ -584,14 +584,17 @@ def params_of(rules_cls) -> dict[str, Param]:
 class RulesBase:
     """Mixin for a game's frozen ``Rules`` dataclass.
 
-    Subclasses set ``GAME``, ``PRESETS`` (name -> dict of overrides) and
-    ``RULES_VERSION``, and may override :meth:`validate` for constraints
+    Subclasses set ``GAME``, ``PRESETS`` (name -> dict of overrides),
+    ``RULES_VERSION`` and ``RULES_HISTORY``, and may override :meth:`validate` for constraints
     between fields (raise ``ValueError`` naming both fields).
     """
 
     GAME: ClassVar[str] = ""
     PRESETS: ClassVar[dict] = {"standard": {}}
     RULES_VERSION: ClassVar[int] = 1
+    # version -> what changed in it, in a sentence: a variant file written for an older version is refused
+    # with these (toolkit.core.variants); a game that raises RULES_VERSION says here what changed
+    RULES_HISTORY: ClassVar[dict] = {1: "the first version"}
 
     def __post_init__(self):
         specs = params_of(type(self))
@@ -633,8 +636,13 @@ class RulesBase:
     @classmethod
     def from_assignments(cls, assignments: Iterable[str], preset: str = "standard", **overrides):
         """Build from CLI ``NAME=VALUE`` strings on top of a preset."""
+        return cls.preset(preset, **{**overrides, **cls.parse_assignments(assignments)})
+
+    @classmethod
+    def parse_assignments(cls, assignments: Iterable[str]) -> dict:
+        """CLI ``NAME=VALUE`` strings as ``{name: value}``, each value checked."""
         specs = params_of(cls)
-        values = dict(overrides)
+        values = {}
         for text in assignments:
             name, sep, raw = text.partition("=")
             name = name.strip()
@@ -643,7 +651,7 @@ class RulesBase:
             if name not in specs:
                 raise ValueError(f"unknown parameter {name!r} for {cls.GAME}: one of {', '.join(specs)}")
             values[name] = specs[name].kind.parse(name, raw)
-        return cls.preset(preset, **values)
+        return values
 
     @classmethod
     def from_json(cls, obj: Mapping):
