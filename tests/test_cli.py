@@ -118,10 +118,10 @@ def test_simulate_output_writes_csv_and_sidecar(capsys, tmp_path):
             "--set", "extra_throw_enabled=false", "--policies", "greedy,random", "--no-progress"]
     code, out, _ = run(capsys, *argv, "-o", str(out_csv), "--summary")
     assert code == 0
-    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'out.json'}"
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'out.csv.json'}"
     df = pd.read_csv(out_csv)
     assert len(df) == 500 and df["game_index"].tolist() == list(range(500))
-    meta = json.loads((tmp_path / "out.json").read_text())
+    meta = json.loads((tmp_path / "out.csv.json").read_text())
     assert meta["seed"] == 7 and meta["n_games"] == 500 and meta["policies"] == ["greedy", "random"]
     assert meta["rules"]["throw_mode"] == "simplified" and meta["rules"]["extra_throw_enabled"] is False
     # the streaming summary (no -o) prints the very same numbers as the per-game frame
@@ -132,14 +132,14 @@ def test_simulate_output_writes_csv_and_sidecar(capsys, tmp_path):
 
 def test_simulate_output_without_summary_prints_only_the_files(capsys, tmp_path):
     code, out, _ = run(capsys, "simulate", "valhalla", "-n", "50", "-o", str(tmp_path / "o.csv"), "--no-progress")
-    assert code == 0 and out.splitlines() == [f"wrote {tmp_path / 'o.csv'}, {tmp_path / 'o.json'}"]
+    assert code == 0 and out.splitlines() == [f"wrote {tmp_path / 'o.csv'}, {tmp_path / 'o.csv.json'}"]
 
 
 def test_simulate_set_safe_squares(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "valhalla", "-n", "200", "--set", "safe_squares=1,2,3,4,5,29",
                        "-o", str(tmp_path / "s.csv"), "--no-progress")
     assert code == 0, err
-    meta = json.loads((tmp_path / "s.json").read_text())
+    meta = json.loads((tmp_path / "s.csv.json").read_text())
     assert meta["rules"]["safe_squares"] == [1, 2, 3, 4, 5, 29]
     assert meta["preset"] is None
 
@@ -198,14 +198,14 @@ def test_compare_prints_every_pair_and_the_matrix(capsys, tmp_path):
     assert greedy_row[0] == "greedy" and float(greedy_row[1]) > 0.5 and greedy_row[4] == "0.5000"
     table = pd.read_csv(tmp_path / "t.csv")
     assert len(table) == 4
-    meta = json.loads((tmp_path / "t.json").read_text())
+    meta = json.loads((tmp_path / "t.csv.json").read_text())
     assert meta["seed"] == 3 and meta["policies"] == ["random", "greedy"]
 
 
 def test_report_writes_csv_odds_and_plots(capsys, tmp_path):
     code, out, _ = run(capsys, "report", "-n", "300", "--seed", "2", "--out", str(tmp_path), "--no-progress")
     assert code == 0
-    for name in ("valhalla.csv", "valhalla.json", "valhalla_odds.csv", "valhalla_win_rates.png",
+    for name in ("valhalla.csv", "valhalla.csv.json", "valhalla_odds.csv", "valhalla_win_rates.png",
                  "valhalla_length.png", "summary.csv"):
         assert (tmp_path / name).stat().st_size > 0, name
     lines = out.splitlines()
@@ -213,7 +213,7 @@ def test_report_writes_csv_odds_and_plots(capsys, tmp_path):
     assert lines[1].split()[:3] == ["valhalla", "300", "greedy,greedy"]
     assert lines[2].split()[:3] == ["herrlof", "300", "greedy,greedy"]  # every registered game
     assert lines[3].split()[:3] == ["halali", "300", "greedy,greedy"]
-    assert json.loads((tmp_path / "valhalla.json").read_text())["policies"] == ["greedy", "greedy"]
+    assert json.loads((tmp_path / "valhalla.csv.json").read_text())["policies"] == ["greedy", "greedy"]
     assert len(pd.read_csv(tmp_path / "valhalla_odds.csv")) == 8
     summary = pd.read_csv(tmp_path / "summary.csv", index_col="game")
     assert summary.loc["valhalla", "games"] == 300
@@ -234,7 +234,7 @@ def test_installed_entry_point_bad_set_value():
 def test_simulate_output_parquet(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "valhalla", "-n", "100", "-o", str(tmp_path / "p.parquet"), "--no-progress")
     assert code == 0, err
-    assert len(pd.read_parquet(tmp_path / "p.parquet")) == 100 and (tmp_path / "p.json").exists()
+    assert len(pd.read_parquet(tmp_path / "p.parquet")) == 100 and (tmp_path / "p.parquet.json").exists()
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
@@ -249,7 +249,7 @@ def test_simulate_output_is_the_saved_frame_byte_for_byte(capsys, tmp_path, suff
                              progress=False)
     saved = toolkit.save(frame, tmp_path / f"api{suffix}")
     assert (tmp_path / f"cli{suffix}").read_bytes() == saved[0].read_bytes()
-    assert json.loads((tmp_path / "cli.json").read_text()) == json.loads(saved[1].read_text())
+    assert json.loads((tmp_path / f"cli{suffix}.json").read_text()) == json.loads(saved[1].read_text())
 
 
 def test_too_many_games_to_keep_is_one_line(capsys, tmp_path):
@@ -342,11 +342,11 @@ def test_simulate_herrlof_output_set_and_summary(capsys, tmp_path):
             "--set", "effect_6=off", "--policies", "greedy,random", "--no-progress"]
     code, out, err = run(capsys, *argv, "-o", str(out_csv), "--summary")
     assert code == 0, err
-    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'h.json'}"
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'h.csv.json'}"
     df = pd.read_csv(out_csv)
     assert len(df) == 300 and df["game_index"].tolist() == list(range(300))
     assert (df["turns"] == 12 * df["rounds"]).all() and (df["swaps_0"] == 0).all() and (df["swaps_1"] == 0).all()
-    meta = json.loads((tmp_path / "h.json").read_text())
+    meta = json.loads((tmp_path / "h.csv.json").read_text())
     assert meta["game"] == "herrlof" and meta["policies"] == ["greedy", "random"] and meta["preset"] is None
     assert meta["rules"]["hand_size"] == 12 and meta["rules"]["consolation_range"] == [3, 4]
     code, streamed, _ = run(capsys, *argv)
@@ -359,7 +359,7 @@ def test_simulate_herrlof_lookahead_with_samples(capsys, tmp_path):
                          "-o", str(tmp_path / "l.csv"), "--summary", "--no-progress")
     assert code == 0, err
     assert "policies lookahead:4,random" in out
-    assert json.loads((tmp_path / "l.json").read_text())["policies"] == ["lookahead:4", "random"]
+    assert json.loads((tmp_path / "l.csv.json").read_text())["policies"] == ["lookahead:4", "random"]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -404,7 +404,7 @@ def test_compare_herrlof_with_lookahead_samples(capsys, tmp_path):
     table = pd.read_csv(tmp_path / "c.csv")
     assert len(table) == 9 and (table["games"] == 6).all()
     assert (table["mean_turns"] >= 15).all()
-    assert json.loads((tmp_path / "c.json").read_text())["policies"] == names
+    assert json.loads((tmp_path / "c.csv.json").read_text())["policies"] == names
 
 
 def test_report_herrlof_writes_csv_odds_and_plots(capsys, tmp_path):
@@ -414,7 +414,7 @@ def test_report_herrlof_writes_csv_odds_and_plots(capsys, tmp_path):
     code, out, err = run(capsys, "report", "herrlof", "-n", "300", "--seed", "2", "--out", str(tmp_path),
                          "--no-progress")
     assert code == 0, err
-    for name in ("herrlof.csv", "herrlof.json", "herrlof_odds.csv", "herrlof_win_rates.png", "herrlof_length.png",
+    for name in ("herrlof.csv", "herrlof.csv.json", "herrlof_odds.csv", "herrlof_win_rates.png", "herrlof_length.png",
                  "summary.csv"):
         assert (tmp_path / name).stat().st_size > 0, name
     assert not (tmp_path / "valhalla.csv").exists()
@@ -551,7 +551,7 @@ def test_simulate_halali_output_mappings_exits_and_match(capsys, tmp_path):
             "--policies", "greedy,random", "--no-progress"]
     code, out, err = run(capsys, *argv, "-o", str(out_csv), "--summary")
     assert code == 0, err
-    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'h.json'}"
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'h.csv.json'}"
     df = pd.read_csv(out_csv)
     assert len(df) == 200 and df["game_index"].tolist() == list(range(200))
     kinds = list(HALALI_POINTS)
@@ -580,7 +580,7 @@ def test_simulate_halali_output_mappings_exits_and_match(capsys, tmp_path):
     assert (df["plies"] == df["turns"] - df["passes_0"] - df["passes_1"]).all()  # a pass is no decision
     assert (df["winner"] == df["win_1"] - (df["result"] != "win").astype(int)).all()
     assert (df["first_seat"] == df["first_player"]).all()  # the first mover of the match's first game (H-8)
-    meta = json.loads((tmp_path / "h.json").read_text())
+    meta = json.loads((tmp_path / "h.csv.json").read_text())
     assert meta["game"] == "halali" and meta["policies"] == ["greedy", "random"] and meta["preset"] is None
     assert meta["rules"]["points"] == points and meta["rules"]["match_games"] == 2
     assert meta["rules"]["capture_matrix"]["bear"] == ["fox", "hunter"]
@@ -600,7 +600,7 @@ def test_simulate_halali_single_game_has_no_second_game(capsys, tmp_path):
     df = pd.read_csv(tmp_path / "l.csv")
     assert (df["game2_winner"] == -2).all() and (df["game1_winner"] == df["winner"]).all()
     assert (df["reveals_0"] + df["reveals_1"] == 48).all() and (df["colour_0"] == 0).all()
-    assert json.loads((tmp_path / "l.json").read_text())["policies"] == ["lookahead", "greedy"]
+    assert json.loads((tmp_path / "l.csv.json").read_text())["policies"] == ["lookahead", "greedy"]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -646,7 +646,7 @@ def test_compare_halali_every_pair(capsys, tmp_path):
     table = pd.read_csv(tmp_path / "c.csv")
     assert len(table) == 9 and (table["games"] == 10).all()
     assert (table["mean_turns"] >= 48).all()  # every game reveals all 48 tiles, one action each
-    assert json.loads((tmp_path / "c.json").read_text())["policies"] == names
+    assert json.loads((tmp_path / "c.csv.json").read_text())["policies"] == names
 
 
 def test_report_halali_writes_csv_odds_and_plots(capsys, tmp_path):
@@ -656,7 +656,7 @@ def test_report_halali_writes_csv_odds_and_plots(capsys, tmp_path):
     code, out, err = run(capsys, "report", "halali", "-n", "300", "--seed", "2", "--out", str(tmp_path),
                          "--no-progress")
     assert code == 0, err
-    for name in ("halali.csv", "halali.json", "halali_odds.csv", "halali_win_rates.png", "halali_length.png",
+    for name in ("halali.csv", "halali.csv.json", "halali_odds.csv", "halali_win_rates.png", "halali_length.png",
                  "summary.csv"):
         assert (tmp_path / name).stat().st_size > 0, name
     assert not (tmp_path / "valhalla.csv").exists() and not (tmp_path / "herrlof.csv").exists()
@@ -769,7 +769,7 @@ def test_simulate_attila_output_columns(capsys, tmp_path):
     argv = ["simulate", "attila", "--players", "3", "-n", "300", "--seed", "5", "--policies", "greedy", "--no-progress"]
     code, out, err = run(capsys, *argv, "-o", str(out_csv), "--summary")
     assert code == 0, err
-    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'a.json'}"
+    assert out.splitlines()[0] == f"wrote {out_csv}, {tmp_path / 'a.csv.json'}"
     df = pd.read_csv(out_csv)
     rules = GAMES["attila"].Rules(num_players=3)
     assert df.columns.tolist() == ["game_index", "first_seat", *GAMES["attila"].result_columns(rules)]
@@ -785,7 +785,7 @@ def test_simulate_attila_output_columns(capsys, tmp_path):
     assert set(df["result"]) <= {"win", "shared", "aborted"}
     wins = df[["win_0", "win_1", "win_2"]].sum(axis=1)
     assert (wins == df["n_winners"]).all() and ((df["winner"] == -1) == (df["n_winners"] != 1)).all()
-    meta = json.loads((tmp_path / "a.json").read_text())
+    meta = json.loads((tmp_path / "a.csv.json").read_text())
     assert meta["game"] == "attila" and meta["policies"] == ["greedy"] * 3 and meta["preset"] == "standard"
     assert meta["rules"]["num_players"] == 3 and meta["rules"]["two_player_second_place_gap"] is None
     # the streaming summary (no -o) prints the very same numbers, shared wins included
@@ -848,7 +848,7 @@ def test_compare_attila_three_players_rotates_the_seats(capsys, tmp_path):
     assert greedy_row[0] == "greedy" and float(greedy_row[1]) > 1 / 3
     table = pd.read_csv(tmp_path / "c.csv")
     assert len(table) == 4 and (table["seats"] == 3).all() and (table["games"] == 100).all()
-    assert json.loads((tmp_path / "c.json").read_text())["rules"]["num_players"] == 3
+    assert json.loads((tmp_path / "c.csv.json").read_text())["rules"]["num_players"] == 3
 
 
 def test_compare_attila_two_players_is_the_pair_table(capsys):
@@ -919,7 +919,7 @@ def test_simulate_walhalla_draw_18_and_the_variable_preset(capsys, tmp_path):
     lengths = pd.read_csv(tmp_path / "v.csv")[["length_0", "length_1", "length_2"]].to_numpy()
     assert {tuple(sorted(row)) for row in lengths} == {(5, 5, 8), (5, 6, 7), (6, 6, 6)}
     assert {tuple(row) for row in lengths} > {(8, 5, 5), (5, 8, 5), (5, 5, 8)}
-    meta = json.loads((tmp_path / "v.json").read_text())
+    meta = json.loads((tmp_path / "v.csv.json").read_text())
     assert meta["preset"] == "variable" and meta["rules"]["peninsula_tiles"] == "draw_18"
     # a fixed list is a --set that names no preset
     code, out, err = run(capsys, *argv, "--set", "peninsula_tiles=5,6,7", "-o", str(tmp_path / "f.csv"), "--summary")
@@ -1012,7 +1012,7 @@ def test_compare_walhalla_rotates_the_tested_policy_through_four_seats(capsys, t
     assert greedy_row[0] == "greedy" and float(greedy_row[1]) > 0.5  # greedy against three random players
     table = pd.read_csv(tmp_path / "c.csv")
     assert len(table) == 4 and (table["seats"] == 4).all() and (table["games"] == 200).all()
-    meta = json.loads((tmp_path / "c.json").read_text())
+    meta = json.loads((tmp_path / "c.csv.json").read_text())
     assert meta["rules"]["num_players"] == 4 and meta["policies"] == ["random", "greedy"]
 
 
@@ -1026,7 +1026,7 @@ def test_report_walhalla_prints_four_seats(capsys, tmp_path):
     lines = out.splitlines()
     assert "seat 3 wins [95% CI]" in lines[0] and "shared wins" in lines[0]
     assert lines[1].split()[:3] == ["walhalla", "100", "greedy,greedy,greedy,greedy"]
-    for name in ("walhalla.csv", "walhalla.json", "walhalla_odds.csv", "walhalla_win_rates.png",
+    for name in ("walhalla.csv", "walhalla.csv.json", "walhalla_odds.csv", "walhalla_win_rates.png",
                  "walhalla_length.png", "summary.csv"):
         assert (tmp_path / name).stat().st_size > 0, name
     # the help gives the default number of games of each game that plays fewer than 200,000
@@ -1046,3 +1046,14 @@ def test_installed_entry_point_walhalla_players_out_of_range():
                           capture_output=True, text=True, timeout=120, env=dict(os.environ))
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines() == ["toolkit: error: --players 5 is not allowed: an integer in 3..4"]
+
+
+def test_compare_with_one_policy_says_it_is_self_play(capsys):
+    """Issue 51: ``compare --policies random`` printed a one-cell matrix and no word on what it played."""
+    code, out, err = run(capsys, "compare", "valhalla", "--policies", "greedy", "-n", "50", "--no-progress")
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == ("one policy: greedy against itself in every seat (self-play: the seats' "
+                                            "edge, no comparison); give two or more to compare them, e.g. "
+                                            "--policies greedy,random")
+    code, out, err = run(capsys, "compare", "valhalla", "--policies", "greedy,random", "-n", "50", "--no-progress")
+    assert code == 0 and "one policy" not in out  # the control: two policies are compared

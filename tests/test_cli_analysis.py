@@ -38,7 +38,7 @@ def test_sweep_prints_one_row_per_variant_and_writes_csv(capsys, tmp_path):
     assert len(table) == 6
     assert table[["zero_runes_value", "extra_throw_enabled"]].values.tolist() == [
         [4, False], [4, True], [5, False], [5, True], [6, False], [6, True]]
-    assert (tmp_path / "sweep.json").exists()
+    assert (tmp_path / "sweep.csv.json").exists()
 
 
 def test_sweep_on_a_multiplayer_game(capsys):

@@ -2,10 +2,12 @@
 is written in the format its suffix names (issue 36, points 14 and 15).
 
 A refused path (a suffix the command does not write, a folder, a path under a file, a folder that does
-not take a new file) exits 2 with one line naming the option, and no game is played: every game goes
-through the kernel driver's ``Blocks.__call__``, which the refusal tests make fail.  An accepted path in
-a folder that does not exist yet is created; ``.parquet`` holds Parquet (read back by pyarrow) with the
-same table as ``.csv``, and both hold the numbers the Python API gives for the same run.
+not take a new file, a folder that does not exist) exits 2 with one line naming the option, and no game is
+played: every game goes through the kernel driver's ``Blocks.__call__``, which the refusal tests make fail.
+A missing folder is refused, not made (issue 51: ``simulate -o /nonexistent_dir/x.csv`` made the folder, at
+the root of the disk for a typo); a report's folder is made, but not the folder it goes in.  ``.parquet``
+holds Parquet (read back by pyarrow) with the same table as ``.csv``, each with a sidecar of its own
+(``X.csv.json``, ``X.parquet.json``), and both hold the numbers the Python API gives for the same run.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from toolkit.analysis import metrics
 from toolkit.cli import main
 from toolkit.core import driver, results
 
-UNWRITABLE = "/proc/toolkit-no-such-folder"  # /proc takes no new file, whoever runs the tests
+UNWRITABLE = "/proc"  # takes no new file, whoever runs the tests
 
 # command -> (its argv without the output option, the option, the suffixes it writes)
 COMMANDS = {
@@ -66,10 +68,11 @@ def _bad_paths(tmp_path, suffix):
         "folder": (str(tmp_path / f"folder{suffix}"), "it is a folder"),
         "under a file": (str(a_file / f"out{suffix}"), "is a file, not a folder"),
         "unwritable": (f"{UNWRITABLE}/out{suffix}", "does not take a new file"),
+        "missing folder": (str(tmp_path / "typo" / "deeper" / f"out{suffix}"), "does not exist (make it first)"),
     }
 
 
-@pytest.mark.parametrize("kind", ["suffix", "folder", "under a file", "unwritable"])
+@pytest.mark.parametrize("kind", ["suffix", "folder", "under a file", "unwritable", "missing folder"])
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_bad_output_is_refused_before_any_game(capsys, tmp_path, no_games, command, kind):
     argv, option, suffixes = COMMANDS[command]
@@ -79,16 +82,18 @@ def test_a_bad_output_is_refused_before_any_game(capsys, tmp_path, no_games, com
     assert code == 2, out
     assert err.count("\n") == 1 and err.startswith(f"toolkit: error: {name}={path!r} is not allowed: "), err
     assert reason in err
-    assert not list(tmp_path.glob("out*")) and not list(tmp_path.glob("*/out*"))
+    assert not list(tmp_path.glob("out*")) and not list(tmp_path.glob("*/out*")) and not (tmp_path / "typo").exists()
 
 
-@pytest.mark.parametrize("kind", ["under a file", "unwritable"])
+@pytest.mark.parametrize("kind", ["under a file", "unwritable", "missing folder"])
 @pytest.mark.parametrize("command", list(FOLDER_COMMANDS))
 def test_a_bad_output_folder_is_refused_before_any_game(capsys, tmp_path, no_games, command, kind):
-    path, reason = _bad_paths(tmp_path, ".csv")[kind]
+    path, reason = {"under a file": _bad_paths(tmp_path, ".csv")["under a file"],
+                    "unwritable": (f"{UNWRITABLE}/toolkit-no-such-folder", "does not take a new file"),
+                    "missing folder": (str(tmp_path / "typo" / "html"), "does not exist (make it first)")}[kind]
     code, _, err = run(capsys, *FOLDER_COMMANDS[command], path)
     assert code == 2 and err.count("\n") == 1 and reason in err
-    assert f"{command.split('--')[1]}={path!r} is not allowed" in err
+    assert f"{command.split('--')[1]}={path!r} is not allowed" in err and not (tmp_path / "typo").exists()
 
 
 def test_the_negative_control_a_good_path_does_play(capsys, tmp_path, no_games):
@@ -102,16 +107,19 @@ def _read(path):
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare", "metrics", "ladder", "sweep"])
-def test_a_new_folder_is_made_and_each_suffix_writes_its_format(capsys, tmp_path, command):
+def test_each_suffix_writes_its_format_with_a_sidecar_of_its_own(capsys, tmp_path, command):
     argv, option, _ = COMMANDS[command]
     written = {}
     for suffix in (".csv", ".parquet"):
-        target = tmp_path / suffix[1:] / "deeper" / f"table{suffix}"
+        target = tmp_path / f"table{suffix}"
         code, out, err = run(capsys, *argv, "--seed", "3", option, str(target))
         assert code == 0, err
-        assert str(target) in out and target.exists() and target.with_suffix(".json").exists()
+        assert str(target) in out and target.exists() and (tmp_path / f"table{suffix}.json").exists()
         written[suffix] = _read(target)
-    with open(tmp_path / "parquet" / "deeper" / "table.parquet", "rb") as f:
+    # one name in both formats: two sidecars, each describing its own file
+    assert json.loads((tmp_path / "table.csv.json").read_text()) == json.loads((tmp_path / "table.parquet.json").read_text())
+    assert not (tmp_path / "table.json").exists()
+    with open(tmp_path / "table.parquet", "rb") as f:
         assert f.read(4) == b"PAR1"  # Parquet's magic bytes, not CSV text under a .parquet name
     csv, parquet = written[".csv"], written[".parquet"]
     assert list(csv.columns) == list(parquet.columns) and len(csv) == len(parquet) > 0
@@ -130,7 +138,7 @@ def test_the_ladder_file_holds_the_ladder(capsys, tmp_path):
     assert found.index.tolist() == table.index.tolist()
     for column in ("rating", "rating_low", "first_player_advantage", "skill_gap_high"):
         assert found[column].tolist() == pytest.approx(table[column].tolist()), column
-    assert json.loads(target.with_suffix(".json").read_text())["answer"] == table.attrs["answer"]
+    assert json.loads(results.sidecar_path(target).read_text())["answer"] == table.attrs["answer"]
 
 
 def test_the_metrics_file_holds_the_metrics(capsys, tmp_path):
@@ -143,12 +151,40 @@ def test_the_metrics_file_holds_the_metrics(capsys, tmp_path):
     assert found["value"].tolist() == pytest.approx(table["value"].astype(float).tolist(), nan_ok=True)
 
 
-def test_the_plot_and_the_tuning_go_in_a_new_folder(capsys, tmp_path):
-    plot = tmp_path / "new" / "ladder.png"
-    code, out, err = run(capsys, *COMMANDS["ladder --plot"][0], "--plot", str(plot))
-    assert code == 0, err
-    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    best = tmp_path / "other" / "best.json"
-    code, out, err = run(capsys, *COMMANDS["tune"][0], "-o", str(best))
-    assert code == 0, err
-    assert json.loads(best.read_text())["settings"]["trials"] == 2
+def test_the_plot_and_the_tuning_are_refused_in_a_missing_folder_and_written_in_one_that_exists(capsys, tmp_path):
+    for argv, name, target in ((COMMANDS["ladder --plot"][0], "--plot", tmp_path / "new" / "ladder.png"),
+                               (COMMANDS["tune"][0], "-o", tmp_path / "other" / "best.json")):
+        code, out, err = run(capsys, *argv, name, str(target))
+        assert code == 2 and "does not exist (make it first)" in err and not target.parent.exists()
+        target.parent.mkdir()
+        code, out, err = run(capsys, *argv, name, str(target))
+        assert code == 0, err
+    assert (tmp_path / "new" / "ladder.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads((tmp_path / "other" / "best.json").read_text())["settings"]["trials"] == 2
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
+def test_a_run_stopped_by_a_signal_removes_its_unfinished_file_and_says_so(tmp_path, stop):
+    """Issue 51: stopped by SIGTERM (kill, a job scheduler) the run left its 45 MB ``.part`` file behind,
+    saying nothing; now SIGTERM stops it as Ctrl-C (SIGINT) does: the partial file is removed, the one line
+    on stderr names it, the exit code is 130, and no file that looks complete is left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "z.parquet"
+    part = tmp_path / "z.parquet.part"
+    run_ = subprocess.Popen([sys.executable, "-m", "toolkit.cli", "simulate", "valhalla", "-n", "50000000", "-o",
+                             str(target), "--threads", "1", "--no-progress"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    deadline = time.monotonic() + 120
+    while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline and run_.poll() is None:
+        time.sleep(0.1)
+    assert part.exists() and part.stat().st_size > 0, "the control: the run was writing its file"
+    run_.send_signal(getattr(signal, stop))
+    _, err = run_.communicate(timeout=120)
+    assert run_.returncode == 130
+    assert err.strip().splitlines()[-1] == f"toolkit: interrupted; removed the unfinished {part}"
+    assert sorted(tmp_path.iterdir()) == []

@@ -221,7 +221,7 @@ def test_output_summary_numbers_are_the_frames_and_the_files(capsys, tmp_path, c
     code = main(_argv(game, cli_args, policies, seed, n_games) + ["-o", str(path), "--summary"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert out.splitlines()[0] == f"wrote {path}, {tmp_path / 'run.json'}"
+    assert out.splitlines()[0] == f"wrote {path}, {tmp_path / f'run.{suffix}.json'}"
     frame = _frame(game, rules_kw, policies, seed, n_games)
     _check_summary(out, game, frame, policies, seed, purpose)
     written = pd.read_csv(path) if suffix == "csv" else pd.read_parquet(path)

@@ -51,6 +51,8 @@ HERE = "tests/test_effect_cli.py"
 # (command, option) -> the test that reads the option's effect back ("path::name"); a positional
 # argument is named by its dest.  test_every_option_has_an_effect_test checks this against the parser.
 EFFECTS = {
+    ("report", "--rules"): "tests/test_report_variants.py::test_each_variant_is_set_against_the_baseline_on_the_same_seed",
+    ("report", "--baseline"): "tests/test_report_variants.py::test_a_variant_file_as_the_baseline",
     ("simulate", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("compare", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("metrics", "--rules"): f"{HERE}::test_preset_and_set_are_the_rules_played",
@@ -98,7 +100,7 @@ EFFECTS = {
     ("compare", "--preset"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("compare", "--set"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("compare", "--players"): f"{HERE}::test_players_is_the_player_count_played",
-    ("compare", "--output"): "tests/test_cli_outputs.py::test_a_new_folder_is_made_and_each_suffix_writes_its_format",
+    ("compare", "--output"): "tests/test_cli_outputs.py::test_each_suffix_writes_its_format_with_a_sidecar_of_its_own",
     ("metrics", "game"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("metrics", "--n-games"): f"{HERE}::test_n_is_the_games_of_every_line_up",
     ("metrics", "--seed"): f"{HERE}::test_seed_is_the_seed_of_every_game",
@@ -147,7 +149,7 @@ EFFECTS = {
     ("sweep", "--players"): f"{HERE}::test_players_is_the_player_count_played",
     ("sweep", "--policies"): f"{HERE}::test_policies_are_the_seats_played",
     ("sweep", "--scheduler"): f"{HERE}::test_scheduler_plays_every_game_on_the_cluster",
-    ("sweep", "--output"): "tests/test_cli_outputs.py::test_a_new_folder_is_made_and_each_suffix_writes_its_format",
+    ("sweep", "--output"): "tests/test_cli_outputs.py::test_each_suffix_writes_its_format_with_a_sidecar_of_its_own",
     ("tune", "game"): f"{HERE}::test_preset_and_set_are_the_rules_played",
     ("tune", "--target"): "tests/analysis/test_tuning.py::test_the_json_and_the_set_flags_reproduce_the_tuned_rules",
     ("tune", "--vary"): "tests/analysis/test_tuning.py::test_the_json_and_the_set_flags_reproduce_the_tuned_rules",
@@ -514,8 +516,8 @@ def test_scheduler_plays_every_game_on_the_cluster(capsys, tmp_path, played, clu
         assert code == 0, err
         assert played == [], f"{command} --scheduler played games in this process"
         assert (tmp_path / f"{command}-dask.csv").read_bytes() == (tmp_path / f"{command}-local.csv").read_bytes()
-    assert json.loads((tmp_path / "sweep-dask.json").read_text())["backend"] == "dask"
-    assert json.loads((tmp_path / "sweep-local.json").read_text())["backend"] == "local"
+    assert json.loads((tmp_path / "sweep-dask.csv.json").read_text())["backend"] == "dask"
+    assert json.loads((tmp_path / "sweep-local.csv.json").read_text())["backend"] == "local"
 
 
 # --------------------------------------------------------------------- one command's own options

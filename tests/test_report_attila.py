@@ -34,7 +34,7 @@ def test_attila_is_reported_with_four_greedy_players(written):
     assert table.index.tolist() == list(GAMES) and "attila" in table.index
     row = table.loc["attila"]
     assert row["policies"] == ",".join(GREEDY4) and row["preset"] == "standard" and row["games"] == N
-    meta = json.loads((out / "attila.json").read_text())
+    meta = json.loads((out / "attila.csv.json").read_text())
     assert meta["game"] == "attila" and meta["preset"] == "standard" and meta["policies"] == GREEDY4
     assert meta["seed"] == 3 and meta["n_games"] == N
     assert meta["rules"]["num_players"] == 4 and meta["rules"]["two_player_second_place_gap"] is None

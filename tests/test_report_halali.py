@@ -41,7 +41,7 @@ def test_halali_rows_are_the_default_simulation(written):
     assert (rows["turns"] == rows["main_turns"] + rows["end_turns"]).all()
     assert (rows["reveals_0"] + rows["reveals_1"] == 48).all()
     assert (rows["game2_winner"] == -2).all()  # the standard preset plays single games, not matches
-    meta = json.loads((out / "halali.json").read_text())
+    meta = json.loads((out / "halali.csv.json").read_text())
     assert meta["game"] == "halali" and meta["preset"] == "standard" and meta["policies"] == ["greedy", "greedy"]
     assert meta["seed"] == 3 and meta["n_games"] == N
     assert meta["rules"]["match_games"] == 1 and sorted(meta["rules"]["exit_squares"]) == [

@@ -34,7 +34,7 @@ def test_herrlof_rows_are_the_default_simulation(written):
     assert rows["plies"].tolist() == expected["plies"].tolist()
     assert rows["result"].tolist() == expected["result"].astype(str).tolist()
     assert (rows["turns"] == 15 * rows["rounds"]).all()  # a turn is one trick
-    meta = json.loads((out / "herrlof.json").read_text())
+    meta = json.loads((out / "herrlof.csv.json").read_text())
     assert meta["game"] == "herrlof" and meta["preset"] == "standard" and meta["policies"] == ["greedy", "greedy"]
     assert meta["seed"] == 3 and meta["n_games"] == 250
 

@@ -83,16 +83,18 @@ def test_page_is_self_contained(written, game):
     lowered = text.lower()
     for needle in ('src="http', "src='http", "<link", "<script", "@import", "url(", "<iframe"):
         assert needle not in lowered, needle
-    # every src is an embedded image, every href an anchor on the page
+    # every src is an embedded image, every href an anchor on the page or a CSV file beside it (issue 51)
     assert all(src.startswith("data:image/png;base64,") for src in re.findall(r'src="([^"]*)"', text))
-    assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', text))
+    hrefs = re.findall(r'href="([^"]*)"', text)
+    beside = [h for h in hrefs if not h.startswith("#")]
+    assert beside and all("/" not in h and h.endswith(".csv") and (written[2] / h).is_file() for h in beside), beside
 
 
 @pytest.mark.parametrize("game", GAMES_HERE)
 def test_page_has_every_section(written, game):
     text = page(written[2], game)
     headings = re.findall(r"<h2>\d+\. ([^<]+)</h2>", text)
-    assert headings == [name for _, name in report_html.SECTIONS]
+    assert headings == [name for key, name in report_html.SECTIONS if key != "baseline"]  # a variant's alone
     assert f"<h1>{GAMES[game].title}: designer report</h1>" in text
     for words in ("Provenance", "Rules", "Design metrics", "Tournament", "Ratings", "Strength ladder",
                   "Which decisions matter", "Seat advantage", "Game length", "Final scores", "Exact odds"):
@@ -196,7 +198,7 @@ def test_report_without_html_dir_is_unchanged(written, tmp_path):
                                   table.loc[["valhalla"]].drop(columns="seconds").dropna(axis=1, how="all"),
                                   check_dtype=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["valhalla.csv", "valhalla.json", "valhalla_odds.csv", "valhalla_win_rates.png", "valhalla_length.png",
+        ["valhalla.csv", "valhalla.csv.json", "valhalla_odds.csv", "valhalla_win_rates.png", "valhalla_length.png",
          "summary.csv"])
     assert (tmp_path / "valhalla.csv").read_text() == (out / "valhalla.csv").read_text()
 
@@ -209,7 +211,8 @@ def test_cli_report_html(tmp_path, capsys, monkeypatch):
     assert code == 0
     assert (html_dir / "valhalla.html").is_file()
     assert sorted(p.name for p in html_dir.iterdir()) == sorted(
-        ["valhalla.html"] + [f"valhalla_{name}.csv" for name in CSV_NAMES])
+        ["index.html", "valhalla.html"] + [f"valhalla_{name}.csv" for name in CSV_NAMES])
+    assert 'href="valhalla.html"' in (html_dir / "index.html").read_text()
     assert "valhalla" in capsys.readouterr().out
 
 

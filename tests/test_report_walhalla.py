@@ -36,7 +36,7 @@ def test_walhalla_is_reported_with_four_greedy_players(written):
     assert GAMES["walhalla"].default_policies(GAMES["walhalla"].Rules()) == tuple(GREEDY4)
     row = table.loc["walhalla"]
     assert row["policies"] == ",".join(GREEDY4) and row["preset"] == "standard" and row["games"] == N
-    meta = json.loads((out / "walhalla.json").read_text())
+    meta = json.loads((out / "walhalla.csv.json").read_text())
     assert meta["game"] == "walhalla" and meta["preset"] == "standard" and meta["policies"] == GREEDY4
     assert meta["seed"] == 5 and meta["n_games"] == N
     assert meta["rules"]["num_players"] == 4 and meta["rules"]["peninsula_tiles"] == [6, 6, 6]

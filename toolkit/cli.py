@@ -108,8 +108,8 @@ def _rate(rate, low, high) -> str:
 
 def _check_output(path: str | None, suffixes=(".csv", ".parquet"), name: str = "output") -> Path | None:
     """The output file ``path`` (None without one), refused before any game is played if it cannot be
-    written: the suffix names the format (``toolkit.core.results.check_path``), missing folders are
-    created when it is written.  Every command checks its files here, the same way."""
+    written: the suffix names the format, and the folder must exist (``toolkit.core.results.check_path``).
+    Every command checks its files here, the same way."""
     from toolkit.core.results import check_path
 
     return None if path is None else check_path(path, suffixes, name)
@@ -441,6 +441,11 @@ def cmd_compare(args) -> int:
         _print_pair_comparison(spec, table, args, _rules_label(spec, rules, args))
     if len(set(table.iloc[:, 0])) > 1:
         _print_ratings(table)
+    else:  # issue 51: one policy is self-play, which the tables above do not say on their own
+        (alone,) = set(table.iloc[:, 0])
+        other = next(p for p in spec.policies if p != alone)
+        print(f"\none policy: {alone} against itself in every seat (self-play: the seats' edge, no comparison); "
+              f"give two or more to compare them, e.g. --policies {alone},{other}")
     if output:
         written = results.save(table, output)
         print(f"\nwrote {', '.join(str(p) for p in written)}")
@@ -921,10 +926,14 @@ def cmd_report(args) -> int:
 
     check_folder(args.out, "out")
     if args.html:
-        check_folder(args.html, "html")
+        check_folder(args.html, "html", made=args.out)
     start = time.perf_counter()
+    if args.baseline is not None and not args.rules:
+        raise ValueError(f"--baseline {args.baseline} is not allowed without --rules FILE: the baseline is what each "
+                         f"variant is set against")
     table = report(args.games or None, n_games=args.n_games, seed=args.seed, out_dir=args.out,
-                   threads=args.threads, progress=_progress(args), html_dir=args.html)
+                   threads=args.threads, progress=_progress(args), html_dir=args.html, variants=args.rules or (),
+                   baseline=args.baseline)
     shown = pd.DataFrame({"games": table["games"], "policies": table["policies"]}, index=table.index)
     for seat in range(sum(1 for c in table.columns if c.startswith("win_rate_"))):
         # a game with fewer seats than the widest one leaves its last cells empty
@@ -1062,7 +1071,7 @@ def _add_rules_options(p):
     p.add_argument("--preset", default=None, help="rule preset (default standard; see `toolkit rules GAME`)")
     p.add_argument("--rules", default=None, metavar="FILE",
                    help="the rules of a variant file (FILE.toml, written by `toolkit rules GAME ... --save FILE` or "
-                        "the dashboard), or of a run's sidecar (X.json, or the X.csv / X.parquet it describes); "
+                        "the dashboard), or of a run's sidecar (X.csv.json, or the X.csv / X.parquet it describes); "
                         "--set and --players apply on top")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="override one rule parameter (repeatable), e.g. --set safe_squares=1,2,3,29, "
@@ -1133,7 +1142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", default=None,
                    help="one policy per seat, comma-separated (one name fills all), e.g. greedy,lookahead:16")
     p.add_argument("-o", "--output", default=None,
-                   help="write per-game rows to FILE.csv or FILE.parquet (+ FILE.json), streamed chunk by chunk")
+                   help="write per-game rows to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json), streamed chunk by chunk")
     p.add_argument("--summary", action="store_true", help="print the summary also when writing -o")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the games as tasks on this Dask scheduler (tcp://host:8786) instead of locally; "
@@ -1147,7 +1156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", required=True, help="comma-separated policy names, e.g. random,greedy,lookahead:8")
     _add_run_options(p, n_default=10_000)
     _add_rules_options(p)
-    p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ its sidecar FILE.csv.json or FILE.parquet.json)")
 
     p = _game_command(sub, "metrics", cmd_metrics, "design metrics of one run: balance, completion, duration, "
                                                    "branching, lead changes, decisiveness (and with --skill: skill "
@@ -1156,7 +1165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skill", default=None, metavar="POLICY",
                    help="also measure the skill gap and luck of POLICY (e.g. lookahead) against random")
     p.add_argument("--skill-games", type=int, default=2_000, help="games per seating for --skill (default 2,000)")
-    p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
 
     from toolkit.analysis.strength import LADDER
 
@@ -1169,7 +1178,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--selfplay-games", type=int, default=None,
                    help="games of each policy in every seat for the metrics (default: -n)")
     _add_rules_options(p)
-    p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the metrics against the rating")
 
     from toolkit.analysis.decisions import EPSILON, JUDGE, PER_KIND
@@ -1187,7 +1196,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"options within this win probability of the best are as good as it (default {EPSILON})")
     p.add_argument("--per-kind", type=int, default=PER_KIND,
                    help=f"decisions of each kind judged per game, a seeded sample (default {PER_KIND})")
-    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
 
     p = _game_command(sub, "paired", cmd_paired, "a rule change or a line-up beside a baseline on common seeds: "
                                                  "the headline quantities' differences, from -n games or played "
@@ -1214,7 +1223,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quantity", action="append", default=None, metavar="NAME",
                    help="with --until-settled: what to settle (repeatable): first_player_win_rate (default), "
                         "win_rate_0, ..., no_winner_share, duration_turns, a column of the games, or all")
-    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
 
     p = _game_command(sub, "sweep", cmd_sweep, "a grid of rule variants, each simulated on the same seed, "
                                                "one row of metrics per variant")
@@ -1224,7 +1233,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_options(p, n_default=100_000)
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the variants on this Dask scheduler (tcp://host:8786) instead of locally")
-    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ FILE.json)")
+    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
 
     p = _game_command(sub, "tune", cmd_tune, "search rule values for a design target (Optuna), then check the "
                                              "best on a fresh seed: the tuned rules with 95%% intervals beside the "
@@ -1277,8 +1286,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
     p.set_defaults(func=cmd_app)
 
-    p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG")
-    p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all)")
+    p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG; with --rules, "
+                                      "rule variants beside a baseline")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games (default: all, or none with --rules)")
+    p.add_argument("--rules", action="append", default=None, metavar="FILE",
+                   help="a rule variant file to report (repeatable): its page holds every section of a game's, "
+                        "for its rules, and its headline quantities beside the baseline's on the same seed")
+    p.add_argument("--baseline", default=None, metavar="PRESET|FILE",
+                   help="what each --rules variant is set against: a preset of its game (default standard) or a "
+                        "variant file of the same game")
     p.add_argument("-n", "--n-games", type=int, default=None, help=f"games per game ({_report_games_text()})")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--out", default="data/results", help="output directory (default data/results)")
@@ -1298,6 +1314,20 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse already printed usage and the message
         return exit_.code if isinstance(exit_.code, int) else 2
+    import signal
+
+    from toolkit.core import results
+
+    def stopped(signum, frame):  # SIGTERM (kill, a job scheduler): stop as Ctrl-C stops, cleaning up
+        raise KeyboardInterrupt
+
+    previous = None
+    if args.func is not cmd_app:  # the app has its own (it stops its server's children)
+        try:
+            previous = signal.signal(signal.SIGTERM, stopped)
+        except ValueError:  # not the main thread: a signal cannot be caught there
+            pass
+    removed = len(results.REMOVED)
     try:
         return args.func(args)
     except BrokenPipeError:  # e.g. `toolkit rules valhalla | head`: the reader left, nothing to report
@@ -1309,8 +1339,13 @@ def main(argv=None) -> int:
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        parts = results.REMOVED[removed:]
+        said = f"; removed the unfinished {', '.join(map(str, parts))}" if parts else ""
+        print(f"{PROG}: interrupted{said}", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ the game's default policies (``spec.default_policies``: ``greedy`` in every
 seat for all of them; Attila's and Walhalla's standard presets have 4 players)
 and writes, under ``out_dir``:
 
-``<game>.csv`` + ``<game>.json``
+``<game>.csv`` + ``<game>.csv.json``
     one row per game and its provenance sidecar (:func:`toolkit.core.results.save`);
 ``<game>_odds.csv``
     the game's exact odds table (``spec.odds(rules)``);
@@ -209,8 +209,13 @@ def _skill_and_luck_rows(gap: dict, chance: dict, n_games: int) -> pd.DataFrame:
 
 def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | None = None, seed: int = 0,
                     threads: int | None = None, progress: bool | None = None,
-                    seconds: float | None = None) -> Path:
-    """Write the designer page ``html_dir/<game>.html`` and its CSV tables for one game.
+                    seconds: float | None = None, name: str | None = None, variant=None, versus=None,
+                    baseline: str | None = None) -> Path:
+    """Write the designer page ``html_dir/<name>.html`` (``name`` the game's by default) and its CSV tables.
+
+    A variant's page (``variant``, a :class:`toolkit.core.variants.Variant`) says which variant it is, and
+    ``versus`` (:func:`toolkit.analysis.paired.before_after` of the ``baseline``'s run and ``df``, on the same
+    seed) becomes its section "Against the baseline"; its tuning starts from the variant's rules.
 
     Parameters
     ----------
@@ -267,7 +272,8 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
                       threads=threads, progress=progress)
     ladder_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    tuned = tune_question(spec, n_games=n_games, seed=seed, threads=threads, progress=progress)
+    tuned = tune_question(spec, n_games=n_games, seed=seed, threads=threads, progress=progress,
+                          rules=rules if variant is not None else None)
     tuning_seconds = time.perf_counter() - start
     start = time.perf_counter()
     judged = decisions(spec.name, rules, n_games=sizes["decisions"], seed=seed, policies=list(df.attrs["policies"]),
@@ -290,11 +296,14 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
              "ladder": strength.reset_index(), "decisions": judged.reset_index()}
     if tuned is not None:
         files["tuning"] = tuned.trials
+    if versus is not None:
+        files["baseline"] = versus
+    page_name = name or spec.name
     names = []
     for key, frame in files.items():
-        name = f"{spec.name}_{key}.csv"
-        frame.to_csv(out / name, index=False)
-        names.append(name)
+        file = f"{page_name}_{key}.csv"
+        frame.to_csv(out / file, index=False)
+        names.append(file)
 
     fmt = "ordered pair" if not field else "seating"
     provenance = {
@@ -303,6 +312,9 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
         "toolkit version": __version__,
         "rules version": str(type(rules).RULES_VERSION),
         "preset": str(rules.preset_name() or "custom"),
+        **({"variant": f"{variant.name}: {variant.path or 'no file'}, the {variant.preset} preset with "
+                       + (", ".join(f"{k}={x}" for k, x in variant.changes().items()) or "no change"),
+            "baseline": baseline or "the standard preset"} if variant is not None else {}),
         "seed": str(seed),
         "default run": f"{default_policies}: {len(df):,} games"
                        + (f" in {seconds:.1f} s" if seconds is not None else ""),
@@ -337,32 +349,36 @@ def designer_report(spec, rules, df: pd.DataFrame, html_dir, *, n_games: int | N
     data = report_html.DesignerData(spec=spec, rules=rules, frame=df, metrics=metrics, tournament=table,
                                     matrix=pairs, ratings=rated, seat_advantage=seat_table, odds=odds,
                                     provenance=provenance, files=names, notes=notes, ladder=strength,
-                                    tuning=tuned, tune_command=tune_command(spec, tuned) if tuned else None,
-                                    decisions=judged)
-    page = out / f"{spec.name}.html"
+                                    tuning=tuned, tune_command=tune_command(spec, tuned, variant.path if variant is not None else None)
+                                    if tuned else None,
+                                    decisions=judged, variant=variant, versus=versus, baseline=baseline)
+    page = out / f"{page_name}.html"
     page.write_text(report_html.render(data), encoding="utf-8")
     return page
 
 
 def tune_question(spec, *, n_games: int | None = None, seed: int = 0, threads: int | None = None,
-                  progress: bool | None = None):
+                  progress: bool | None = None, rules=None):
     """The game's own tuning question (``Presentation.tune_question``) answered as the overview notebook answers
-    it at full size: its trials and games per trial (capped at ``n_games``), its players, from its preset,
-    on ``seed``; None for a game without a question."""
+    it at full size: its trials and games per trial (capped at ``n_games``), its players, from its preset (or
+    from ``rules``, a variant's), on ``seed``; None for a game without a question."""
     from toolkit.analysis.tuning import tune
 
     q = spec.presentation.tune_question
     if q is None:
         return None
     games = q.n_games if n_games is None else min(q.n_games, int(n_games))
-    return tune(spec, q.targets, q.vary, trials=q.trials, n_games=games, seed=seed, preset=q.preset,
-                policies=q.policies, skilled=q.skilled, unskilled=q.unskilled, threads=threads, progress=progress)
+    start = {"rules": rules} if rules is not None else {"preset": q.preset}
+    return tune(spec, q.targets, q.vary, trials=q.trials, n_games=games, seed=seed, policies=q.policies,
+                skilled=q.skilled, unskilled=q.unskilled, threads=threads, progress=progress, **start)
 
 
-def tune_command(spec, found) -> str:
-    """The ``toolkit tune`` command that plays the same search as ``found`` (:func:`tune_question`)."""
+def tune_command(spec, found, rules_file=None) -> str:
+    """The ``toolkit tune`` command that plays the same search as ``found`` (:func:`tune_question`), from a
+    variant file's rules where it started from them (``rules_file``)."""
     q, s = spec.presentation.tune_question, found.settings
-    parts = ["toolkit", "tune", spec.name] + (["--preset", q.preset] if q.preset else [])
+    start = ["--rules", str(rules_file)] if rules_file is not None else (["--preset", q.preset] if q.preset else [])
+    parts = ["toolkit", "tune", spec.name] + start
     parts += ["--policies", s["policies"]]
     for metric, goal in q.targets.items():
         parts += ["--target", f"{metric}={goal}"]
@@ -388,14 +404,39 @@ def _lookahead_note(spec, look: str) -> str:
             + ", fewer so that the page's runs stay short; the tournament rates this setting")
 
 
+def _baseline_of(variant, baseline) -> tuple:
+    """``(rules, label)`` a variant is set against: a preset at its number of players (default standard), or a
+    variant file of the same game."""
+    from toolkit.core import variants as variant_files
+
+    spec = get_spec(variant.game)
+    players = {"num_players": variant.rules.num_players} if hasattr(variant.rules, "num_players") else {}
+    if baseline is None or (isinstance(baseline, str) and baseline in spec.Rules.PRESETS):
+        preset = baseline or DEFAULT_PRESET
+        return spec.Rules.preset(preset, **players), f"the {preset} preset"
+    if isinstance(baseline, str) and not baseline.endswith(variant_files.SUFFIX) and not Path(baseline).exists():
+        raise ValueError(f"baseline={baseline!r} is not allowed: a preset of {spec.name} "
+                         f"({', '.join(spec.Rules.PRESETS)}) or a variant file")
+    other = variant_files.read(baseline, variant.game)
+    return other.rules, f"the variant {other.name} ({baseline})"
+
+
 def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/results",
-           threads: int | None = None, progress: bool | None = None, html_dir=None) -> pd.DataFrame:
-    """Simulate every named game with its defaults and write CSV, odds and PNG files.
+           threads: int | None = None, progress: bool | None = None, html_dir=None, variants=(),
+           baseline=None) -> pd.DataFrame:
+    """Simulate every named game with its defaults, and every variant, and write CSV, odds and PNG files.
 
     Parameters
     ----------
     games : str or sequence of str, optional
-        Game names (default: every registered game).
+        Game names (default: every registered game, or none when ``variants`` are given).
+    variants : sequence of paths
+        Rule variant files (:mod:`toolkit.core.variants`): each is reported as a game is, under the name
+        ``<game>--<file's stem>``, with its default run beside the ``baseline``'s on the same seed and players
+        (:func:`toolkit.analysis.paired.before_after`; on its page, "Against the baseline").
+    baseline : str or path, optional
+        What each variant is set against: a preset's name (default ``standard``) at the variant's number of
+        players, or a variant file of the same game.
     n_games : int, optional
         Games per game (default each game's ``GameSpec.presentation.report_games``).
     seed : int
@@ -418,25 +459,35 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         ``seconds`` (simulation wall time).
         Also written to ``out_dir/summary.csv``.
     """
+    from toolkit.analysis import paired
+    from toolkit.core import variants as variant_files
     from toolkit.games import GAMES
 
+    if isinstance(variants, (str, Path)):
+        variants = [variants]
     if games is None:
-        games = list(GAMES)
+        games = [] if variants else list(GAMES)
     elif isinstance(games, str):
         games = [games]
-    # every name and setting is checked before the first (long) run starts
+    # every name, file and setting is checked before the first (long) run starts
     specs = [get_spec(g) for g in games]
+    chosen = [variant_files.read(path) for path in variants]
+    against = [_baseline_of(v, baseline) for v in chosen]
+    names = [f"{v.game}--{Path(v.path).stem}" for v in chosen]
+    if len(set(names)) < len(names):
+        raise ValueError(f"variants={[str(v.path) for v in chosen]} is not allowed: two files of one game share a "
+                         f"name ({', '.join(sorted({n for n in names if names.count(n) > 1}))})")
     if n_games is not None and (isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer))
                                 or n_games < 1):
         raise ValueError(f"n_games={n_games!r} is not allowed: an integer >= 1")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     if html_dir is not None:
-        for spec in specs:  # the page's lookahead setting, checked before the default runs
+        for spec in [*specs, *(get_spec(v.game) for v in chosen)]:  # the page's lookahead, before the runs
             spec.check_policy_name(html_sizes(spec.name, n_games)["lookahead"])
         Path(html_dir).mkdir(parents=True, exist_ok=True)
 
-    rows = []
+    rows, pages = [], []
     for spec in specs:
         rules = resolve_rules(spec, None, DEFAULT_PRESET)
         policies = spec.default_policies(rules)
@@ -452,9 +503,39 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
         if html_dir is not None:
             designer_report(spec, rules, df, html_dir, n_games=n_games, seed=seed, threads=threads,
                             progress=progress, seconds=seconds)
+            pages.append((spec.title, f"{spec.name}.html", f"{spec.description}; the {DEFAULT_PRESET} preset, "
+                                                           f"{_policies_text(policies)}, {len(df):,} games"))
+    for variant, (base_rules, base_label), name in zip(chosen, against, names):
+        spec = get_spec(variant.game)
+        policies = spec.default_policies(variant.rules)
+        games = n_games if n_games is not None else spec.presentation.report_games
+        start = time.perf_counter()
+        df = simulate(spec, variant.rules, games, seed=seed, policies=policies, threads=threads, keep="games",
+                      progress=progress)
+        seconds = time.perf_counter() - start
+        base = simulate(spec, base_rules, games, seed=seed, policies=policies, threads=threads, keep="games",
+                        progress=progress)
+        versus = paired.before_after(base, df)
+        results.save(df, out / f"{name}.csv")
+        spec.odds(variant.rules).to_csv(out / f"{name}_odds.csv", index=False)
+        rows.append({**_summary_row(df, spec, seconds), "game": name})
+        if html_dir is not None:
+            designer_report(spec, variant.rules, df, html_dir, n_games=n_games, seed=seed, threads=threads,
+                            progress=progress, seconds=seconds, name=name, variant=variant, versus=versus,
+                            baseline=base_label)
+            moved = [r.quantity for r in versus.itertuples() if r.measurable]
+            pages.append((f"{spec.title}: {variant.name}", f"{name}.html",
+                          f"the variant {variant.path}, against {base_label}: "
+                          + (f"moved {', '.join(moved)}" if moved else "no headline quantity moved measurably")
+                          + f" ({len(df):,} games each)"))
+    if html_dir is not None:
+        from toolkit.viz import report_html
+
+        (Path(html_dir) / "index.html").write_text(report_html.index_page(pages), encoding="utf-8")
     table = pd.DataFrame(rows).set_index("game")
     # a wider game's seat columns go beside the others' (the rows' first seen order would put them last)
-    seats = max(spec.seats(resolve_rules(spec, None, DEFAULT_PRESET)) for spec in specs)
+    seats = max([spec.seats(resolve_rules(spec, None, DEFAULT_PRESET)) for spec in specs]
+                + [get_spec(v.game).seats(v.rules) for v in chosen])
     seat_columns = [f"{stat}_{s}" for s in range(seats) for stat in ("win_rate", "ci_low", "ci_high")]
     first = ["preset", "policies", "games"]
     table = table[first + seat_columns + [c for c in table.columns if c not in first + seat_columns]]

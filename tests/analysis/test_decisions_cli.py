@@ -17,7 +17,7 @@ import pytest
 import toolkit
 from toolkit.analysis import decisions as metric
 from toolkit.cli import main
-from toolkit.core import mcts
+from toolkit.core import mcts, results
 from toolkit.core.protocol import KernelGame
 
 
@@ -119,7 +119,7 @@ def test_epsilon_is_how_close_counts_as_trivial(capsys, monkeypatch, tmp_path):
         out = tmp_path / f"eps-{epsilon}.csv"
         argv = [*BASE, "-o", out] + (["--epsilon", epsilon] if epsilon else [])
         assert run(capsys, *argv)[0] == 0
-        sidecar = json.loads(out.with_suffix(".json").read_text())
+        sidecar = json.loads(results.sidecar_path(out).read_text())
         assert sidecar["epsilon"] == (metric.EPSILON if epsilon is None else float(epsilon))
         import pandas as pd
 
@@ -135,7 +135,7 @@ def test_output_holds_the_table_and_threads_are_the_pool(capsys, recorded, tmp_p
     saved = pd.read_parquet(out).set_index("kind")
     assert saved.loc["roll or hold", "dp"] == 1 and saved.loc["roll or hold", "forced"] == 0.0
     assert f"{saved.loc['roll or hold', 'impact']:+.3f}" in printed
-    sidecar = json.loads(out.with_suffix(".json").read_text())
+    sidecar = json.loads(results.sidecar_path(out).read_text())
     assert (sidecar["game"], sidecar["judge"], sidecar["n_games"], sidecar["per_kind"]) == ("pig", "mcts:30", 3, 2)
     recorded["threads"].clear()
     assert run(capsys, *BASE)[0] == 0 and recorded["threads"] == [metric.os.cpu_count() or 1]  # the control

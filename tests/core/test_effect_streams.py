@@ -27,6 +27,7 @@ import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.core import results
 
 CASES = {  # game -> (first game K, games n, chunk size)
     "valhalla": (1_234, 500, 97),
@@ -80,7 +81,7 @@ def test_a_streamed_run_from_game_k_writes_games_k_on(from_zero, tmp_path, game,
     kept = toolkit.simulate(game, n_games=n, seed=SEED, policies="greedy,random", first_game=k, progress=False)
     saved = toolkit.save(kept, tmp_path / f"kept{suffix}")
     assert path.read_bytes() == saved[0].read_bytes()
-    assert json.loads(path.with_suffix(".json").read_text()) == json.loads(saved[1].read_text())
+    assert json.loads(results.sidecar_path(path).read_text()) == json.loads(saved[1].read_text())
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
@@ -94,7 +95,7 @@ def test_a_streamed_run_from_game_k_on_dask_writes_games_k_on(from_zero, cluster
     _check_rows(toolkit.load(tmp_path / f"dask{suffix}"), from_zero["valhalla"], k, n)
     _check_summary(remote, from_zero["valhalla"], k, n)
     assert (tmp_path / f"dask{suffix}").read_bytes() == (tmp_path / f"local{suffix}").read_bytes()
-    assert (tmp_path / "dask.json").read_text() == (tmp_path / "local.json").read_text()
+    assert (tmp_path / f"dask{suffix}.json").read_text() == (tmp_path / f"local{suffix}.json").read_text()
     np.testing.assert_array_equal(remote.sums, local.sums)
 
 

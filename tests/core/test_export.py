@@ -37,11 +37,11 @@ def test_streamed_file_is_the_saved_frame_byte_for_byte(game, suffix, tmp_path, 
     saved = toolkit.save(frame, tmp_path / f"saved{suffix}")
     summary = toolkit.simulate(game, output=tmp_path / f"streamed{suffix}", chunk_size=37, **kwargs)
     assert (tmp_path / f"streamed{suffix}").read_bytes() == saved[0].read_bytes()
-    assert json.loads((tmp_path / "streamed.json").read_text()) == json.loads(saved[1].read_text())
+    assert json.loads((tmp_path / f"streamed{suffix}.json").read_text()) == json.loads(saved[1].read_text())
     # with output= the run returns its summary, the same as a summary run's
     assert isinstance(summary, runner.Summary)
     _same_summary(summary, toolkit.simulate(game, keep="summary", **kwargs))
-    assert summary.attrs["output"] == [str(tmp_path / f"streamed{suffix}"), str(tmp_path / "streamed.json")]
+    assert summary.attrs["output"] == [str(tmp_path / f"streamed{suffix}"), str(tmp_path / f"streamed{suffix}.json")]
     loaded = toolkit.load(tmp_path / f"streamed{suffix}")
     assert loaded["game_index"].tolist() == list(range(230))
     for column in frame.columns:
@@ -104,7 +104,7 @@ def test_an_interrupted_run_leaves_no_file_that_looks_complete(suffix, tmp_path,
     # while it ran, the rows went to NAME.part and the old file was untouched
     assert seen == [(False, True), (True, True), (True, True)]
     assert [p.read_bytes() for p in old] == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["run.json", f"run{suffix}"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"run{suffix}.json", f"run{suffix}"])
 
 
 def test_without_an_older_file_a_failed_run_leaves_nothing(tmp_path, monkeypatch):
@@ -123,7 +123,7 @@ def test_the_sidecar_is_written_after_the_rows(tmp_path, monkeypatch):
     replace = results.os.replace
     monkeypatch.setattr(results.os, "replace", lambda a, b: (order.append(str(b)), replace(a, b)))
     toolkit.simulate("valhalla", n_games=50, seed=1, output=tmp_path / "r.csv", progress=False)
-    assert order == [str(tmp_path / "r.csv"), str(tmp_path / "r.json")]
+    assert order == [str(tmp_path / "r.csv"), str(tmp_path / "r.csv.json")]
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])

@@ -106,12 +106,19 @@ def _check_round_trip(original, loaded):
             assert loaded[c].tolist() == original[c].tolist(), c
 
 
+def test_a_file_in_a_missing_folder_is_refused_not_made(df, tmp_path):
+    """Issue 51: a typo in a folder's name made the folder (``/nonexistent_dir``, at the root of the disk)."""
+    with pytest.raises(ValueError, match=r"the folder '.*typo' does not exist \(make it first\)"):
+        toolkit.save(df, tmp_path / "typo" / "run.csv")
+    assert not (tmp_path / "typo").exists()
+
+
 def test_csv_round_trip(df, tmp_path):
-    path = tmp_path / "out" / "run.csv"
+    path = tmp_path / "run.csv"
     written = toolkit.save(df, path)
-    assert written == [path, path.with_suffix(".json")]
-    assert path.exists() and path.with_suffix(".json").exists()
-    assert json.loads(path.with_suffix(".json").read_text()) == df.attrs
+    assert written == [path, results.sidecar_path(path)]
+    assert path.exists() and results.sidecar_path(path).exists()
+    assert json.loads(results.sidecar_path(path).read_text()) == df.attrs
     loaded = toolkit.load(path)
     _check_round_trip(df, loaded)
     assert Rules.from_json(loaded.attrs["rules"]) == Rules.preset("alternative")
@@ -121,7 +128,7 @@ def test_parquet_round_trip(df, tmp_path):
     pytest.importorskip("pyarrow")
     path = tmp_path / "run.parquet"
     toolkit.save(df, path)
-    assert path.with_suffix(".json").exists()
+    assert results.sidecar_path(path).exists()
     loaded = toolkit.load(path)
     _check_round_trip(df, loaded)
     # Parquet keeps the dtypes, the categorical included
@@ -135,7 +142,7 @@ def test_parquet_round_trip(df, tmp_path):
 def test_load_without_sidecar(df, tmp_path):
     path = tmp_path / "bare.csv"
     toolkit.save(df, path)
-    path.with_suffix(".json").unlink()
+    results.sidecar_path(path).unlink()
     loaded = toolkit.load(path)
     assert loaded.attrs == {}
     assert len(loaded) == len(df)

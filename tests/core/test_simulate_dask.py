@@ -61,7 +61,7 @@ def test_dask_streamed_file_is_the_local_file(cluster_client, tmp_path, suffix):
     remote = toolkit.simulate("valhalla", output=tmp_path / f"remote{suffix}", backend="dask", client=cluster_client,
                               task_games=300, **kwargs)
     assert (tmp_path / f"local{suffix}").read_bytes() == (tmp_path / f"remote{suffix}").read_bytes()
-    assert (tmp_path / "local.json").read_text() == (tmp_path / "remote.json").read_text()
+    assert (tmp_path / f"local{suffix}.json").read_text() == (tmp_path / f"remote{suffix}.json").read_text()
     _same_summary(local, remote)
 
 

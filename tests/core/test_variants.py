@@ -72,9 +72,12 @@ def test_changed_rules_read_back_and_play_the_same_games(tmp_path, game):
 def test_a_runs_sidecar_and_its_data_file_read_as_the_runs_rules(tmp_path):
     rules = toolkit.rules("halali", **CHANGED["halali"][1])
     toolkit.simulate("halali", rules, 5, seed=1, threads=1, progress=False, output=tmp_path / "run.parquet")
-    for name in ("run.parquet", "run.json"):
+    for name in ("run.parquet", "run.parquet.json"):
         variant = variants.read(tmp_path / name, "halali")
         assert variant.rules == rules and variant.name == "run"
+    (tmp_path / "run.parquet.json").rename(tmp_path / "run.json")  # the sidecar's name before issue 51
+    assert variants.read(tmp_path / "run.parquet").rules == rules
+    assert toolkit.load(tmp_path / "run.parquet").attrs["rules"] == rules.to_json()
 
 
 GOOD = 'game = "valhalla"\nname = "v"\npreset = "alternative"\nrules_version = 1\n\n[rules]\nzero_runes_value = 4\n'

@@ -6,8 +6,8 @@ Every frame the toolkit returns carries ``df.attrs``:
 (every parameter, JSON form), ``rules_version``, ``policies``, ``seed``,
 ``n_games``, ``toolkit_version``.
 
-:func:`save` writes ``NAME.csv`` (or ``NAME.parquet``) plus ``NAME.json``
-holding those attrs, so a file found later still says how it was made;
+:func:`save` writes ``NAME.csv`` (or ``NAME.parquet``) plus ``NAME.csv.json``
+(``NAME.parquet.json``) holding those attrs, so a file found later still says how it was made;
 :func:`load` reads both back.
 
 Both go through one :class:`Writer`, which the runner also uses to stream a
@@ -96,11 +96,25 @@ ROW_GROUP_ROWS = 65_536  # Parquet row-group size of every file the toolkit writ
 QUEUED_CHUNKS = 2  # Writer.submit: chunks waiting for the writing thread (bounds the memory it holds)
 SUFFIXES = (".csv", ".parquet")
 PART = ".part"  # suffix of a file being written
+REMOVED: list = []  # the partial files a stopped or failed run removed, in this process (the CLI says so)
 
 
 def sidecar_path(path) -> Path:
+    """The JSON sidecar of a data file: ``X.csv.json`` beside ``X.csv``, ``X.parquet.json`` beside
+    ``X.parquet``, so that the two formats of one name never share (and overwrite) one sidecar (issue 51;
+    the toolkit wrote ``X.json`` before, which :func:`find_sidecar` still reads)."""
     path = Path(path)
-    return path.with_suffix(".json")
+    return path.with_name(path.name + ".json")
+
+
+def find_sidecar(path) -> Path | None:
+    """The sidecar a data file has: ``X.csv.json`` (:func:`sidecar_path`), else the older ``X.json``; None
+    without one."""
+    path = Path(path)
+    for meta in (sidecar_path(path), path.with_suffix(".json")):
+        if meta.exists():
+            return meta
+    return None
 
 
 def check_path(path, suffixes=SUFFIXES, name: str = "output") -> Path:
@@ -108,26 +122,40 @@ def check_path(path, suffixes=SUFFIXES, name: str = "output") -> Path:
 
     Checked before a long run, so that no game is played for a file that cannot be written: the name
     must end in one of ``suffixes`` (the format written is the one the suffix names), it must not be a
-    folder, and the folder it goes in must take a new file (a probe file is made and removed there, or in
-    the nearest folder that exists: the missing ones are created when the file is written)."""
+    folder, and the folder it goes in must exist and take a new file (a probe file is made and removed
+    there).  A missing folder is refused, not made: a typo (``/nonexistent_dir/x.csv``) would make a folder
+    nobody meant, at the root of the disk (issue 51)."""
     out = Path(path)
     allowed = " or ".join(suffixes)
     if out.suffix not in suffixes:
         raise ValueError(f"{name}={str(path)!r} is not allowed: the name must end in {allowed}")
     if out.is_dir():
         raise ValueError(f"{name}={str(path)!r} is not allowed: it is a folder")
+    _check_exists(out.parent, path, name)
     _check_writable(out.parent, path, name)
     return out
 
 
-def check_folder(path, name: str = "out") -> Path:
+def check_folder(path, name: str = "out", made=None) -> Path:
     """The output folder ``path``, or a ``ValueError`` naming ``name`` if files could not be written in it
-    (it is a file, or it, or the nearest folder above it that exists, does not take a new file)."""
+    (it is a file, or the folder it goes in does not exist, or does not take a new file).  The folder itself
+    is made when missing, the one it goes in is not (a typo would make a tree of folders nobody meant),
+    unless it is ``made``, a folder already checked that the same command makes first."""
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{name}={str(path)!r} is not allowed: it is a file, not a folder")
+    if not out.exists() and not (made is not None and out.parent.absolute() == Path(made).absolute()):
+        _check_exists(out.parent, path, name)
     _check_writable(out, path, name)
     return out
+
+
+def _check_exists(folder: Path, path, name: str) -> None:
+    if folder.absolute().is_file():
+        raise ValueError(f"{name}={str(path)!r} is not allowed: {folder} is a file, not a folder")
+    if not folder.absolute().is_dir():
+        raise ValueError(f"{name}={str(path)!r} is not allowed: the folder {str(folder)!r} does not exist "
+                         f"(make it first)")
 
 
 def _check_writable(folder: Path, path, name: str) -> None:
@@ -284,7 +312,8 @@ class Writer:
         return [self.path, meta]
 
     def abort(self) -> None:
-        """Drop the partial file (the final name is never touched)."""
+        """Drop the partial file (the final name is never touched); :data:`REMOVED` names it, so that the
+        command that was stopped can say so."""
         self._stop()
         self._error = None
         if self._sink is not None:
@@ -293,7 +322,9 @@ class Writer:
             except Exception:  # noqa: BLE001 - the file is deleted anyway
                 pass
             self._sink = None
-        self.part.unlink(missing_ok=True)
+        if self.part.exists():
+            self.part.unlink(missing_ok=True)
+            REMOVED.append(self.part)
 
 
 def _csv_ready(table: pa.Table) -> pa.Table:
@@ -319,8 +350,8 @@ def load(path) -> pd.DataFrame:
     ``result``, come back categorical from CSV too)."""
     path = Path(path)
     df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
-    meta = sidecar_path(path)
-    if meta.exists():
+    meta = find_sidecar(path)
+    if meta is not None:
         df.attrs.update(json.loads(meta.read_text()))
     if path.suffix == ".csv" and isinstance(df.attrs.get("game"), str):
         from toolkit.core.registry import GAMES

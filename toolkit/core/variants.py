@@ -19,7 +19,7 @@ A number, boolean or string is written as TOML's own, anything else (a list, a m
 ``--set`` text in a string (``peninsula_tiles = "5,6,7"``, ``capture_matrix = "bear:fox/hunter,..."``), one
 short line each; a string is read as the ``--set`` text is read (:meth:`~toolkit.core.params.Kind.parse`), anything else as the JSON form of the CSV sidecar
 (:meth:`~toolkit.core.params.Kind.from_json`).  Reading uses the standard library (``tomllib``), writing
-``tomli-w``.  A run's JSON sidecar (``X.json`` beside ``X.csv`` or ``X.parquet``, or the data file itself)
+``tomli-w``.  A run's JSON sidecar (``X.csv.json`` beside ``X.csv``, or the data file itself)
 is read as a variant too: every rule is in it.
 
 Every mistake in a file is one ``ValueError`` (:class:`VariantError`) whose one line names the file and the
@@ -130,12 +130,16 @@ def _rules(path, spec, preset, values: dict):
 
 
 def _read_sidecar(path: Path) -> Variant:
-    meta = path if path.suffix == ".json" else path.with_suffix(".json")
+    from toolkit.core.results import find_sidecar, sidecar_path
+
+    meta = path if path.suffix == ".json" else find_sidecar(path)
+    if meta is None:
+        raise _fail(path, None, f"no sidecar {sidecar_path(path).name} beside it: a run's data file is read "
+                                f"through the JSON file written with it")
     try:
         data = json.loads(meta.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise _fail(path, None, f"no sidecar {meta.name} beside it: a run's data file is read through the JSON "
-                                f"file written with it") from None
+        raise _fail(path, None, "no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise _fail(meta, None, f"not a run's JSON sidecar ({error})") from None
     if not isinstance(data, dict) or "rules" not in data or "game" not in data:
@@ -143,7 +147,8 @@ def _read_sidecar(path: Path) -> Variant:
     spec = _spec_of(meta, data["game"])
     _check_version(meta, spec.Rules, data.get("rules_version"))
     rules = _rules(meta, spec, "standard", data["rules"])
-    return Variant(spec.name, path.stem, rules.preset_name() or "standard", rules, "", path)
+    name = path.name.split(".")[0]  # run.csv.json, run.csv, run.json: "run"
+    return Variant(spec.name, name, rules.preset_name() or "standard", rules, "", path)
 
 
 def read(path, game: str | None = None) -> Variant:

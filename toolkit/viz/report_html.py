@@ -35,6 +35,7 @@ import html
 import io
 import re
 import textwrap
+import urllib.parse
 
 import numpy as np
 import pandas as pd
@@ -69,6 +70,7 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 SECTIONS = (
     ("provenance", "Provenance"),
     ("rules", "Rules"),
+    ("baseline", "Against the baseline"),  # a variant's page only (toolkit report --rules FILE)
     ("metrics", "Design metrics"),
     ("tournament", "Tournament"),
     ("ladder", "Strength ladder"),
@@ -100,6 +102,9 @@ class DesignerData:
     tuning: object = None  # toolkit.analysis.tuning.Tuning of the game's question (toolkit.report.tune_question)
     tune_command: str | None = None  # the toolkit tune command that plays the same search
     decisions: pd.DataFrame | None = None  # toolkit.analysis.decisions.decisions of the default run's players
+    variant: object = None  # toolkit.core.variants.Variant: a variant's page (toolkit report --rules FILE)
+    versus: pd.DataFrame | None = None  # toolkit.analysis.paired.before_after(baseline run, default run)
+    baseline: str | None = None  # what the variant is set against, in words
 
 
 # ---------------------------------------------------------------------------------------- formatting
@@ -443,19 +448,56 @@ def decisions_rated(table: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------- the page
 
 
+def versus_parts(versus: pd.DataFrame, baseline: str | None) -> list:
+    """The variant against its baseline: what was played, each headline quantity's sentence
+    (:func:`toolkit.analysis.paired.before_after`: a change stated only where its interval, held together
+    with the others', excludes zero) and the table of both values and the paired difference."""
+    m = len(versus)
+    level = "95%" if m == 1 else f"95%, {m} together"
+    how = ("on the same seeds (game g of both runs starts from the same deal and throws), paired"
+           if versus.attrs.get("paired") else "on different seeds, unpaired")
+    shown = pd.DataFrame({
+        "quantity": versus["quantity"],
+        "baseline": [number(x) for x in versus["baseline"]],
+        "this variant": [number(x) for x in versus["now"]],
+        f"difference [{level}]": [f"{r.difference:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
+                                  for r in versus.itertuples()]})
+    return [_p(f"The variant's default run beside the baseline's, {baseline or 'the standard preset'}: the same "
+               f"players and {versus.attrs.get('games', 0):,} games each, {how}. The intervals of the "
+               f"{m} quantities hold together at 95%, so each change stated is a claim of its own."),
+            "<ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in versus["sentence"]) + "</ul>",
+            _table(shown)]
+
+
+def index_page(entries: list, title: str = "Designer reports") -> str:
+    """One page linking every page of a report: ``entries`` of ``(name, file, what)``, a row each."""
+    rows = "".join(f'<tr><td><a href="{urllib.parse.quote(file)}">{html.escape(name)}</a></td>'
+                   f"<td>{html.escape(what)}</td></tr>" for name, file, what in entries)
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f"<h1>{html.escape(title)}</h1>\n<table><thead><tr><th>page</th><th>what it holds</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>\n</body>\n</html>\n")
+
+
 def render(d: DesignerData) -> str:
     """The whole page as one HTML string."""
     spec = d.spec
     seats = spec.seats(d.rules)
     uris = _plots(d)
-    title = f"{spec.title}: designer report"
+    v = d.variant
+    title = f"{spec.title}: designer report" + (f" of the variant {v.name}" if v is not None else "")
     body = [f"<h1>{html.escape(title)}</h1>", _p(spec.description, "lead")]
+    if v is not None:
+        changes = ", ".join(f"{k}={x}" for k, x in v.changes().items()) or "none"
+        body.append(_p(f"The variant {v.name} ({v.path.name if v.path else 'no file'}): the {v.preset} preset with "
+                       f"{changes}." + (f" Its note: {v.note}" if v.note else ""), "lead"))
+    shown_sections = [(k, n) for k, n in SECTIONS if k != "baseline" or d.versus is not None]
     body.append("<nav><strong>Contents</strong><ol>" + "".join(
-        f'<li><a href="#{key}">{html.escape(name)}</a></li>' for key, name in SECTIONS) + "</ol></nav>")
+        f'<li><a href="#{key}">{html.escape(name)}</a></li>' for key, name in shown_sections) + "</ol></nav>")
 
     def section(key, *parts):
         name = dict(SECTIONS)[key]
-        number_ = [k for k, _ in SECTIONS].index(key) + 1
+        number_ = [k for k, _ in shown_sections].index(key) + 1
         note = _p(d.notes[key]) if key in d.notes else ""  # the run sizes, first under the heading
         body.append(f'<section id="{key}"><h2>{number_}. {html.escape(name)}</h2>{note}' + "".join(parts)
                     + "</section>")
@@ -473,6 +515,9 @@ def render(d: DesignerData) -> str:
                + (f" Changed from the defaults: {', '.join(changed)}." if changed else
                   " All values are the defaults.")),
             _table(rules_table(d.rules)))
+
+    if d.versus is not None:
+        section("baseline", *versus_parts(d.versus, d.baseline))
 
     section("metrics",
             _p("Design metrics of the default run (its policies in every seat), then the skill gap and the "
@@ -547,7 +592,9 @@ def render(d: DesignerData) -> str:
     else:
         t = d.tuning
         s = t.settings
-        flags = ([f"--preset {question.preset}"] if question.preset else []) + [f"--policies {s['policies']}"]
+        start = ([f"--rules {d.variant.path}"] if d.variant is not None and d.variant.path is not None
+                 else [f"--preset {question.preset}"] if question.preset else [])
+        flags = start + [f"--policies {s['policies']}"]
         simulate = f"toolkit simulate {spec.name} {' '.join(flags + (t.set_flags() if t.proposed else []))}"
         section("tuning",
                 _p("The designer's question this game declares, answered by toolkit tune: Optuna's TPE sampler "
@@ -590,7 +637,8 @@ def render(d: DesignerData) -> str:
     section("odds", _p("Exact numbers for these rules, by enumeration (no simulation)."),
             _table(odds_table(d.odds)))
 
-    body.append("<footer>" + _p("Tables beside this page, as CSV: " + ", ".join(d.files) + ".") + "</footer>")
+    body.append("<footer>" + '<p class="note">Tables beside this page, as CSV: ' + ", ".join(
+        f'<a href="{urllib.parse.quote(name)}">{html.escape(name)}</a>' for name in d.files) + ".</p></footer>")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
