@@ -72,7 +72,7 @@ SMALL = {"-n": 10, "--n-games": 10, "--trials": 2, "--skill-games": 10, "--final
          "--max-games": 10_000}
 RUN_GAMES = ("simulate", "compare", "metrics", "sweep", "tune", "paired")  # the commands that play -n games
 PARSE_ONLY = ("report", "ladder", "app", "warm")
-OUTPUTS = ("-o", "--output", "--plot")
+OUTPUTS = ("-o", "--output", "--plot", "--save")
 PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|.*(…|\.\.\.).*")  # GAME, DIR, ADDRESS, ..., …
 
 RATE = r"(\d\.\d{4}) \[(\d\.\d{4}), (\d\.\d{4})\]"
@@ -161,6 +161,9 @@ def _small(argv, tmp_path) -> list[str]:
     if "--scheduler" in out:
         i = out.index("--scheduler")
         del out[i:i + 2]
+    for i, token in enumerate(out[:-1]):  # a variant file: the one a README command saves, in tmp_path
+        if token == "--rules" and not Path(out[i + 1]).is_absolute():
+            out[i + 1] = str(_saved(out[i + 1], tmp_path))
     if out[0] in RUN_GAMES and not {"-n", "--n-games"} & set(out):
         out += ["-n", str(SMALL["-n"])]
     if out[0] == "tune":
@@ -171,10 +174,23 @@ def _small(argv, tmp_path) -> list[str]:
     return out
 
 
+def _saved(name: str, tmp_path) -> Path:
+    """The variant file ``name`` as the README's command that saves it (``toolkit rules ... --save NAME``)
+    writes it, in ``tmp_path``: a command that reads a variant runs after the one that writes it."""
+    path = tmp_path / Path(name).name
+    if not path.exists():
+        (saving,) = [argv for argv in COMMANDS.values() if "--save" in argv and argv[argv.index("--save") + 1] == name]
+        assert toolkit.cli.main(_small(saving, tmp_path)) == 0
+    return path
+
+
 def _check_before_play(argv, tmp_path) -> None:
     """What the command checks before it plays: games, rules, policies and the output files' formats."""
     args = build_parser().parse_args(list(argv))
     games = getattr(args, "games", None) or ([args.game] if hasattr(args, "game") else [])
+    if getattr(args, "rules", None):  # a variant file: the one a README command saves
+        args.rules = ([str(_saved(r, tmp_path)) for r in args.rules] if isinstance(args.rules, list)
+                      else str(_saved(args.rules, tmp_path)))
     for game in games:
         spec = get_spec(game)
         if hasattr(args, "set"):
