@@ -199,6 +199,7 @@ EFFECTS = {
     ("app", "--no-browser"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("app", "--n-games"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("app", "--threads"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
+    ("app", "--variants"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("report", "games"): "tests/test_cli.py::test_report_herrlof_writes_csv_odds_and_plots",
     ("report", "--n-games"): f"{HERE}::test_n_is_the_games_of_every_line_up",
     ("report", "--seed"): f"{HERE}::test_report_seed_is_the_seed_of_the_written_games",
@@ -762,19 +763,22 @@ def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    code, out, err = run(capsys, "app", "halali", "--port", port, "--no-browser", "-n", "5000", "--threads", "1")
+    folder = Path.cwd()
+    code, out, err = run(capsys, "app", "halali", "--port", port, "--no-browser", "-n", "5000", "--threads", "1",
+                         "--variants", "tests")
     assert code == 0, err
     (first,) = started
     assert f"--port={port}" in first["argv"] and "--no-browser" in first["argv"]
     assert f"http://127.0.0.1:{port}/" in out
     source = first["source"] if isinstance(first["source"], str) else "".join(first["source"])
-    assert "dashboard('halali', n_games=5000, threads=1)" in source
+    assert f"dashboard('halali', n_games=5000, threads=1, variants={str(folder / 'tests')!r})" in source
     code, out, err = run(capsys, "app", "--port", port)  # the control: the defaults
     assert code == 0, err
     second = started[1]
     assert "--no-browser" not in second["argv"] and f"--port={port}" in second["argv"]
     source = second["source"] if isinstance(second["source"], str) else "".join(second["source"])
-    assert source.endswith(f"dashboard({next(iter(GAMES))!r})")  # the first registered game
+    # the first registered game, the variants in the folder the command ran in
+    assert source.endswith(f"dashboard({next(iter(GAMES))!r}, variants={str(folder)!r})")
 
 
 def test_check_checks_the_games_asked(capsys):

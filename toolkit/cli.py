@@ -959,11 +959,14 @@ APP_KERNEL = "toolkit-app"  # the kernel spec toolkit app writes: this interpret
 APP_MAX_GAMES = 100_000_000  # the games box's maximum (toolkit.viz.widgets)
 
 
-def app_notebook(game: str, n_games: int | None = None, threads: int | None = None) -> "nbformat.NotebookNode":
-    """The one-cell notebook ``toolkit app`` serves: :func:`toolkit.viz.dashboard.dashboard` for ``game``."""
+def app_notebook(game: str, n_games: int | None = None, threads: int | None = None,
+                 variants: str | None = None) -> "nbformat.NotebookNode":
+    """The one-cell notebook ``toolkit app`` serves: :func:`toolkit.viz.dashboard.dashboard` for ``game``, its
+    variants' folder ``variants`` (the server's notebook runs in a folder of its own, removed at the end)."""
     import nbformat
 
-    options = "".join(f", {k}={v!r}" for k, v in (("n_games", n_games), ("threads", threads)) if v is not None)
+    options = "".join(f", {k}={v!r}" for k, v in (("n_games", n_games), ("threads", threads), ("variants", variants))
+                      if v is not None)
     source = f"from toolkit.viz.dashboard import dashboard\n\ndashboard({game!r}{options})"
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     notebook.metadata["kernelspec"] = {"name": APP_KERNEL, "display_name": "toolkit", "language": "python"}
@@ -994,7 +997,7 @@ def _write_app_files(folder: Path, spec, args) -> Path:
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "toolkit", "language": "python"}))
     notebook = folder / f"{spec.name}.ipynb"  # Voila shows the file name as the page title
-    nbformat.write(app_notebook(spec.name, args.n_games, args.threads), notebook)
+    nbformat.write(app_notebook(spec.name, args.n_games, args.threads, str(Path(args.variants).resolve())), notebook)
     return notebook
 
 
@@ -1017,6 +1020,8 @@ def cmd_app(args) -> int:
         raise ValueError(f"--threads {args.threads} is not allowed: at least 1")
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port {args.port} is not allowed: a port is 1..65535")
+    if not Path(args.variants).is_dir():
+        raise ValueError(f"--variants {args.variants} is not allowed: the folder does not exist (make it first)")
     try:
         import nbformat  # noqa: F401
         import voila  # noqa: F401
@@ -1284,6 +1289,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per run (default: about a second of simulation with the default players, "
                         "e.g. 20,000 for Valhalla)")
     p.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
+    p.add_argument("--variants", default=".", metavar="DIR",
+                   help="the folder the page saves rule variants in and opens them from (default: the current "
+                        "folder)")
     p.set_defaults(func=cmd_app)
 
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG; with --rules, "

@@ -114,7 +114,7 @@ def headline_pairs(baseline: pd.DataFrame, now: pd.DataFrame) -> dict:
     return {label: (before[label], after[label]) for label in before if label in after}
 
 
-def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
+def before_after(baseline: pd.DataFrame, now: pd.DataFrame, comparisons: int = 1) -> pd.DataFrame:
     """The headline quantities of ``now`` beside a ``baseline`` run, as paired differences per game.
 
     Both are one row per game (:func:`toolkit.simulate`).  On the same seed, game ``g`` of each saw the
@@ -128,6 +128,8 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     quantities) and ``sentence``.  The intervals hold all together at 95% (:func:`toolkit.analysis.verdicts.
     together`, Bonferroni over the quantities): each sentence is a claim of its own, and a difference is
     stated only when its interval excludes zero after the correction for the comparisons made (issue 50).
+    ``comparisons``: how many runs are set against the same baseline at once (the dashboard's side by side of
+    up to three variants), so the intervals hold together over every quantity of every one of them.
 
     Examples
     --------
@@ -144,7 +146,8 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
     found = {label: paired_difference(b, a)
              for label, (a, b) in headline_pairs(baseline.iloc[:games], now.iloc[:games]).items()
              if not (label.startswith("share of") and not (a.any() or b.any()))}
-    z = verdicts.together(len(found))
+    together = len(found) * max(int(comparisons), 1)
+    z = verdicts.together(together)
     rows = []
     for label, f in found.items():
         half = z * (f["se"] if same_seed else f["se_unpaired"])  # independent runs: the unpaired interval
@@ -152,12 +155,12 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame) -> pd.DataFrame:
                "ci_low": f["difference"] - half, "ci_high": f["difference"] + half, "games": games,
                "paired": bool(same_seed)}
         row["measurable"] = bool(verdicts.shown(row["ci_low"], row["ci_high"]))
-        row["together"] = len(found)
+        row["together"] = together
         row["sentence"] = in_words(row)
         rows.append(row)
     table = pd.DataFrame(rows)
     table.attrs.update({"games": games, "paired": bool(same_seed), "baseline_games": len(baseline),
-                        "games_now": len(now), "together": len(found)})
+                        "games_now": len(now), "together": together})
     return table
 
 

@@ -141,6 +141,25 @@ class Baseline:
     text: str  # the rules and players in words, for the page
 
 
+def _file_name(name: str) -> str:
+    """A variant's name as a file's: letters, digits, - and _ kept, every other run of characters one -."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") or "variant"
+
+
+def _command_for(spec, rules) -> str:
+    """The ``toolkit simulate`` command that plays ``rules``: their preset (or the nearest) and a ``--set`` for
+    each rule that differs from it."""
+    from toolkit.core import variants
+    from toolkit.core.params import params_of
+
+    preset = rules.preset_name() or variants.nearest_preset(rules)
+    kinds = params_of(type(rules))
+    sets = " ".join(f"--set {k}={kinds[k].kind.format(v)}" for k, v in variants._differences(rules, preset).items())
+    return f"toolkit simulate {spec.name} --preset {preset} {sets}".rstrip()
+
+
 class Dashboard:
     """The page of :func:`dashboard`; its parts are attributes so tests (and users) can drive it.
 
@@ -166,7 +185,7 @@ class Dashboard:
 
     def __init__(self, game: str | None = None, *, n_games: int | None = None, seed: int = 0,
                  threads: int | None = None, tournament_games: int | None = None, refresh: bool = True,
-                 background: bool | None = None):
+                 background: bool | None = None, variants: str = "."):
         import ipywidgets as w
 
         from toolkit.games import GAMES
@@ -218,6 +237,49 @@ class Dashboard:
         self.settle_output = w.Output()
         self.settled = None
         self.settle_button.on_click(lambda _: self.run_settle())
+
+        # rule variants (issue 51): save the page's rules as a file, open one, reset, compare up to three, sweep
+        self.variant_name = w.Text(value="", placeholder="a name for these rules", description="variant",
+                                   layout=w.Layout(width="20em"))
+        self.variant_folder = w.Text(value=str(variants), description="in the folder", style={"description_width": "initial"},
+                                     layout=w.Layout(width="20em"))
+        self.save_variant_button = w.Button(description="save as a variant", icon="save", layout=w.Layout(width="auto"),
+                                            tooltip="write the page's rules as a variant file (NAME.toml) that every "
+                                                    "command reads with --rules FILE")
+        self.variant_menu = w.Dropdown(description="open", layout=w.Layout(width="20em"))
+        self.open_variant_button = w.Button(description="open the variant", icon="folder-open",
+                                            layout=w.Layout(width="auto"))
+        self.reset_button = w.Button(description="reset to the preset", icon="undo", layout=w.Layout(width="auto"))
+        self.variant_note = w.HTML()
+        self.compare_variants = w.SelectMultiple(description="variants", rows=4, layout=w.Layout(width="24em"))
+        self.compare_games = w.BoundedIntText(value=20_000, min=100, max=10_000_000, step=10_000,
+                                              description="games each", style={"description_width": "initial"},
+                                              layout=w.Layout(width="16em"))
+        self.compare_button = w.Button(description="compare side by side", icon="columns", layout=w.Layout(width="auto"))
+        self.compare_progress = page_jobs.Progress("comparing variants")
+        self.compare_slot = page_jobs.Slot(self.background, self.compare_progress)
+        self.compare_output = w.Output()
+        self.compared = None
+        self.sweep_rule = w.Dropdown(description="rule", layout=w.Layout(width="20em"))
+        self.sweep_metric = w.Dropdown(description="metric", layout=w.Layout(width="20em"))
+        self.sweep_games = w.BoundedIntText(value=5_000, min=100, max=10_000_000, step=1_000,
+                                            description="games a value", style={"description_width": "initial"},
+                                            layout=w.Layout(width="16em"))
+        self.sweep_button = w.Button(description="sweep the rule", icon="line-chart", layout=w.Layout(width="auto"))
+        self.sweep_progress = page_jobs.Progress("sweeping")
+        self.sweep_slot = page_jobs.Slot(self.background, self.sweep_progress)
+        self.sweep_output = w.Output()
+        self.swept = None
+        self.apply_tuned_button = w.Button(description="apply the tuned rules", icon="check", disabled=True,
+                                           layout=w.Layout(width="auto"),
+                                           tooltip="put the tuned rules on the page (then save them as a variant)")
+        self.save_variant_button.on_click(lambda _: self.save_variant())
+        self.open_variant_button.on_click(lambda _: self.open_variant())
+        self.reset_button.on_click(lambda _: self.reset_rules())
+        self.compare_button.on_click(lambda _: self.run_compare())
+        self.sweep_button.on_click(lambda _: self.run_sweep())
+        self.apply_tuned_button.on_click(lambda _: self.apply_tuned())
+        self.variant_folder.observe(lambda _: self._variant_menus(), names="value")
 
         self.tournament_games = w.IntText(value=tournament_games or 10, description="games per pairing",
                                           style={"description_width": "initial"}, layout=w.Layout(width="16em"))
@@ -277,7 +339,8 @@ class Dashboard:
         self.decisions = None
         for slot, output in ((self.tournament_slot, self.tournament_output), (self.ladder_slot, self.ladder_output),
                              (self.tune_slot, self.tune_output), (self.decisions_slot, self.decisions_output),
-                             (self.settle_slot, self.settle_output)):
+                             (self.settle_slot, self.settle_output), (self.compare_slot, self.compare_output),
+                             (self.sweep_slot, self.sweep_output)):
             slot.on_cancelled = lambda output=output: self._show(  # in place of its "playing …" note
                 output, f'<span style="{_NOTE_STYLE}">cancelled: nothing to show</span>')
         self.watch_button.on_click(lambda _: self.watch())
@@ -293,6 +356,20 @@ class Dashboard:
             self.game,
             w.HBox([self.controls_box, self.run_box], layout=w.Layout(width="100%", align_items="flex-start",
                                                                        grid_gap="16px")),
+            w.HTML("<h3>Rule variants: save, open, compare, sweep</h3>"),
+            w.HBox([self.variant_name, self.save_variant_button, self.reset_button],
+                   layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.variant_folder, self.variant_menu, self.open_variant_button],
+                   layout=w.Layout(flex_flow="row wrap")), self.variant_note,
+            w.HTML(f'<span style="{_NOTE_STYLE}">The page\'s rules beside up to three variants of the folder, on the '
+                   "same seeds and players: each variant's paired differences from the page's rules.</span>"),
+            w.HBox([self.compare_variants, self.compare_games, self.compare_button],
+                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.compare_progress.box, self.compare_output,
+            w.HTML(f'<span style="{_NOTE_STYLE}">One rule over its range, the others as on the page, every value on '
+                   "the same seeds: a metric against the value, with 95% intervals.</span>"),
+            w.HBox([self.sweep_rule, self.sweep_metric, self.sweep_games, self.sweep_button],
+                   layout=w.Layout(flex_flow="row wrap")), self.sweep_progress.box, self.sweep_output,
             w.HTML("<h3>A policy tournament on these rules</h3>"),
             w.HBox([self.tournament_games, self.tournament_button]), self.tournament_progress.box,
             self.tournament_output,
@@ -301,6 +378,7 @@ class Dashboard:
             w.HTML("<h3>Tune the rules toward a target</h3>"), self.tune_question,
             w.HBox([self.tune_metric, self.tune_goal, self.tune_value]), self.tune_rules,
             w.HBox([self.tune_trials, self.tune_games, self.tune_button]), self.tune_progress.box, self.tune_output,
+            self.apply_tuned_button,
             w.HTML("<h3>See and play a game on these rules</h3>"),
             w.HBox([self.watch_index, self.watch_button, self.play_seat, self.play_button]), self.see_note,
             self.see_box,
@@ -317,7 +395,7 @@ class Dashboard:
         from toolkit.viz.widgets import rules_panel
 
         for slot in (self.run_slot, self.tournament_slot, self.ladder_slot, self.tune_slot, self.decisions_slot,
-                     self.settle_slot):
+                     self.settle_slot, self.compare_slot, self.sweep_slot):
             slot.cancel()  # the other game's work is of no use now
         self.spec = get_spec(game)
         self.frame = None
@@ -342,6 +420,11 @@ class Dashboard:
                                  self.settle_progress.box, self.settle_output, self.panel.output]
         self._job_sizes(self.panel.rules())
         self._tune_controls()
+        self._variant_menus()
+        self._sweep_controls()
+        self.compare_output.outputs = ()
+        self.sweep_output.outputs = ()
+        self.apply_tuned_button.disabled = True
         if refresh:
             self.panel.refresh()
 
@@ -856,6 +939,240 @@ class Dashboard:
                 + (f'<p style="{_NOTE_STYLE}">{html.escape(left_out)}</p>' if left_out else "")
                 + table.to_html(escape=True, border=0, float_format="{:.3f}".format))
 
+    # -- rule variants (issue 51) ------------------------------------------------------------
+
+    def _folder(self) -> Path:
+        return Path(self.variant_folder.value.strip() or ".")
+
+    def variant_files(self) -> list:
+        """The variant files of this game in the folder, ``(name, path)`` by file name (another game's files
+        and files that do not read are left out: the menu offers only what opens here)."""
+        from toolkit.core import variants
+
+        folder = self._folder()
+        found = []
+        for path in sorted(folder.glob(f"*{variants.SUFFIX}")) if folder.is_dir() else []:
+            try:
+                variant = variants.read(path, self.spec.name)
+            except ValueError:
+                continue
+            found.append((f"{variant.name} ({path.name})", str(path)))
+        return found
+
+    def _variant_menus(self) -> None:
+        files = self.variant_files()
+        self.variant_menu.options = files
+        self.variant_menu.value = files[0][1] if files else None
+        chosen = [v for v in self.compare_variants.value if v in dict(map(reversed, files))]
+        self.compare_variants.options = files
+        self.compare_variants.value = tuple(chosen)
+
+    def save_variant(self):
+        """Write the page's rules as a variant file named by the name box, in the folder box's folder
+        (``NAME.toml``, the name made safe for a file); returns its path, or ``None`` with the reason shown."""
+        from toolkit.core import variants
+
+        name = self.variant_name.value.strip()
+        try:
+            if not name:
+                raise ValueError("variant='' is not allowed: give the variant a name first")
+            folder = self._folder()
+            if not folder.is_dir():
+                raise ValueError(f"folder={str(folder)!r} is not allowed: it does not exist (make it first)")
+            rules = self.panel.rules()
+            start = self.panel.preset.value or None
+            path = variants.save(rules, folder / f"{_file_name(name)}{variants.SUFFIX}", name, preset=start)
+        except ValueError as error:
+            self.variant_note.value = _error(error)
+            return None
+        self._variant_menus()
+        self.variant_menu.value = str(path)
+        changes = variants.read(path).changes()
+        self.variant_note.value = (f'<span style="{_NOTE_STYLE}">saved {html.escape(str(path))}: '
+                                   f"{html.escape(', '.join(f'{k}={v}' for k, v in changes.items()) or 'no change')} "
+                                   f"from the {html.escape(variants.read(path).preset)} preset; at the command line: "
+                                   f"<code>toolkit simulate {self.spec.name} --rules {html.escape(str(path))}</code> "
+                                   f"or <code>toolkit report --rules {html.escape(str(path))}</code></span>")
+        return path
+
+    def open_variant(self, path=None):
+        """Put the rules of a variant file (the menu's, or ``path``) on the page; returns the variant."""
+        from toolkit.core import variants
+
+        path = path or self.variant_menu.value
+        try:
+            if not path:
+                raise ValueError(f"variant=None is not allowed: no variant of {self.spec.name} in the folder "
+                                 f"{str(self._folder())!r} (save one first)")
+            variant = variants.read(path, self.spec.name)
+        except ValueError as error:
+            self.variant_note.value = _error(error)
+            return None
+        self.variant_name.value = variant.name
+        self.panel.set_rules(variant.rules)
+        self.variant_note.value = f'<span style="{_NOTE_STYLE}">opened {html.escape(str(path))}</span>'
+        return variant
+
+    def reset_rules(self) -> None:
+        """Every rule back at the preset's value (the menu's preset, or the standard one), at the page's number
+        of players."""
+        preset = self.panel.preset.value or "standard"
+        try:
+            players = self.panel.rules()
+            keep = {"num_players": players.num_players} if hasattr(players, "num_players") else {}
+        except ValueError:
+            keep = {}
+        self.panel.set_rules(self.spec.Rules.preset(preset, **keep))
+        self.variant_note.value = f'<span style="{_NOTE_STYLE}">the {html.escape(preset)} preset</span>'
+
+    def apply_tuned(self) -> None:
+        """Put the tuning's proposed rules on the page."""
+        if self.tuning is None or not self.tuning.proposed:
+            self.variant_note.value = _error("no tuned rules to apply: tune the rules first (a change must be "
+                                             "proposed)")
+            return
+        self.panel.set_rules(self.tuning.best_rules)
+        self.variant_note.value = (f'<span style="{_NOTE_STYLE}">the tuned rules are on the page; save them as a '
+                                   f"variant to keep them</span>")
+
+    def run_compare(self):
+        """The page's rules beside up to three variant files on the same seeds and players, in the background:
+        each variant's headline quantities with their paired differences from the page's rules, the intervals
+        held together over every quantity of every variant.  Returns the Job, or ``None``."""
+        from toolkit.analysis import paired
+        from toolkit.core import variants
+        from toolkit.core.runner import simulate
+
+        chosen = list(self.compare_variants.value)
+        try:
+            if not 1 <= len(chosen) <= 3:
+                raise ValueError(f"variants: {len(chosen)} chosen is not allowed: choose 1 to 3 of the folder's")
+            rules = self.panel.rules()
+            self._check_seats(rules)
+            policies = self.seat_players(rules)
+            read = [variants.read(path, self.spec.name) for path in chosen]
+            for variant in read:
+                if self.spec.seats(variant.rules) != self.spec.seats(rules):
+                    raise ValueError(f"{variant.path}: has {self.spec.seats(variant.rules)} players, the page "
+                                     f"{self.spec.seats(rules)}: compare variants of one number of players")
+        except ValueError as error:
+            self._show(self.compare_output, _error(error))
+            return None
+        games, spec, seed, threads = int(self.compare_games.value), self.spec, self.seed, self.threads
+        self._show(self.compare_output, f'<span style="{_NOTE_STYLE}">playing the page\'s rules and '
+                                        f"{len(read)} variant(s), {games:,} games each on the same seeds …</span>")
+
+        def compute():
+            base = simulate(spec, rules, games, seed=seed, policies=policies, threads=threads, progress=False)
+            return {v.name: paired.before_after(base, simulate(spec, v.rules, games, seed=seed, policies=policies,
+                                                               threads=threads, progress=False),
+                                                comparisons=len(read)) for v in read}
+
+        return self._start_job("compared", self.compare_slot, self.compare_output, compute, self._compared_html,
+                               f"{len(read) + 1} runs of {games:,} games")
+
+    @staticmethod
+    def _compared_html(tables: dict) -> str:
+        first = next(iter(tables.values()))
+        together = first.attrs.get("together", 1)
+        shown = pd.DataFrame({"quantity": first["quantity"], "the page's rules": [f"{v:.3f}" for v in first["baseline"]]})
+        for name, table in tables.items():
+            shown[name] = [f"{r.now:.3f}: {r.difference:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
+                           for r in table.itertuples()]
+        sentences = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(s)}</li>"
+                            for name, table in tables.items() for s in table["sentence"])
+        return (f"<p>Each variant's value: its paired difference from the page's rules [95% for the {together} "
+                f"intervals together], {first.attrs['games']:,} games each on the same seeds.</p>"
+                + shown.to_html(index=False, escape=True, border=0) + f"<ul>{sentences}</ul>")
+
+    def _sweep_controls(self) -> None:
+        """The rules a sweep can take (a number, a choice or a yes/no) and the metrics it can draw."""
+        from toolkit.analysis import tuning
+        from toolkit.core import params as P
+
+        def sweepable(kind):
+            if isinstance(kind, (P.Int, P.Float)):
+                return kind.low is not None and kind.high is not None
+            return isinstance(kind, (P.Choice, P.Bool))
+
+        self.sweep_rule.options = [name for name, param in P.params_of(self.spec.Rules).items()
+                                   if sweepable(param.kind)]
+        metrics = [m for m in tuning.metric_names(self.spec) if m != "skill_gap"]
+        self.sweep_metric.options = metrics
+        if "first_player_win_rate" in metrics:
+            self.sweep_metric.value = "first_player_win_rate"
+
+    def sweep_values(self, name: str) -> list:
+        """The values a sweep of rule ``name`` plays: every value of a choice or yes/no, every integer of a
+        range of at most 12, else 7 evenly spaced over the range (a float's open ends stepped in from)."""
+        import numpy as np
+
+        from toolkit.core import params as P
+
+        kind = P.params_of(self.spec.Rules)[name].kind
+        if isinstance(kind, P.Bool):
+            return [False, True]
+        if isinstance(kind, P.Choice):
+            return list(kind.choices)
+        low, high = kind.low, kind.high
+        if isinstance(kind, P.Int):
+            if high - low < 12:
+                return list(range(low, high + 1))
+            return sorted({int(round(v)) for v in np.linspace(low, high, 7)})
+        span = high - low
+        return [round(float(v), 6) for v in np.linspace(low + span / 20, high - span / 20, 7)]
+
+    def run_sweep(self):
+        """One rule over its range (:meth:`sweep_values`), the other rules as on the page, every value on the
+        page's seed and players (:func:`toolkit.analysis.sweep.sweep`): the metric against the value with its
+        95% interval.  Returns the Job, or ``None``."""
+        from toolkit.analysis.sweep import sweep
+
+        name, metric = self.sweep_rule.value, self.sweep_metric.value
+        try:
+            if name is None or metric is None:
+                raise ValueError("rule and metric: choose one of each")
+            rules = self.panel.rules()
+            self._check_seats(rules)
+            policies = self.seat_players(rules)
+            values = self.sweep_values(name)
+            rules.replace(**{name: values[0]})  # a value the other rules refuse: said now, not after the runs
+        except ValueError as error:
+            self._show(self.sweep_output, _error(error))
+            return None
+        games, spec, seed, threads = int(self.sweep_games.value), self.spec, self.seed, self.threads
+        self._show(self.sweep_output, f'<span style="{_NOTE_STYLE}">sweeping {html.escape(name)} over '
+                                      f"{len(values)} values, {games:,} games each on the same seeds …</span>")
+        return self._start_job(
+            "swept", self.sweep_slot, self.sweep_output,
+            lambda: sweep(spec, {name: values}, games, seed=seed, rules=rules, policies=",".join(policies),
+                          threads=threads, progress=False),
+            lambda table: self._swept_html(table, name, metric), f"{len(values)} values of {name}")
+
+    def _swept_html(self, table, name: str, metric: str) -> str:
+        from toolkit.viz import report_html
+
+        figure = _figure(figsize=(5.5, 3.4), layout="constrained")
+        ax = figure.subplots()
+        x = list(range(len(table)))
+        y = table[metric].to_numpy(dtype=float)
+        low, high = (table.get(f"{metric}_{b}") for b in ("low", "high"))
+        if low is not None and high is not None:
+            ax.errorbar(x, y, yerr=[y - low.to_numpy(dtype=float), high.to_numpy(dtype=float) - y], fmt="o-",
+                        capsize=3)
+        else:
+            ax.plot(x, y, "o-")
+        ax.set_xticks(x, [str(v) for v in table[name]])
+        ax.set_xlabel(name)
+        ax.set_ylabel(metric)
+        ax.set_title(f"{self.spec.title}: {metric} against {name} ({int(table['games'].iloc[0]):,} games a value)")
+        image = report_html.figure_uri(figure)
+        shown = pd.DataFrame({name: [str(v) for v in table[name]], metric: [
+            f"{r[metric]:.3f}" + (f" [{r[metric + '_low']:.3f}, {r[metric + '_high']:.3f}]"
+                                  if f"{metric}_low" in table else "") for _, r in table.iterrows()]})
+        return (f'<img src="{image}" alt="{html.escape(metric)} against {html.escape(name)}" style="max-width:100%">'
+                + shown.to_html(index=False, escape=True, border=0))
+
     def run_tuning(self):
         """:func:`toolkit.analysis.tune` from the current rules and seat policies toward the chosen target,
         the chosen rules over their declared domains, in the background with progress and a cancel; shows the
@@ -897,11 +1214,14 @@ class Dashboard:
 
         image = report_html.figure_uri(plots.tuning_figure(found, title="the search", width=4.6))
         flags = " ".join(found.set_flags())
+        self.apply_tuned_button.disabled = not found.proposed
         return (f'<img src="{image}" alt="the tuning: the search, the importance, the result" '
                 'style="max-width:100%">'
                 f"<p><b>Tuned</b> (the current rules beside, {found.settings['final_games']:,} games on a fresh "
                 f"seed, players {html.escape(found.settings['policies'])}): {html.escape(found.answer())}</p>"
-                + (f"<p>The tuned rules from these: <code>{html.escape(flags)}</code></p>" if found.proposed
+                + (f"<p>The tuned rules from these: <code>{html.escape(flags)}</code>; at the command line: "
+                   f"<code>{html.escape(_command_for(self.spec, found.best_rules))}</code> (or apply them below "
+                   f"and save them as a variant)</p>" if found.proposed
                    else "<p>No change proposed.</p>"))
 
     @staticmethod
@@ -964,5 +1284,6 @@ def dashboard(game: str | None = None, **options) -> Dashboard:
 
     ``options``: ``n_games`` (games per run; default ``GameSpec.presentation.panel_games``), ``seed``,
     ``threads``, ``tournament_games`` (default :func:`job_games`), ``refresh`` (run once at once, default
-    True), ``background`` (play off the page's thread; default: inside a kernel)."""
+    True), ``background`` (play off the page's thread; default: inside a kernel), ``variants`` (the folder of
+    rule variant files the page saves and opens; default the working directory)."""
     return Dashboard(game, **options)

@@ -207,6 +207,20 @@ class RulesPanel:
         """Put every control at the preset's value, then refresh once."""
         self.preset.value = name  # the observer does the work (also when changed in the browser)
 
+    def set_rules(self, rules) -> None:
+        """Put every control at ``rules``' value (a variant opened, tuned rules applied), then refresh once;
+        the preset menu shows the preset they are, or none."""
+        self._resetting = True
+        try:
+            for name in self.params:
+                self.widgets[name].value = self._control_value(name, getattr(rules, name))
+        finally:
+            self._resetting = False
+        self._grey_out()
+        self._follow_rules()
+        if self.auto:
+            self.refresh()
+
     def refresh(self):
         """Rebuild the rules, call ``run``, show its result; return it (``None`` after an error)."""
         from IPython import get_ipython
