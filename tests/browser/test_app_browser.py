@@ -35,6 +35,8 @@ PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.
 _ODDS = "What are the odds, and is this rule fair?"  # the headings above controls whose labels repeat
 _TOURNAMENT, _LADDER = "A policy tournament on these rules", "The strength ladder on these rules"
 _TUNING, _DECISIONS = "Tune the rules toward a target", "Which decisions matter on these rules"
+_VARIANTS, _SWEEP = "Rule variants: save, open, compare", "Sweep one rule over its range"
+_VARIANTS_TEST = "test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_rules_applied"
 _GOAL = "goal: reach the target, or the metric's max or min"  # the tuning's goal list, labelled by its tooltip
 
 # Every control of the page as it loads, of the viewer and of your seat once shown -> the test that clicks it
@@ -86,7 +88,7 @@ CLICKED = {
     ("IntText", f"{_LADDER} › games per pairing"): _JOBS_TEST,
     ("Button", "climb the strength ladder"): _JOBS_TEST,
     ("Button", f"{_LADDER} › cancel"): _JOBS_TEST,
-    ("Dropdown", "metric"): _JOBS_TEST,
+    ("Dropdown", f"{_TUNING} › metric"): _JOBS_TEST,
     ("Dropdown", _GOAL): _JOBS_TEST,
     ("FloatText", "target"): _JOBS_TEST,
     ("SelectMultiple", "rules to vary"): _JOBS_TEST,
@@ -103,6 +105,23 @@ CLICKED = {
     ("Button", "which decisions matter?"): _JOBS_TEST,
     ("Button", f"{_DECISIONS} › cancel"): _JOBS_TEST,
     ("Button", "prepare the CSV of this run"): "test_csv_download_holds_every_game_of_the_run_and_its_rules",
+    # rule variants (issue 51)
+    ("Text", "variant"): _VARIANTS_TEST,
+    ("Text", "in the folder"): _VARIANTS_TEST,
+    ("Button", "save as a variant"): _VARIANTS_TEST,
+    ("Button", "reset to the preset"): _VARIANTS_TEST,
+    ("Dropdown", "open"): _VARIANTS_TEST,
+    ("Button", "open the variant"): _VARIANTS_TEST,
+    ("SelectMultiple", "variants"): _VARIANTS_TEST,
+    ("BoundedIntText", "games each"): _VARIANTS_TEST,
+    ("Button", "compare side by side"): _VARIANTS_TEST,
+    ("Button", f"{_VARIANTS} › cancel"): _VARIANTS_TEST,
+    ("Dropdown", "rule"): _VARIANTS_TEST,
+    ("Dropdown", f"{_SWEEP} › metric"): _VARIANTS_TEST,
+    ("BoundedIntText", "games a value"): _VARIANTS_TEST,
+    ("Button", "sweep the rule"): _VARIANTS_TEST,
+    ("Button", f"{_SWEEP} › cancel"): _VARIANTS_TEST,
+    ("Button", "apply the tuned rules"): _VARIANTS_TEST,
     # the viewer ("watch this game"); "seen by" only for a game with hidden information, not Valhalla
     ("Button", "◀ back"): "test_the_viewer_steps_forward_and_back_through_a_game",
     ("Button", "forward ▶"): "test_the_viewer_steps_forward_and_back_through_a_game",
@@ -148,12 +167,19 @@ REDRAW_TIMEOUT_MS = 120_000
 
 
 @pytest.fixture(scope="module")
-def app_url(toolkit_command, tmp_path_factory):
+def variants_dir(tmp_path_factory):
+    """The folder the page's variants go to (``toolkit app --variants``), not the checkout."""
+    return tmp_path_factory.mktemp("variants")
+
+
+@pytest.fixture(scope="module")
+def app_url(toolkit_command, tmp_path_factory, variants_dir):
     folder = tmp_path_factory.mktemp("app")
     port = free_port()
     log = folder / "server.log"
     before = set(Path(tempfile.gettempdir()).glob("toolkit-app-*"))
-    process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser"], log, port)
+    process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser", "--variants",
+                            str(variants_dir)], log, port)
     url = url_in_log(log, f"http://127.0.0.1:{port}/?token=")
     assert len(set(Path(tempfile.gettempdir()).glob("toolkit-app-*")) - before) == 1  # the notebook's folder
     yield url
@@ -682,7 +708,9 @@ def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page)
     _playing_then_cancelled(page, "ladder", "200,000 games per pairing")
     used(("Button", f"{_LADDER} › cancel"))
 
-    control(page, "dropdown", "metric").locator("select").select_option("duration_turns")
+    tuning_row = page.locator(".widget-hbox", has=page.locator("select:has(option:text-is('reach'))"))
+    tuning_row.locator(".widget-dropdown", has=page.get_by_text("metric", exact=True)).locator(
+        "select").select_option("duration_turns")
     goal = page.locator(".widget-dropdown select:has(option:text-is('reach'))")
     goal.select_option("max")
     page.locator(".widget-select-multiple", has=page.get_by_text("rules to vary", exact=True)).locator(
@@ -691,7 +719,7 @@ def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page)
         _box(page, label).fill(value)
         _box(page, label).press("Enter")
     page.get_by_role("button", name="tune the rules").click()
-    used(("Dropdown", "metric"), ("Dropdown", _GOAL), ("SelectMultiple", "rules to vary"),
+    used(("Dropdown", f"{_TUNING} › metric"), ("Dropdown", _GOAL), ("SelectMultiple", "rules to vary"),
          ("BoundedIntText", "trials"), ("BoundedIntText", "games per trial"))
     _playing_then_cancelled(page, "tuning", "tuning zero_runes_value, ships_per_player toward duration_turns = max: "
                                             "1000 trials of 10,000,000 games")
@@ -861,4 +889,121 @@ def test_the_viewer_jumps_to_the_decisions_that_swung_the_game(page):
     expect(jump.locator("option:checked")).to_have_text(re.compile(r"^choose\sone"))  # the first line again
     jump.select_option(label=entries[numbers.index(number)])
     expect(caption).to_contain_text(f"Decision {number}:", timeout=30_000)
+    assert page_problems(page) == []
+
+
+def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_rules_applied(page, browser, app_url,
+                                                                                              variants_dir):
+    """Issue 51, point 2, in Chromium: the page's rules reset to the preset, one rule changed and saved as a named
+    variant in the folder ``toolkit app --variants`` names (the file read back); a fresh page (a kernel of its
+    own) opens it from the menu and shows the same numbers for the same seed and players; the side by side of
+    the page's rules and the variant holds the API's paired differences; a sweep draws its metric against the
+    rule; a tuning that proposes a change is applied to the page by its button; each big job is cancelled."""
+    from toolkit.analysis import paired
+    from toolkit.core import variants
+
+    _valhalla_against_greedy(page)
+    games = _box(page, "games")
+    games.fill(str(N))
+    games.press("Enter")
+    old = plot_source(page)
+    page.get_by_role("button", name="reset to the preset").click()
+    used(("Button", "reset to the preset"))
+    _status_names(page, ["preset standard"])
+    control(page, "dropdown", "throw_mode").locator("select").select_option("simplified")
+    old = wait_for_redraw(page, old, "throw_mode after a reset")
+    _status_names(page, ["throw_mode=simplified"])
+    _box(page, "in the folder").fill(str(variants_dir))
+    _box(page, "in the folder").press("Enter")
+    _box(page, "variant").fill("simplified throws")
+    page.get_by_role("button", name="save as a variant").click()
+    used(("Text", "in the folder"), ("Text", "variant"), ("Button", "save as a variant"))
+    path = variants_dir / "simplified-throws.toml"
+    expect(page.locator(".widget-html", has_text="saved ")).to_contain_text(f"--rules {path}")
+    saved = variants.read(path, "valhalla")
+    assert saved.name == "simplified throws" and saved.changes() == {"throw_mode": "simplified"}
+    design = ".widget-output table:has(th:text-is('value [95% interval]'))"  # the run's design metrics
+    metrics = page.locator(design).first.inner_text()
+
+    fresh = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        fresh.goto(app_url, timeout=REDRAW_TIMEOUT_MS)
+        fresh.wait_for_selector(PLOT, timeout=REDRAW_TIMEOUT_MS)
+        first = plot_source(fresh)
+        menu = fresh.locator(".widget-dropdown", has=fresh.get_by_text("open", exact=True)).locator("select")
+        menu.select_option(label="simplified throws (simplified-throws.toml)")
+        fresh.get_by_role("button", name="open the variant").click()
+        used(("Dropdown", "open"), ("Button", "open the variant"))
+        wait_for_redraw(fresh, first, "a variant opened in a fresh page")
+        _status_names(fresh, ["throw_mode=simplified"])
+        assert fresh.locator(PLOT).get_attribute("alt").endswith(f"{N:,} games, policies greedy,greedy")
+        assert fresh.locator(design).first.inner_text() == metrics
+    finally:
+        fresh.close()
+
+    page.get_by_role("button", name="reset to the preset").click()
+    old = wait_for_redraw(page, old, "reset to the preset")
+    chosen = page.locator(".widget-select-multiple", has=page.get_by_text("variants", exact=True)).locator("select")
+    chosen.select_option(label=["simplified throws (simplified-throws.toml)"])
+    each = _box(page, "games each")
+    each.fill("10000000")
+    each.press("Enter")
+    page.get_by_role("button", name="compare side by side").click()
+    used(("SelectMultiple", "variants"), ("BoundedIntText", "games each"), ("Button", "compare side by side"))
+    _playing_then_cancelled(page, "comparing variants", "1 variant(s), 10,000,000 games each")
+    used(("Button", f"{_VARIANTS} › cancel"))
+    each.fill("2000")
+    each.press("Enter")
+    page.get_by_role("button", name="compare side by side").click()
+    table = page.locator(".widget-output table", has=page.get_by_text("the page's rules", exact=True))
+    table.wait_for(timeout=REDRAW_TIMEOUT_MS)
+    base = toolkit.simulate("valhalla", None, 2000, seed=0, policies="greedy,greedy", progress=False)
+    now = toolkit.simulate("valhalla", saved.rules, 2000, seed=0, policies="greedy,greedy", progress=False)
+    expected = paired.before_after(base, now)
+    rows = [[cell.strip() for cell in row.split("\t")] for row in table.inner_text().strip().splitlines()[1:]]
+    assert [row[0] for row in rows] == list(expected["quantity"])
+    for row, r in zip(rows, expected.itertuples()):
+        assert row[2] == f"{r.now:.3f}: {r.difference:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]", row
+
+    sweep_row = page.locator(".widget-hbox", has=page.get_by_role("button", name="sweep the rule"))
+    sweep_row.locator(".widget-dropdown", has=page.get_by_text("rule", exact=True)).locator(
+        "select").select_option("zero_runes_value")
+    sweep_row.locator(".widget-dropdown", has=page.get_by_text("metric", exact=True)).locator(
+        "select").select_option("duration_turns")
+    per_value = _box(page, "games a value")
+    per_value.fill("10000000")
+    per_value.press("Enter")
+    page.get_by_role("button", name="sweep the rule").click()
+    used(("Dropdown", "rule"), ("Dropdown", f"{_SWEEP} › metric"), ("BoundedIntText", "games a value"),
+         ("Button", "sweep the rule"))
+    _playing_then_cancelled(page, "sweeping", "sweeping zero_runes_value over 6 values")
+    used(("Button", f"{_SWEEP} › cancel"))
+    per_value.fill("300")
+    per_value.press("Enter")
+    page.get_by_role("button", name="sweep the rule").click()
+    page.locator(".widget-output img[alt='duration_turns against zero_runes_value']").wait_for(
+        timeout=REDRAW_TIMEOUT_MS)
+
+    # a tuning that proposes a change: the longest games, zero runes worth 1..6 (the fewer, the longer)
+    tuning_row = page.locator(".widget-hbox", has=page.locator("select:has(option:text-is('reach'))"))
+    tuning_row.locator(".widget-dropdown", has=page.get_by_text("metric", exact=True)).locator(
+        "select").select_option("duration_turns")
+    page.locator(".widget-dropdown select:has(option:text-is('reach'))").select_option("max")
+    page.locator(".widget-select-multiple", has=page.get_by_text("rules to vary", exact=True)).locator(
+        "select").select_option(label=["zero_runes_value"])
+    for label, value in (("trials", "6"), ("games per trial", "1000")):
+        _box(page, label).fill(value)
+        _box(page, label).press("Enter")
+    apply = page.get_by_role("button", name="apply the tuned rules")
+    page.get_by_role("button", name="tune the rules").click()
+    expect(apply).to_be_enabled(timeout=REDRAW_TIMEOUT_MS)
+    expect(page.locator(".widget-output code", has_text="toolkit simulate valhalla --preset standard --set "
+                                                        "zero_runes_value=")).to_have_count(1)
+    old = plot_source(page)
+    tuned = re.search(r"zero_runes_value=(\d)", page.locator(".widget-output code", has_text="toolkit simulate").inner_text())
+    apply.click()
+    used(("Button", "apply the tuned rules"))
+    wait_for_redraw(page, old, "the tuned rules applied")
+    _status_names(page, [f"zero_runes_value={tuned.group(1)}"])
+    assert control(page, "hslider", "zero_runes_value").locator(".widget-readout").inner_text() == tuned.group(1)
     assert page_problems(page) == []

@@ -356,7 +356,7 @@ class Dashboard:
             self.game,
             w.HBox([self.controls_box, self.run_box], layout=w.Layout(width="100%", align_items="flex-start",
                                                                        grid_gap="16px")),
-            w.HTML("<h3>Rule variants: save, open, compare, sweep</h3>"),
+            w.HTML("<h3>Rule variants: save, open, compare</h3>"),
             w.HBox([self.variant_name, self.save_variant_button, self.reset_button],
                    layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.variant_folder, self.variant_menu, self.open_variant_button],
@@ -366,6 +366,7 @@ class Dashboard:
             w.HBox([self.compare_variants, self.compare_games, self.compare_button],
                    layout=w.Layout(flex_flow="row wrap", align_items="center")),
             self.compare_progress.box, self.compare_output,
+            w.HTML("<h3>Sweep one rule over its range</h3>"),
             w.HTML(f'<span style="{_NOTE_STYLE}">One rule over its range, the others as on the page, every value on '
                    "the same seeds: a metric against the value, with 95% intervals.</span>"),
             w.HBox([self.sweep_rule, self.sweep_metric, self.sweep_games, self.sweep_button],
