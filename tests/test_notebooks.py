@@ -141,6 +141,12 @@ def test_the_overview_runs_every_cell_with_no_error_stderr_or_widget():
     with _environment(env):
         client.execute()
     assert notebook_problems(notebook) == []
+    # section 6 (issue 51): the variant saved and read back gives the same rules and the same games
+    shown = [o.get("data", {}).get("text/markdown", "") for c in notebook.cells if c.cell_type == "code"
+             for o in c.get("outputs", [])]
+    games = int(SMALL_N) // 10
+    assert any(text.startswith(f"Read back: the same rules (True), the same {games:,} games (True).")
+               for text in shown), [t for t in shown if "Read back" in t]
 
 
 class _environment:
