@@ -176,9 +176,13 @@ def test_a_run_stopped_by_a_signal_removes_its_unfinished_file_and_says_so(tmp_p
 
     target = tmp_path / "z.parquet"
     part = tmp_path / "z.parquet.part"
+    # a test run started in the background (nohup, `make test &`) ignores SIGINT, and an ignored signal stays
+    # ignored in its children (CI's clone run timed out here): the run gets the default back, as a command
+    # typed at a shell has it
     run_ = subprocess.Popen([sys.executable, "-m", "toolkit.cli", "simulate", "valhalla", "-n", "50000000", "-o",
                              str(target), "--threads", "1", "--no-progress"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline and run_.poll() is None:
         time.sleep(0.1)

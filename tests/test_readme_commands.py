@@ -461,3 +461,34 @@ def test_the_quoted_error_lines_are_printed(capsys):
         assert code == 2 and not out
         pattern = ".*".join(re.escape(part) for part in line.split("…"))
         assert re.fullmatch(pattern, err.strip()), (err, line)
+
+
+def test_the_variant_workflows_numbers_are_the_commands(tmp_path, capsys):
+    """Issue 51: the README's variant workflow, end to end: the variant its command saves, then the first
+    player's win rate the two ``simulate`` commands print (the variant's, then the preset's), each as the
+    README states it, and its words about them (the intervals overlap)."""
+    text = " ".join(_section("CLI quickstart").split())
+    found = re.search(rf"Under the variant the first player of random games wins {RATE} of 100,000 games \(seed 1\), "
+                      rf"under the alternative preset alone {RATE}: intervals that overlap", text)
+    assert found, "the README's sentence on the variant's numbers"
+    stated = [tuple(found.groups()[:3]), tuple(found.groups()[3:])]
+    printed = []
+    for argv in (["simulate", "valhalla", "--rules", "four.toml", "-n", "100000", "--seed", "1"],
+                 ["simulate", "valhalla", "--preset", "alternative", "-n", "100000", "--seed", "1"]):
+        command = next(a for a in COMMANDS.values() if list(a) == argv)  # the README's own command, as written
+        out = _small_run(capsys, command, tmp_path)
+        printed.append(re.search(rf"^1st\s+\d+\s+{RATE}$", out, flags=re.M).groups())
+    assert printed == stated
+    (low_a, high_a), (low_b, high_b) = ((float(r[1]), float(r[2])) for r in printed)
+    assert low_a <= high_b and low_b <= high_a  # "intervals that overlap"
+
+
+def _small_run(capsys, argv, tmp_path) -> str:
+    """``argv`` run as written (its games too), a variant it reads saved first as the README saves it."""
+    argv = list(argv)
+    if "--rules" in argv:
+        i = argv.index("--rules")
+        argv[i + 1] = str(_saved(argv[i + 1], tmp_path))
+    code, out, err = run(capsys, argv)
+    assert code == 0, err
+    return out

@@ -41,7 +41,11 @@ def written(tmp_path_factory):
                        threads=1, progress=False)
         against = report(variants=[six], baseline=str(four), n_games=N, seed=SEED, out_dir=folder / "out2",
                          html_dir=folder / "html2", threads=1, progress=False)
-    return folder, table, against
+        index = (folder / "html" / "index.html").read_text()
+        mp.setitem(GAMES, "pig", with_presentation(GAMES["pig"], page_runs=TINY))
+        report(["pig"], n_games=N, seed=SEED, out_dir=folder / "out3", html_dir=folder / "html", threads=1,
+               progress=False)  # a later report into the same folder
+    return folder, table, against, index
 
 
 def _section(page: str, key: str) -> str:
@@ -51,7 +55,7 @@ def _section(page: str, key: str) -> str:
 @pytest.mark.parametrize("name, changes", [("four", {"zero_runes_value": 4}),
                                            ("six", {"ships_per_player": 5, "zero_runes_value": 6})])
 def test_each_variant_is_set_against_the_baseline_on_the_same_seed(written, name, changes):
-    folder, table, _ = written
+    folder, table, _, _ = written
     page = (folder / "html" / f"valhalla--{name}.html").read_text()
     rules = toolkit.rules("valhalla", **changes)
     policies = GAMES["valhalla"].default_policies(rules)
@@ -75,7 +79,7 @@ def test_each_variant_is_set_against_the_baseline_on_the_same_seed(written, name
 def test_the_page_is_the_variants_whole_page(written):
     """Every section of a game's page, for the variant's rules: the rules table shows its values, the title
     and the lead name the variant and its note, the tuning starts from its file."""
-    folder, _, _ = written
+    folder, _, _, _ = written
     page = (folder / "html" / "valhalla--four.html").read_text()
     ids = re.findall(r'<section id="(\w+)">', page)
     assert ids == ["provenance", "rules", "baseline", "metrics", "tournament", "ladder", "decisions", "tuning",
@@ -90,11 +94,16 @@ def test_the_page_is_the_variants_whole_page(written):
 
 
 def test_the_index_links_every_page_and_every_csv_link_resolves(written):
-    folder, _, _ = written
+    """The index links every page of the report; a later report into the same folder (Pig's) adds its page
+    and keeps the earlier ones linked."""
+    folder, _, _, first = written
     html_dir = folder / "html"
+    assert re.findall(r'<a href="([^"]+)">', first) == ["valhalla--four.html", "valhalla--six.html"]
     index = (html_dir / "index.html").read_text()
     links = re.findall(r'<a href="([^"]+)">', index)
-    assert links == ["valhalla--four.html", "valhalla--six.html"]
+    assert links == ["pig.html", "valhalla--four.html", "valhalla--six.html"]
+    assert "Valhalla: designer report of the variant four for zero" in index  # an earlier page by its title
+    links = links[1:]
     for link in links:
         page = (html_dir / link).read_text()
         footer = re.search(r"<footer>(.*?)</footer>", page, flags=re.S).group(1)
@@ -105,7 +114,7 @@ def test_the_index_links_every_page_and_every_csv_link_resolves(written):
 
 def test_a_variant_file_as_the_baseline(written):
     """``--baseline FILE``: six against four, both on the same seed."""
-    folder, _, _ = written
+    folder, _, _, _ = written
     part = _section((folder / "html2" / "valhalla--six.html").read_text(), "baseline")
     assert "the variant four for zero" in part
     rules4, rules6 = toolkit.rules("valhalla", zero_runes_value=4), toolkit.rules("valhalla", ships_per_player=5,

@@ -531,7 +531,9 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
     if html_dir is not None:
         from toolkit.viz import report_html
 
-        (Path(html_dir) / "index.html").write_text(report_html.index_page(pages), encoding="utf-8")
+        written = {file for _, file, _ in pages}
+        earlier = [entry for entry in report_html.index_entries(Path(html_dir)) if entry[1] not in written]
+        (Path(html_dir) / "index.html").write_text(report_html.index_page(pages + earlier), encoding="utf-8")
     table = pd.DataFrame(rows).set_index("game")
     # a wider game's seat columns go beside the others' (the rows' first seen order would put them last)
     seats = max([spec.seats(resolve_rules(spec, None, DEFAULT_PRESET)) for spec in specs]

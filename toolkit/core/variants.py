@@ -74,7 +74,7 @@ def _fail(path, key: str | None, message: str) -> VariantError:
 
 
 def _spec_of(path, game):
-    from toolkit.games import GAMES
+    from toolkit.core.registry import GAMES
 
     if not isinstance(game, str):
         raise _fail(path, "game", f"{game!r} is not allowed: a game's name, one of {', '.join(GAMES)}")

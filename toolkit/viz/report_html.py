@@ -469,6 +469,23 @@ def versus_parts(versus: pd.DataFrame, baseline: str | None) -> list:
             _table(shown)]
 
 
+def index_entries(folder) -> list:
+    """The pages an earlier report left in ``folder`` (``(name, file, what)``, by file name): each page's title
+    and its first lead sentence, so that the index of a later run into the same folder still links them."""
+    from pathlib import Path
+
+    entries = []
+    for path in sorted(Path(folder).glob("*.html")):
+        if path.name == "index.html":
+            continue
+        text = path.read_text(encoding="utf-8")
+        title = re.search(r"<title>(.*?)</title>", text, flags=re.S)
+        lead = re.search(r'<p class="lead">(.*?)</p>', text, flags=re.S)
+        entries.append((html.unescape(title.group(1)) if title else path.stem, path.name,
+                        html.unescape(lead.group(1)) if lead else ""))
+    return entries
+
+
 def index_page(entries: list, title: str = "Designer reports") -> str:
     """One page linking every page of a report: ``entries`` of ``(name, file, what)``, a row each."""
     rows = "".join(f'<tr><td><a href="{urllib.parse.quote(file)}">{html.escape(name)}</a></td>'
