@@ -428,16 +428,7 @@ class RulesPanel:
     def _on_preset(self, change) -> None:
         if change["new"] is None or getattr(self, "_following", False):
             return
-        rules = self.spec.Rules.preset(change["new"])
-        self._resetting = True
-        try:
-            for name in self.params:
-                self.widgets[name].value = self._control_value(name, getattr(rules, name))
-        finally:
-            self._resetting = False
-        self._grey_out()
-        if self.auto:
-            self.refresh()
+        self.set_rules(self.spec.Rules.preset(change["new"]))
 
     def _repr_mimebundle_(self, **kwargs):
         return self.box._repr_mimebundle_(**kwargs)
