@@ -132,6 +132,32 @@ def test_a_cancel_stops_a_game_at_its_next_judged_decision(monkeypatch):
     assert len(calls) > 20
 
 
+def test_a_cancel_stops_a_game_while_it_is_played_before_any_judging(monkeypatch):
+    """The game is played to its end before its decisions are judged; with a searching seat that takes
+    seconds, and CI's browser test saw a cancel wait over 2 s.  Cancelled at its 5th decision, the game stops at
+    the next one; the control: not cancelled, it plays on to its end (many more decisions)."""
+    from toolkit.core import jobs
+
+    job, chosen = jobs.Job(), []
+    choose = KernelGame.choose
+
+    def counting(self):
+        chosen.append(1)
+        if len(chosen) == 5:
+            job.cancel()
+        return choose(self)
+
+    monkeypatch.setattr(KernelGame, "choose", counting)
+    monkeypatch.setattr(KernelGame, "root_statistics", rate_by_hand(lambda n: [0.9] + [0.1] * (n - 1)))
+    with jobs.running(job), pytest.raises(jobs.Cancelled):
+        metric.decisions("valhalla", n_games=2, seed=5, progress=False, threads=1)
+    assert len(chosen) == 5
+    chosen.clear()
+    monkeypatch.setattr(job, "cancel", lambda: None)  # the control
+    metric.decisions("valhalla", n_games=2, seed=5, progress=False, threads=1)
+    assert len(chosen) > 100
+
+
 def test_the_same_seed_gives_the_same_table_on_any_number_of_threads():
     a = metric.decisions("pig", n_games=12, seed=7, judge="mcts:40", progress=False, threads=1)
     b = metric.decisions("pig", n_games=12, seed=7, judge="mcts:40", progress=False, threads=2)

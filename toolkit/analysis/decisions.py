@@ -169,11 +169,14 @@ def _play(spec, rules, policies, seed: int, game_index: int, judge: str, epsilon
           per_kind: int, check=None) -> dict:
     """One game's tallies by decision kind: ``kind -> [decisions, forced, with a choice, trivial, impact,
     judged]``, trivial and impact the weighted sums over the judged sample (module docstring), judged its size.
-    ``check`` (a job's, or None) is called before every judged decision: a cancel stops a game between two
-    searches, not at its end (a game's searches to the end can take seconds)."""
+    ``check`` (a job's, or None) is called at every decision of the game and before every judged one: a
+    cancel stops a game between two searches, not at its end (a game's searches to the end can take seconds;
+    CI's browser test saw a cancel wait over 2 s with checks before the judged decisions alone)."""
     game = KernelGame(spec.kernel, rules, policies, seed, game_index)
     tally, choices = {}, {}  # choices: kind -> the game at each of its decisions with a choice
     while game.advance() >= 0:
+        if check is not None:  # a game with a searching seat plays for seconds before its first judged decision
+            check()
         options, kind = game.options(), game.kind()
         counts = tally.setdefault(kind, [0, 0, 0, 0.0, 0.0, 0])
         counts[0] += 1
