@@ -364,13 +364,8 @@ def _save_variant(spec, args) -> int:
     from toolkit.core import variants
 
     rules = _rules(spec, args)
-    out = Path(args.save)
-    if out.suffix != variants.SUFFIX:
-        raise ValueError(f"--save {args.save} is not allowed: a variant file's name ends in {variants.SUFFIX}")
-    if not out.parent.is_dir():
-        raise ValueError(f"--save {args.save} is not allowed: the folder {str(out.parent)!r} does not exist")
     start = args.preset or (variants.read(args.rules).preset if args.rules else None)
-    variants.save(rules, out, args.name, args.note or "", start)
+    out = variants.save(rules, args.save, args.name, args.note or "", start)  # refuses a bad name or folder
     variant = variants.read(out, spec.name)
     if variant.rules != rules:  # a file that does not give these rules back is never left said written
         raise RuntimeError(f"{out} does not read back as the rules saved: a defect, please report it")

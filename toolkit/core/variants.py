@@ -60,7 +60,7 @@ class Variant:
 
     def changes(self) -> dict:
         """The rules that differ from the preset, in the ``--set`` text (as the file lists them)."""
-        return {k: params_of(type(self.rules))[k].kind.format(v) for k, v in _differences(self.rules, self.preset).items()}
+        return {k: params_of(type(self.rules))[k].kind.format(v) for k, v in differences(self.rules, self.preset).items()}
 
 
 def _closest(word: str, choices) -> str:
@@ -194,7 +194,7 @@ def load_rules(path, game: str | None = None):
     return read(path, game).rules
 
 
-def _differences(rules, preset: str) -> dict:
+def differences(rules, preset: str) -> dict:
     """The rules that differ from ``preset`` at the same number of players (and the number of players itself
     where it differs from the preset's)."""
     cls = type(rules)
@@ -209,7 +209,7 @@ def _differences(rules, preset: str) -> dict:
 def nearest_preset(rules) -> str:
     """The preset these rules are, or the one they differ from in the fewest rules (the first on a tie)."""
     cls = type(rules)
-    return min(cls.PRESETS, key=lambda name: len(_differences(rules, name)))
+    return min(cls.PRESETS, key=lambda name: len(differences(rules, name)))
 
 
 def _toml_value(kind, value):
@@ -232,7 +232,7 @@ def text(rules, name: str, note: str = "", preset: str | None = None) -> str:
     body = {"game": cls.GAME, "name": name, "preset": preset, "rules_version": cls.RULES_VERSION}
     if note:
         body["note"] = note
-    body["rules"] = {k: _toml_value(declared[k].kind, v) for k, v in _differences(rules, preset).items()}
+    body["rules"] = {k: _toml_value(declared[k].kind, v) for k, v in differences(rules, preset).items()}
     head = f"# a toolkit rule variant: toolkit simulate {cls.GAME} --rules FILE (docs/variants.md)\n"
     return head + tomli_w.dumps(body)
 
@@ -244,7 +244,8 @@ def save(rules, path, name: str | None = None, note: str = "", preset: str | Non
     if path.suffix != SUFFIX:
         raise ValueError(f"path={str(path)!r} is not allowed: a variant file's name ends in {SUFFIX}")
     if not path.parent.is_dir():
-        raise ValueError(f"path={str(path)!r} is not allowed: the folder {str(path.parent)!r} does not exist")
+        raise ValueError(f"path={str(path)!r} is not allowed: the folder {str(path.parent)!r} does not exist "
+                         f"(make it first)")
     written = text(rules, name or path.stem, note, preset)
     path.write_text(written, encoding="utf-8")
     return path

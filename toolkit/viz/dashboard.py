@@ -156,7 +156,7 @@ def _command_for(spec, rules) -> str:
 
     preset = rules.preset_name() or variants.nearest_preset(rules)
     kinds = params_of(type(rules))
-    sets = " ".join(f"--set {k}={kinds[k].kind.format(v)}" for k, v in variants._differences(rules, preset).items())
+    sets = " ".join(f"--set {k}={kinds[k].kind.format(v)}" for k, v in variants.differences(rules, preset).items())
     return f"toolkit simulate {spec.name} --preset {preset} {sets}".rstrip()
 
 
@@ -977,21 +977,19 @@ class Dashboard:
         try:
             if not name:
                 raise ValueError("variant='' is not allowed: give the variant a name first")
-            folder = self._folder()
-            if not folder.is_dir():
-                raise ValueError(f"folder={str(folder)!r} is not allowed: it does not exist (make it first)")
             rules = self.panel.rules()
             start = self.panel.preset.value or None
-            path = variants.save(rules, folder / f"{_file_name(name)}{variants.SUFFIX}", name, preset=start)
+            path = variants.save(rules, self._folder() / f"{_file_name(name)}{variants.SUFFIX}", name, preset=start)
         except ValueError as error:
             self.variant_note.value = _error(error)
             return None
         self._variant_menus()
         self.variant_menu.value = str(path)
-        changes = variants.read(path).changes()
+        saved = variants.read(path)
+        changes = saved.changes()
         self.variant_note.value = (f'<span style="{_NOTE_STYLE}">saved {html.escape(str(path))}: '
                                    f"{html.escape(', '.join(f'{k}={v}' for k, v in changes.items()) or 'no change')} "
-                                   f"from the {html.escape(variants.read(path).preset)} preset; at the command line: "
+                                   f"from the {html.escape(saved.preset)} preset; at the command line: "
                                    f"<code>toolkit simulate {self.spec.name} --rules {html.escape(str(path))}</code> "
                                    f"or <code>toolkit report --rules {html.escape(str(path))}</code></span>")
         return path
