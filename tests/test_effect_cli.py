@@ -200,6 +200,9 @@ EFFECTS = {
     ("app", "--n-games"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("app", "--threads"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
     ("app", "--variants"): f"{HERE}::test_app_serves_the_notebook_its_options_ask_for",
+    ("app", "--cull-disconnected"): f"{HERE}::test_app_passes_its_culling_and_pool_to_the_server",
+    ("app", "--cull-idle"): f"{HERE}::test_app_passes_its_culling_and_pool_to_the_server",
+    ("app", "--pool"): f"{HERE}::test_app_passes_its_culling_and_pool_to_the_server",
     ("report", "games"): "tests/test_cli.py::test_report_herrlof_writes_csv_odds_and_plots",
     ("report", "--n-games"): f"{HERE}::test_n_is_the_games_of_every_line_up",
     ("report", "--seed"): f"{HERE}::test_report_seed_is_the_seed_of_the_written_games",
@@ -749,7 +752,7 @@ def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
     started = []
 
     class Voila:
-        def __init__(self, argv, cwd, env):
+        def __init__(self, argv, cwd, env, start_new_session):
             notebook = Path(cwd) / next(a for a in argv if a.endswith(".ipynb"))
             started.append({"argv": argv, "source": json.loads(notebook.read_text())["cells"][0]["source"]})
 
@@ -779,6 +782,53 @@ def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
     source = second["source"] if isinstance(second["source"], str) else "".join(second["source"])
     # the first registered game, the variants in the folder the command ran in
     assert source.endswith(f"dashboard({next(iter(GAMES))!r}, variants={str(folder)!r})")
+
+
+def test_app_passes_its_culling_and_pool_to_the_server(capsys, monkeypatch):
+    """``toolkit app --cull-disconnected S --cull-idle T --pool N``: the server (toolkit.viz.serve, in a
+    session of its own) gets the culling kernel manager with those settings and a pool of N preheated
+    kernels; ``--pool 0`` preheats none; a value out of range names the option and its range.  (What the
+    settings do to real pages: tests/browser/test_app_serving.py.)"""
+    import socket
+
+    started = []
+
+    class Server:
+        def __init__(self, argv, cwd, env, start_new_session):
+            started.append((argv, env, start_new_session))
+
+        def wait(self):
+            return 0
+
+        def poll(self):
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Server)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, _, err = run(capsys, "app", "--port", port, "--cull-disconnected", "30", "--cull-idle", "0",
+                       "--pool", "2")
+    assert code == 0, err
+    argv, env, session = started[-1]
+    assert argv[1:3] == ["-m", "toolkit.viz.serve"] and session
+    assert {"--VoilaConfiguration.multi_kernel_manager_class=toolkit.viz.culling.CullingKernelManager",
+            "--CullingKernelManager.cull_disconnected=30", "--CullingKernelManager.cull_idle_timeout=0",
+            "--CullingKernelManager.cull_interval=7", "--preheat_kernel=True",
+            "--VoilaConfiguration.default_pool_size=2"} <= set(argv)
+    assert Path(env["TOOLKIT_APP_FOLDER"]).name.startswith("toolkit-app-")
+    code, _, err = run(capsys, "app", "--port", port, "--pool", "0")  # the control: no pool, the defaults
+    assert code == 0, err
+    argv = started[-1][0]
+    assert not any("preheat" in a or "pool_size" in a for a in argv)
+    assert {"--CullingKernelManager.cull_disconnected=60", "--CullingKernelManager.cull_idle_timeout=3600",
+            "--CullingKernelManager.cull_interval=10"} <= set(argv)
+    for option, value, words in [("--cull-disconnected", "0", "at least 1 second"),
+                                 ("--cull-idle", "-1", "0 (never) or more seconds"),
+                                 ("--pool", "9", "0..8 preheated kernels")]:
+        code, _, err = run(capsys, "app", "--port", port, option, value)
+        assert code == 2 and f"{option} {value} is not allowed: {words}" in err
+    assert len(started) == 2
 
 
 def test_check_checks_the_games_asked(capsys):

@@ -47,7 +47,7 @@ stderr with exit code 2 (the code argparse uses for usage errors).
         --vary stick_rune_up_probability=0.2..0.8 --trials 40 -n 20000 -o best.json
     toolkit tune herrlof --policies lookahead --target skill_gap=max --vary effect_1 --vary effect_6 --trials 30 -n 2000
     toolkit report [GAME ...] [-n N] [--seed S] [--out DIR] [--html DIR]
-    toolkit app [GAME] [--port 8866] [--no-browser] [-n N]   # the dashboard (toolkit.viz.dashboard), Voila
+    toolkit app [GAME] [--port 8866] [--no-browser] [-n N] [--pool 1]   # the dashboard (toolkit.viz.dashboard), Voila
 
 Every command takes any registered game (``toolkit list``).  A policy name
 may carry an argument (Herrlof's ``lookahead:16`` = 16 samples); the game
@@ -1007,6 +1007,7 @@ def cmd_app(args) -> int:
 
     from toolkit.core.runner import get_spec
     from toolkit.games import GAMES
+    from toolkit.viz import serve
 
     spec = get_spec(args.game if args.game is not None else next(iter(GAMES)))
     if args.n_games is not None and not 1 <= args.n_games <= APP_MAX_GAMES:
@@ -1017,6 +1018,12 @@ def cmd_app(args) -> int:
         raise ValueError(f"--port {args.port} is not allowed: a port is 1..65535")
     if not Path(args.variants).is_dir():
         raise ValueError(f"--variants {args.variants} is not allowed: the folder does not exist (make it first)")
+    if args.cull_disconnected < 1:
+        raise ValueError(f"--cull-disconnected {args.cull_disconnected} is not allowed: at least 1 second")
+    if args.cull_idle < 0:
+        raise ValueError(f"--cull-idle {args.cull_idle} is not allowed: 0 (never) or more seconds")
+    if not 0 <= args.pool <= 8:
+        raise ValueError(f"--pool {args.pool} is not allowed: 0..8 preheated kernels (each holds about 400 MB)")
     try:
         import nbformat  # noqa: F401
         import voila  # noqa: F401
@@ -1030,18 +1037,22 @@ def cmd_app(args) -> int:
     def stop(signum, frame):  # SIGTERM/SIGHUP would end Python without `finally`: leave Voila and the folder
         raise KeyboardInterrupt
 
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    # SIGINT too: a shell's background job starts with it ignored, and Ctrl-C must still stop the server
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         notebook = _write_app_files(folder, spec, args)
-        argv = [sys.executable, "-m", "voila", str(notebook), f"--port={args.port}", "--Voila.ip=127.0.0.1",
-                "--Voila.port_retries=0", f"--Voila.token={token}", "--strip_sources=True", "--theme=light"]
+        argv = [sys.executable, "-m", "toolkit.viz.serve", str(notebook), f"--port={args.port}",
+                "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", f"--Voila.token={token}", "--strip_sources=True",
+                "--theme=light", *serve.voila_options(disconnected=args.cull_disconnected, idle=args.cull_idle,
+                                                      pool=args.pool)]
         if args.no_browser:
             argv.append("--no-browser")
-        env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(folder),
-                                                                          os.environ.get("JUPYTER_PATH")]))}
+        env = {**os.environ, serve.FOLDER_VARIABLE: str(folder),
+               "JUPYTER_PATH": os.pathsep.join(filter(None, [str(folder), os.environ.get("JUPYTER_PATH")]))}
         print(f"{PROG} app: {spec.title} at http://127.0.0.1:{args.port}/?token={token} (Ctrl-C stops it)",
               flush=True)
-        voila = subprocess.Popen(argv, cwd=folder, env=env)
+        # a session of its own: Ctrl-C in the terminal reaches toolkit app only, which stops Voila cleanly
+        voila = subprocess.Popen(argv, cwd=folder, env=env, start_new_session=True)
         return voila.wait()
     except KeyboardInterrupt:
         return 0
@@ -1275,6 +1286,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first-batch", type=int, default=None,
                    help="with --until-settled: the check's games a side at its first look (default 2,000)")
 
+    from toolkit.viz.serve import CULL_DISCONNECTED, CULL_IDLE, POOL
+
     p = sub.add_parser("app", help="the rule-tweaking dashboard in the browser (Voila, on 127.0.0.1)")
     p.add_argument("game", nargs="?", default=None,
                    help="the game it opens with (default: the first game toolkit list shows)")
@@ -1287,6 +1300,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variants", default=".", metavar="DIR",
                    help="the folder the page saves rule variants in and opens them from (default: the current "
                         "folder)")
+    p.add_argument("--cull-disconnected", type=int, default=CULL_DISCONNECTED, metavar="SECONDS",
+                   help=f"a page's kernel ends this long after the page is closed or lost (default "
+                        f"{CULL_DISCONNECTED})")
+    p.add_argument("--cull-idle", type=int, default=CULL_IDLE, metavar="SECONDS",
+                   help=f"an open page's kernel ends after this long without use; 0: never (default {CULL_IDLE})")
+    p.add_argument("--pool", type=int, default=POOL,
+                   help=f"kernels kept ready with the dashboard drawn, so that a page opens at once (default {POOL})")
     p.set_defaults(func=cmd_app)
 
     p = sub.add_parser("report", help="the main job: every game with its defaults -> CSV and PNG; with --rules, "

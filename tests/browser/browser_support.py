@@ -19,7 +19,7 @@ BROKEN_PAGE_TEXTS = ("Loading widget", "Error displaying widget", "Click to show
                      "HBox(children", "VBox(children", "Traceback (most recent call last)",
                      "There was an error when executing cell")
 
-TIMINGS: dict[str, float] = {}  # name -> seconds, printed at the end of the run (conftest.py)
+TIMINGS: dict[str, float] = {}  # name -> seconds (or the unit its name ends with), printed at the end (conftest.py)
 
 
 def free_port() -> int:

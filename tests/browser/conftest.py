@@ -36,8 +36,10 @@ def pytest_collection_modifyitems(items):
 def pytest_terminal_summary(terminalreporter):
     if TIMINGS:
         terminalreporter.write_sep("-", "browser timings (measured, not asserted)")
-        for name, seconds in TIMINGS.items():
-            terminalreporter.write_line(f"{name}: {seconds:.2f} s")
+        for name, value in TIMINGS.items():  # seconds, unless the name gives its unit: "(MB)", "(count)"
+            unit = "" if name.endswith(("(MB)", "(count)")) else " s"
+            terminalreporter.write_line(f"{name}: {value:.2f}{unit}" if unit or value != int(value)
+                                        else f"{name}: {value:.0f}")
 
 
 def chromium_path() -> str:
