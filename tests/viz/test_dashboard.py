@@ -348,16 +348,25 @@ def test_a_rule_number_out_of_range_is_refused_by_name_not_clamped():
     assert board.panel.last_error is None and board.rules.target_score == 40
 
 
-def test_the_status_line_writes_rules_as_set_takes_them_and_the_player_count():
+def test_the_status_line_writes_rules_in_words_the_set_text_in_the_tooltip_and_the_player_count():
+    """Issue 52, point 4: each changed rule by its label and its value in words (a choice's declared words,
+    yes/no); the ``--set`` text only in the tooltip."""
     board = Dashboard("walhalla", n_games=20, threads=1)
     assert board.panel.status.value == "preset <code>standard</code>, 4 players"
     board.panel.widgets["num_players"].value = 3
     assert board.panel.status.value.endswith(", 3 players")
     valhalla = Dashboard("valhalla", n_games=20, threads=1)
     valhalla.panel.widgets["zero_runes_value"].value = 4
-    assert valhalla.panel.status.value == "custom rules: <code>zero_runes_value=4</code>"  # two seats: no count
+    assert valhalla.panel.status.value == ('custom rules: <span title="zero_runes_value=4">Value of a throw with '
+                                           "no rune up: <b>4</b></span>")  # two seats: no count
+    status = valhalla.panel.describe(toolkit.rules("valhalla", valhalla_entry="direct_off",
+                                                   extra_throw_enabled=True))
+    assert ('<span title="valhalla_entry=direct_off">What an overshoot of square 36 does: <b>straight off the '
+            "board</b></span>") in status and "Extra throws exist: <b>yes</b>" in status
     tiles = toolkit.rules("walhalla", num_players=3, peninsula_tiles=frozenset({5, 6, 7}))
-    assert board.panel.describe(tiles) == "custom rules: <code>peninsula_tiles=5,6,7</code>, 3 players"
+    assert board.panel.describe(tiles) == ('custom rules: <span title="peninsula_tiles=5,6,7">Tiles of P0, P1, P2 '
+                                           "(sum &lt;= 18), or all 18 drawn at random: <b>5,6,7</b></span>, "
+                                           "3 players")
 
 
 def test_metric_descriptions_name_no_rule_a_game_lacks():

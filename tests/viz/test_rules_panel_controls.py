@@ -475,14 +475,15 @@ def test_a_rule_that_does_not_matter_is_greyed_out():
 
 
 # every game's conditional rules (issue 36, point 12): the rule, the controlling field's value that makes
-# it not matter, and the words its label then shows (that it truly does not matter: tests/core/test_applies.py)
+# it not matter, and the words its label then shows, the controlling rule named by its label, not its name
+# (issue 52; that it truly does not matter: tests/core/test_applies.py)
 GREYED = {
-    "herrlof": [("three_trigger", "effect_3", "off", "while effect_3 is not off"),
+    "herrlof": [("three_trigger", "effect_3", "off", "while “A 3 trades a card with the stock” is not off"),
                 ("double_hagalaz_winner", "hagalaz_count", 1, "while there are 2 Hagalaz cards or more"),
                 ("double_valknut_changes_trump", "valknut_count", 0, "while there are 2 Valknut cards or more"),
-                ("consolation_range", "consolation_bonus", 0, "while consolation_bonus is not 0")],
-    "halali": [("no_return_applies_to_neutrals", "no_return_rule", False, "while no_return_rule is true"),
-               ("locked_neutral_capturable", "neutral_lock", "off", "while neutral_lock is not off"),
+                ("consolation_range", "consolation_bonus", 0, "while “Bonus for a trick count in the consolation range” is not 0")],
+    "halali": [("no_return_applies_to_neutrals", "no_return_rule", False, "while “No moving an own tile back at once” is yes"),
+               ("locked_neutral_capturable", "neutral_lock", "off", "while “A revealed or moved duck/pheasant is locked for the opponent” is not off"),
                ("exits_only_in_end_phase", "exit_squares", (), "while the board has an exit square"),
                ("rescue_neutrals", "exit_squares", (), "while the board has an exit square")],
     "attila": [("two_player_second_place_gap", "num_players", 3, "while there are 2 players")],  # 2 players: on

@@ -120,6 +120,11 @@ class Kind:
         value (``typed_widget``: sliders, checkboxes, drop-downs)."""
         return self.check(name, widget_value) if self.typed_widget else self.parse(name, widget_value)
 
+    def word(self, value: Any) -> str:
+        """A value in words, for a page: a choice's declared words, yes/no for a yes-or-no rule, else its
+        ``--set`` text (which stays in the tooltips and the command lines)."""
+        return self.format(value)
+
 
 @dataclasses.dataclass(frozen=True)
 class Int(Kind):
@@ -204,11 +209,49 @@ class Bool(Kind):
     def format(self, value):
         return "true" if value else "false"
 
+    def word(self, value):
+        return "yes" if value else "no"
+
+# a raw identifier in text a page shows: snake_case ("first_only") or a word glued to a number ("seat0");
+# a square such as Halali's "d7:N" is the board's own notation
+RAW_NAME = re.compile(r"\b[A-Za-z0-9]+_\w+|\b[A-Za-z]{2,}\d+\b")
+
+
+def _check_words(choices: tuple, words: tuple) -> None:
+    if words and len(words) != len(choices):
+        raise TypeError(f"{len(words)} words for {len(choices)} choices {choices}")
+
+
+def raw_choices(kind) -> list:
+    """The choices of a ``Choice`` or ``ChoiceSet`` that a page would show as raw names because no words
+    were declared for them (tests/core/test_words.py: none in any game)."""
+    if kind.words:
+        return []
+    return [c for c in kind.choices if RAW_NAME.search(str(c))]
+
+
+def _word_of(choices: tuple, words: tuple, value) -> str:
+    for choice, word in zip(choices, words):
+        if choice == value:
+            return word
+    return str(value)
+
+
 @dataclasses.dataclass(frozen=True)
 class Choice(Kind):
+    """One of ``choices``; ``words`` (one per choice, in order) are what a page shows, the choice itself
+    staying the ``--set`` text (``words`` may be left out where every choice is already a plain word)."""
+
     choices: tuple
+    words: tuple = ()
     type_name: ClassVar[str] = "choice"
     typed_widget: ClassVar[bool] = True
+
+    def __post_init__(self):
+        _check_words(self.choices, self.words)
+
+    def word(self, value):
+        return _word_of(self.choices, self.words, value)
 
     def allowed(self):
         return "one of " + ", ".join(str(c) for c in self.choices)
@@ -323,13 +366,21 @@ class ChoiceSet(Kind):
     """A subset of a fixed list of choices (kept in the choices' order)."""
 
     choices: tuple
+    words: tuple = ()  # one per choice, as Choice's
     type_name: ClassVar[str] = "set of choice"
+
+    def __post_init__(self):
+        _check_words(self.choices, self.words)
+
+    def word(self, value):
+        """The chosen elements in words, in order."""
+        return ", ".join(_word_of(self.choices, self.words, v) for v in value) or "none"
 
     def allowed(self):
         return "a subset of {" + ", ".join(str(c) for c in self.choices) + "}"
 
     def check(self, name, value):
-        picked = set(_checked_elements(self, name, value, Choice(self.choices),
+        picked = set(_checked_elements(self, name, value, Choice(self.choices, self.words),
                                        lambda v: (x if isinstance(x, str) else str(x) for x in v)))
         return tuple(c for c in self.choices if c in picked)
 
@@ -498,11 +549,18 @@ class When:
     def holds(self, value) -> bool:
         return bool(self.test(value)) if callable(self.test) else value == self.test
 
-    def words(self) -> str:
-        if self.text:
-            return self.text
+    def words(self, fields: Mapping | None = None) -> str:
+        """When the rule matters, in words; with ``fields`` (the game's declared rules) the rule it depends
+        on is named by its label (“while “Extra throws” is yes”), else by its name (for
+        a tooltip)."""
         shown = str(self.test).lower() if isinstance(self.test, bool) else self.test
-        return f"while {self.field} is {shown}"
+        text = self.text or f"while {self.field} is {shown}"
+        if fields is None or self.field not in fields:
+            return text
+        field = fields[self.field]
+        if not self.text and not callable(self.test):
+            text = f"while {self.field} is {field.kind.word(self.test)}"
+        return re.sub(rf"\b{re.escape(self.field)}\b", lambda _: f"“{field.label}”", text, count=1)
 
 
 # a spec reference closing a rule's doc: "(V-5.3)", "(DP-2)", a section sign and what follows it

@@ -119,14 +119,15 @@ class CheckboxGrid(ControlGrid):
     (1, 2, 3)
     """
 
-    def __init__(self, options, value=(), *, description="", tooltip=""):
+    def __init__(self, options, value=(), *, description="", tooltip="", words=None):
         self.options = tuple(options)
-        self.checkboxes = {o: w.Checkbox(value=o in tuple(value), description=str(o), indent=False,
-                                         layout=w.Layout(width="auto"))
+        words = dict(zip(self.options, words or [str(o) for o in self.options]))  # what each box says
+        self.checkboxes = {o: w.Checkbox(value=o in tuple(value), description=words[o], indent=False,
+                                         tooltip=str(o), layout=w.Layout(width="auto"))
                            for o in self.options}
         boxes = list(self.checkboxes.values())
         super().__init__(boxes, boxes, value, description=description, tooltip=tooltip,
-                         columns=_columns(2 + _label_em(str(o) for o in self.options)))
+                         columns=_columns(2 + _label_em(words.values())))
 
     def _read(self):
         return tuple(o for o, box in self.checkboxes.items() if box.value)
@@ -269,7 +270,7 @@ def _(kind: P.Bool, name, value, description=""):
 
 @control.register
 def _(kind: P.Choice, name, value, description=""):
-    return w.Dropdown(options=[(str(c), c) for c in kind.choices], value=value,
+    return w.Dropdown(options=[(kind.word(c), c) for c in kind.choices], value=value,
                       description=name, tooltip=description, style={"description_width": "initial"})
 
 
@@ -284,7 +285,8 @@ def _(kind: P.IntSet, name, value, description=""):
 
 @control.register
 def _(kind: P.ChoiceSet, name, value, description=""):
-    return CheckboxGrid(kind.options(), value, description=name, tooltip=description)
+    return CheckboxGrid(kind.options(), value, description=name, tooltip=description,
+                        words=[kind.word((o,)) for o in kind.options()])
 
 
 @control.register

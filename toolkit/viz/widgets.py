@@ -60,10 +60,11 @@ _VARIANT_STYLE = "font-size:85%;color:#8a4b00;border:1px solid #d9a066;border-ra
 _GREY = "color:#888"
 
 
-def rule_label(name: str, spec, disabled: bool = False) -> str:
+def rule_label(name: str, spec, disabled: bool = False, fields=None) -> str:
     """A rule's label in the rules panel: its words (:attr:`Param.label`), marked "not in the spec" for
     the toolkit's own variants; the tooltip holds the parameter's name, its doc and basis.  A rule that
-    does not matter under the other rules (greyed out) says when it does."""
+    does not matter under the other rules (greyed out) says when it does, naming the rule it depends on
+    in words (``fields``: the game's declared rules)."""
     tip = f"{name}: {spec.doc} {spec.basis}".strip()
     if spec.applies is not None:
         tip += f"; matters only {spec.applies.words()}"
@@ -72,7 +73,7 @@ def rule_label(name: str, spec, disabled: bool = False) -> str:
         text += f'<span style="{_VARIANT_STYLE}">not in the spec</span>'
     if disabled and spec.applies is not None:
         text = (f'<span style="{_GREY}">{text}</span> <span style="{_GREY};font-size:85%">'
-                f"(matters only {_html_escape(spec.applies.words())})</span>")
+                f"(matters only {_html_escape(spec.applies.words(fields))})</span>")
     return f'<div class="toolkit-rule-label" title="{html.escape(tip)}" style="line-height:1.25">{text}</div>'
 
 
@@ -289,14 +290,16 @@ class RulesPanel:
         return value
 
     def describe(self, rules) -> str:
-        """The status line: the preset or the changed rules, each written as ``--set`` takes it (``5,6,7``,
-        ``bear:3,...``, not Python's reprs), and the number of players where the game lets it vary."""
+        """The status line: the preset or the changed rules, each in words (its label and the value's words;
+        the ``--set`` text in its tooltip), and the number of players where the game lets it vary."""
         preset = rules.preset_name()
         shown = f"preset <code>{preset}</code>" if preset else "custom rules"
         changed = [name for name in rules.changed() if name != "num_players"]
-        if changed and not preset:
+        if changed and not preset:  # in words; the --set text in the tooltip
             shown += ": " + ", ".join(
-                f"<code>{_html_escape(name + '=' + self.params[name].kind.format(getattr(rules, name)))}</code>"
+                f'<span title="{html.escape(name + "=" + self.params[name].kind.format(getattr(rules, name)))}">'
+                f"{_html_escape(self.params[name].label)}: "
+                f"<b>{_html_escape(self.params[name].kind.word(getattr(rules, name)))}</b></span>"
                 for name in changed)
         if len(self.spec.seat_counts()) > 1:
             shown += f", {self.spec.seats(rules)} players"
@@ -361,7 +364,7 @@ class RulesPanel:
                     current = None  # the controlling field's own value is refused: leave the control as it is
                 if current is not None:
                     self.widgets[name].disabled = not spec.applies_to(current)
-            label = rule_label(name, spec, self.widgets[name].disabled)
+            label = rule_label(name, spec, self.widgets[name].disabled, self.params)
             if self.labels[name].value != label:
                 self.labels[name].value = label
 

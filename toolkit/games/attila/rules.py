@@ -74,9 +74,13 @@ class Rules(RulesBase):
     initiator_skips_refill_after_war: bool = param(False, Bool(), "A player who starts a war does not refill "
                                                    "that turn (A-3.5)", "[design]", group="turn")
     map: str = param(DEFAULT_MAP, DataFile(), "The map file (§2.1)", "[design]", group="set-up")
-    start_player: str = param("random", Choice(("random", "seat0")), "Who takes the first turn (A-1.5)", "[design]",
+    start_player: str = param("random", Choice(("random", "seat0"),
+                                                ("at random", "seat 0")),
+                              "Who takes the first turn (A-1.5)", "[design]",
                               group="set-up")
-    tiebreak: str = param("shared", Choice(("shared", "influence_sum")), "How a VP tie is settled (A-7)", "[design]",
+    tiebreak: str = param("shared", Choice(("shared", "influence_sum"),
+                                            ("shared", "most influence, then shared")),
+                          "How a VP tie is settled (A-7)", "[design]",
                           group="scoring")
     max_turns: int = param(10_000, Int(1, 1_000_000), "Safety cap on turns (A-3.7)", "[design]", group="end")
     finish_round: bool = param(False, Bool(), "The end (last peace tile, track end) waits for the round to finish: "

@@ -81,7 +81,8 @@ class Rules(RulesBase):
     no_return_applies_to_neutrals: bool = param(False, Bool(), "The no-return rule covers ducks and pheasants",
                                                 "[design]", group="moves and captures",
                                                 applies=("no_return_rule", True))
-    neutral_lock: str = param("reveal_or_move", Choice(("reveal_or_move", "reveal_only", "off")),
+    neutral_lock: str = param("reveal_or_move", Choice(("reveal_or_move", "reveal_only", "off"),
+                                                        ("after a reveal or a move", "after a reveal only", "off")),
                               "A revealed or moved duck/pheasant is locked for the opponent (H-3.6)",
                               "[seed][src:H2]", group="moves and captures")
     locked_neutral_capturable: bool = param(True, Bool(), "The locked tile may still be captured (H-3.6)",
@@ -101,9 +102,12 @@ class Rules(RulesBase):
                                   group="end phase and exits", applies=HAS_EXITS)
     early_end_no_own_tiles: bool = param(True, Bool(), "The game ends when a player has no own tile left (H-5)",
                                          "[seed]", group="end")
-    tiebreak: str = param("most_tiles_then_draw", Choice(("most_tiles_then_draw", "draw")),
+    tiebreak: str = param("most_tiles_then_draw", Choice(("most_tiles_then_draw", "draw"),
+                                                          ("most tiles, then a draw", "a draw")),
                           "How a tied score is settled (H-6.3)", "[seed]/[design]", group="scoring")
-    match_games: int = param(1, Choice((1, 2)), "Games per match; 2 = a return game with colours swapped (H-8)",
+    match_games: int = param(1, Choice((1, 2),
+                                        ("1 game", "2 games: a return game")),
+                             "Games per match; 2 = a return game with colours swapped (H-8)",
                              "[seed]/[design]", group="end")
     progress_limit: int = param(60, Int(0, 10_000), "Non-progress actions before a reveal is forced; 0 = off "
                                 "(H-2)", "[design]", group="end")

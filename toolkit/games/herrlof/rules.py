@@ -46,16 +46,19 @@ class Rules(RulesBase):
     hagalaz_count: int = param(3, Int(0, 12), "Hagalaz (N) cards: lose the trick (§2.1, R-3.3.3)",
                                "[seed][src:R1]", group="deck")
     hand_size: int = param(15, Int(1, 100), "Cards dealt to each player (R-2.1)", "[seed]", group="deal")
-    first_dealer: str = param("random", Choice(("random", "seat0", "seat1")), "Dealer of round 1 (R-1.1)",
+    first_dealer: str = param("random", Choice(("random", "seat0", "seat1"),
+                                                ("at random", "seat 0", "seat 1")), "Dealer of round 1 (R-1.1)",
                               "[seed][src:R3]/[design]", group="deal")
-    special_indicator_means: str = param("no_trump", Choice(("no_trump", "redraw")),
+    special_indicator_means: str = param("no_trump", Choice(("no_trump", "redraw"),
+                                                             ("no trumps", "turn the next card")),
                                          "A Valknut or Hagalaz turned as indicator (R-2.2)", "[src:R1,R5]",
                                          group="deal")
     trump_anytime: bool = param(False, Bool(), "The follower may trump even when holding the led suit (R-3.2)",
                                 "[src:R5,R6] (true = literal [seed])", group="tricks")
     specials_always_playable: bool = param(True, Bool(), "Valknut and Hagalaz may always be played (R-3.2)",
                                            "[src:R5]", group="tricks")
-    double_hagalaz_winner: str = param("first_played", Choice(("first_played", "second_played")),
+    double_hagalaz_winner: str = param("first_played", Choice(("first_played", "second_played"),
+                                                               ("the first played", "the second played")),
                                        "Who wins a trick of two Hagalaz (R-3.3.2)", "[src:R3,R5]", group="tricks",
                                        applies=When("hagalaz_count", lambda n: n >= 2,
                                                     "while there are 2 Hagalaz cards or more"))
@@ -63,7 +66,9 @@ class Rules(RulesBase):
                                                "[src:R4]/[design]", group="tricks",
                                                applies=When("valknut_count", lambda n: n >= 2,
                                                             "while there are 2 Valknut cards or more"))
-    destroyed_trick_next_leader: str = param("same_leader", Choice(("same_leader", "valknut_player", "other_player")),
+    destroyed_trick_next_leader: str = param("same_leader",
+                                             Choice(("same_leader", "valknut_player", "other_player"),
+                                                    ("the same leader", "the Valknut's player", "the other player")),
                                              "Who leads after a destroyed trick (R-4.4.1)", "[design]", group="tricks")
     valknut_overrides_hagalaz_lead: bool = param(True, Bool(),
                                                  "In a destroyed trick with an N, the Valknut rule sets the leader "
@@ -82,7 +87,7 @@ class Rules(RulesBase):
     points_per_trick: int = param(1, Int(-100, 100), "Points per trick won (R-5)", "[seed]", group="scoring")
     exact_bid_bonus: int = param(10, Int(-100, 100), "Bonus for meeting the bid (R-5)", "[seed][src:R2]",
                                  group="scoring")
-    consolation_bonus: int = param(5, Int(-100, 100), "Bonus for a trick count in consolation_range (R-5)",
+    consolation_bonus: int = param(5, Int(-100, 100), "Bonus for a trick count in the consolation range (R-5)",
                                    "[seed][src:R2]", group="scoring")
     consolation_range: frozenset = param(frozenset({3, 4, 5}), IntSet(0, 100),
                                          "Trick counts that earn the consolation bonus (R-5)", "[seed]/[src:R2]",
@@ -93,7 +98,8 @@ class Rules(RulesBase):
     target_score: int = param(50, Int(1, 10_000), "A round end with a score this high ends the game (R-6.2)",
                               "[seed]", group="end")
     max_rounds: int = param(10, Int(1, 1_000), "The game ends after this round (R-6.2)", "[seed][src:R9]", group="end")
-    tiebreak: str = param("most_correct_bids_then_draw", Choice(("most_correct_bids_then_draw", "draw")),
+    tiebreak: str = param("most_correct_bids_then_draw", Choice(("most_correct_bids_then_draw", "draw"),
+                                                                 ("most exact bids, then a draw", "a draw")),
                           "How a tied score is settled (R-6.3)", "[src:R1]/[design]", group="end")
 
     # -- derived sizes (§2) ----------------------------------------------------------

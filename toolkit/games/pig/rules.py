@@ -21,7 +21,8 @@ class Rules(RulesBase):
 
     target: int = param(100, Int(10, 1000), "Banked score that wins (P-5.1)", "[src:P1]", group="goal")
     die_sides: int = param(6, Int(2, 20), "Faces of the die, a 1 busts (§2)", "[src:P1]/[design]", group="die")
-    start_player: str = param("random", Choice(("random", "seat0")), "Who takes the first turn (P-2)",
+    start_player: str = param("random", Choice(("random", "seat0"),
+                                                ("at random", "seat 0")), "Who takes the first turn (P-2)",
                               "[design]", group="set-up")
     second_player_bonus: int = param(0, Int(0, 50), "Points the second seat starts with (P-1.2)", "[design]",
                                      group="set-up")

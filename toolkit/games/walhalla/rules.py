@@ -63,14 +63,14 @@ class Rules(RulesBase):
 
     num_players: int = param(4, Int(3, 4), "Players (W-2.4)", "[seed]", group="set-up")
     peninsula_tiles: object = param((6, 6, 6), IntList(5, 8, length=3, named=(DRAW_18,)),
-                                    "Tiles of P0, P1, P2 (sum <= 18), or draw_18 (W-2.1)",
+                                    "Tiles of P0, P1, P2 (sum <= 18), or all 18 drawn at random (W-2.1)",
                                     "[seed] / [src:W6] / [design]", group="set-up")
     raids: int = param(3, Int(1, 5), "Raids in a game (W-3)", "[seed]", group="set-up")
     vikings_per_colour: int = param(14, Int(2, 40), "Vikings of each colour (W-2.5)", "[src:W3] (56 / 4)",
                                     group="set-up")
     start_midgard: int = param(ByPlayers({3: 9, 4: 7}), Int(1, 39), "Vikings each player puts into Midgard "
                                "(W-2.5)", "[seed]", group="set-up")
-    initial_walhalla_source: str = param("asgard", Choice(("asgard", "midgard")),
+    initial_walhalla_source: str = param("asgard", Choice(("asgard", "midgard"), ("Asgard", "Midgard")),
                                          "Where the Viking that starts in Walhalla comes from (W-2.5)",
                                          "[seed] (midgard = [src:W3,W6])", group="set-up")
     initial_action_cards: int = param(1, Int(0, 10), "Action cards each player draws at setup (W-2.6)", "[seed]",
@@ -108,9 +108,12 @@ class Rules(RulesBase):
                               group="scoring")
     peninsula_eligibility_min_vikings: int = param(1, Int(1, 16), "Vikings on a peninsula needed to score it "
                                                    "(W-8.2)", "[design]", group="scoring")
-    start_player: str = param("random", Choice(("random", "seat0")), "Who starts the first raid (W-2.8)",
+    start_player: str = param("random", Choice(("random", "seat0"),
+                                                ("at random", "seat 0")), "Who starts the first raid (W-2.8)",
                               "[design]", group="set-up")
-    tiebreak: str = param("shared", Choice(("shared", "walhalla_then_fields")), "How a VP tie is settled "
+    tiebreak: str = param("shared", Choice(("shared", "walhalla_then_fields"),
+                                            ("shared", "most Vikings in Walhalla, then most fields, then shared")),
+                          "How a VP tie is settled "
                           "(W-9.4)", "[design]", group="scoring")
 
     def validate(self) -> None:

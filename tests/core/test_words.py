@@ -1,0 +1,66 @@
+"""Issue 52, point 4: what a designer reads on a page is in words, declared with the rule.
+
+Every choice of every rule that is not already a plain word has declared words; every rule's label and
+every "matters only while …" hint names no rule by its raw name; a control shows the words and keeps
+the choice itself as its value (the ``--set`` text)."""
+
+from __future__ import annotations
+
+import pytest
+
+import toolkit
+from toolkit.core import params as P
+from toolkit.core.params import RAW_NAME, params_of, raw_choices
+
+GAME_NAMES = sorted(toolkit.GAMES)
+
+
+def _choice_kinds(kind):
+    """The Choice and ChoiceSet kinds inside ``kind`` (an Optional's, a mapping's values)."""
+    if isinstance(kind, (P.Choice, P.ChoiceSet)):
+        yield kind
+    for inner in (getattr(kind, "inner", None), getattr(kind, "value", None)):
+        if isinstance(inner, P.Kind):
+            yield from _choice_kinds(inner)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_choice_label_and_hint_is_in_words(game):
+    fields = params_of(toolkit.GAMES[game].Rules)
+    for name, param in fields.items():
+        for kind in _choice_kinds(param.kind):
+            assert raw_choices(kind) == [], (name, raw_choices(kind))
+            assert all(not RAW_NAME.search(kind.word(c)) for c in kind.choices if isinstance(kind, P.Choice))
+        assert not RAW_NAME.search(param.label), (name, param.label)
+        if param.applies is not None:
+            hint = param.applies.words(fields)
+            assert not any(field in hint for field in fields), (name, hint)
+
+
+def test_raw_choices_are_found_and_words_are_shown():
+    """The checker's control: a choice in snake_case or a word glued to a number is raw until its words
+    are declared; a board square ("d7:N"), "duck/pheasant" and plain words are not."""
+    assert raw_choices(P.Choice(("first_only", "none"))) == ["first_only"]
+    assert raw_choices(P.Choice(("seat0", "duck/pheasant", "random"))) == ["seat0"]
+    assert raw_choices(P.ChoiceSet(("d7:N", "up", "2"))) == []
+    kind = P.Choice(("first_only", "none"), ("at the first only", "never"))
+    assert raw_choices(kind) == [] and kind.word("first_only") == "at the first only"
+    with pytest.raises(TypeError, match="1 words for 2 choices"):
+        P.Choice(("a_b", "c"), ("one",))
+    assert P.Bool().word(True) == "yes" and P.ChoiceSet(("a_b", "c"), ("A", "C")).word(("a_b", "c")) == "A, C"
+    hint = P.When("extra_throw_enabled", True)
+    assert hint.words() == "while extra_throw_enabled is true"  # the tooltip's form
+    assert hint.words(params_of(toolkit.GAMES["valhalla"].Rules)) == "while “Extra throws exist” is yes"
+
+
+def test_a_choice_control_shows_the_words_and_holds_the_choice():
+    from toolkit.viz.controls import control
+
+    fields = params_of(toolkit.GAMES["valhalla"].Rules)
+    menu = control(fields["valhalla_entry"].kind, "valhalla_entry", "exact_or_over")
+    assert menu.options == (("stops on square 36", "exact_or_over"), ("not allowed: exact throws only", "exact"),
+                            ("straight off the board", "direct_off"))
+    assert menu.value == "exact_or_over" and menu.label == "stops on square 36"
+    grid = control(fields["extra_throw_values"].kind, "extra_throw_values", ("natural_one", "4"))
+    assert grid.checkboxes["natural_one"].description == "natural 1" and grid.value == ("natural_one", "4")
+    assert grid.checkboxes["natural_one"].tooltip == "natural_one"
