@@ -618,7 +618,7 @@ def test_simulate_halali_single_game_has_no_second_game(capsys, tmp_path):
      "first_player='green' is not allowed: one of blue, brown, random"),
     (["simulate", "halali", "--set", "end_phase_moves=0"], "end_phase_moves='0' is not allowed: an integer in 1..100"),
     (["simulate", "halali", "--policies", "lookahead:4"],
-     "policy='lookahead:4' is not allowed: one of random, greedy, lookahead"),
+     "policy='lookahead:4' is not allowed: lookahead takes no argument"),
     (["simulate", "halali", "--policies", "greedy,random,random"], "halali needs 2 policies"),
     (["rules", "halali", "--preset", "publisher"], "preset='publisher' is not allowed: one of standard"),
     (["odds", "halali", "--set", "tile_counts=bear:3"], "tile_counts=bear:3,"),

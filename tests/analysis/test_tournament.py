@@ -100,7 +100,7 @@ def test_lookahead_beats_greedy(three_way):
 
 
 def test_policy_names_are_checked_and_deduplicated():
-    with pytest.raises(ValueError, match="policy='minimax' is not allowed: one of random, greedy, lookahead"):
+    with pytest.raises(ValueError, match="policy='minimax' is not allowed: a player is one of random, greedy, lookahead, or a tree search"):
         compare("valhalla", ["greedy", "minimax"], n_games=10)
     with pytest.raises(ValueError, match="policies="):
         compare("valhalla", [], n_games=10)

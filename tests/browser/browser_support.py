@@ -98,3 +98,22 @@ def page_problems(page) -> list[str]:
     return found
 
 
+
+
+def status_words(game: str, rule: str, text: str) -> str:
+    """What the status line shows for ``rule`` set to ``text`` (its ``--set`` form): the rule's label and the
+    value in words (issue 52; the ``--set`` text is only in the tooltip)."""
+    import toolkit
+    from toolkit.core.params import params_of
+
+    declared = params_of(toolkit.GAMES[game].Rules)[rule]
+    return f"{declared.label}: {declared.kind.word(declared.kind.parse(rule, text))}"
+
+
+def choice_words(game: str, rule: str, choice: str) -> str:
+    """The words a rule's menu shows for ``choice`` (what a person picks)."""
+    import toolkit
+    from toolkit.core.params import params_of
+
+    kind = params_of(toolkit.GAMES[game].Rules)[rule].kind
+    return kind.word(kind.parse(rule, choice))

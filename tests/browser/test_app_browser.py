@@ -29,7 +29,8 @@ from playwright.sync_api import expect
 import toolkit
 from toolkit.core.params import params_of
 
-from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server, url_in_log
+from browser_support import (TIMINGS, choice_words, free_port, page_problems, start_server, status_words, stop_server,
+                             url_in_log)
 
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
 _ODDS = "What are the odds, and is this rule fair?"  # the headings above controls whose labels repeat
@@ -422,7 +423,8 @@ def test_the_other_games_grids_and_number_tags_take_clicks_and_keys(page):
     used(("halali", "MappingGrid", "points"))
     page.locator(".toolkit-rule-capture_matrix input[title='pheasant: duck']").click()  # row: captures column
     used(("halali", "CheckboxMatrix", "capture_matrix"))
-    _status_names(page, ["points=bear:11,fox:5", "pheasant:duck,duck:,"])
+    points = params_of(toolkit.GAMES["halali"].Rules)["points"].label
+    _status_names(page, [f"{points}: bear:11,fox:5", "pheasant:duck,duck:,"])
     assert page.locator(PLOT).get_attribute("alt").startswith("Halali")
     game.select_option(label="Herrlof")
     page.locator(".toolkit-rule-consolation_range .jupyter-widget-tagsinput").click()  # its box opens for typing
@@ -430,7 +432,7 @@ def test_the_other_games_grids_and_number_tags_take_clicks_and_keys(page):
     tags.type("6")
     tags.press("Enter")
     used(("herrlof", "IntsInput", "consolation_range"))
-    _status_names(page, ["consolation_range=3,4,5,6"])
+    _status_names(page, [status_words("herrlof", "consolation_range", "3,4,5,6")])
     assert page.locator(PLOT).get_attribute("alt").startswith("Herrlof") and page_problems(page) == []
 
 
@@ -577,26 +579,26 @@ def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelle
     expected = []
 
     def choose(rule, value):
-        control(page, "dropdown", rule).locator("select").select_option(value)
+        control(page, "dropdown", rule).locator("select").select_option(label=choice_words("valhalla", rule, value))
         used(("Dropdown", rule))
-        expected.append(f"{rule}={value}")
+        expected.append(status_words("valhalla", rule, value))
 
     def tick(rule, now):
         control(page, "checkbox", rule).locator("input[type=checkbox]").click()
         used(("Checkbox", rule))
-        expected.append(f"{rule}={now}")
+        expected.append(status_words("valhalla", rule, now))
 
     def key(kind, rule, press, now):
         slider = control(page, "hslider", rule)
         slider.locator(".noUi-handle").focus()
         page.keyboard.press(press)
         used((kind, rule))
-        expected.append(f"{rule}={now}")
+        expected.append(status_words("valhalla", rule, now))
 
     def tick_in_grid(rule, option, now):
         page.locator(f".toolkit-rule-{rule}").get_by_role("checkbox", name=str(option), exact=True).click()
         used(("CheckboxGrid", rule))
-        expected.append(f"{rule}={now}")
+        expected.append(status_words("valhalla", rule, now))
 
     key("FloatSlider", "stick_rune_up_probability", "ArrowRight", "0.51")
     choose("hagalaz_alone_value", "-1")  # a runes rule: the preset's runes let it be changed
@@ -622,7 +624,7 @@ def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelle
     turns.fill("5000")
     turns.press("Enter")
     used(("IntText", "max_turns"))
-    expected.append("max_turns=5000")
+    expected.append(status_words("valhalla", "max_turns", "5000"))
     _status_names(page, expected)
     assert plot_source(page) != old and page.locator(PLOT).get_attribute("alt").startswith("Valhalla, 200 games")
     assert page_problems(page) == []
@@ -912,7 +914,7 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
     _status_names(page, ["preset standard"])
     control(page, "dropdown", "throw_mode").locator("select").select_option("simplified")
     old = wait_for_redraw(page, old, "throw_mode after a reset")
-    _status_names(page, ["throw_mode=simplified"])
+    _status_names(page, [status_words("valhalla", "throw_mode", "simplified")])
     _box(page, "in the folder").fill(str(variants_dir))
     _box(page, "in the folder").press("Enter")
     _box(page, "variant").fill("simplified throws")
@@ -1004,6 +1006,6 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
     apply.click()
     used(("Button", "apply the tuned rules"))
     wait_for_redraw(page, old, "the tuned rules applied")
-    _status_names(page, [f"zero_runes_value={tuned.group(1)}"])
+    _status_names(page, [status_words("valhalla", "zero_runes_value", tuned.group(1))])
     assert control(page, "hslider", "zero_runes_value").locator(".widget-readout").inner_text() == tuned.group(1)
     assert page_problems(page) == []

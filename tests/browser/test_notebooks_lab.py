@@ -46,7 +46,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from browser_support import TIMINGS, free_port, page_problems, start_server, stop_server
+from browser_support import TIMINGS, choice_words, free_port, page_problems, start_server, status_words, stop_server
 from test_notebooks import SMALL_N
 from toolkit.core.params import params_of
 from toolkit.games import GAMES
@@ -565,9 +565,10 @@ def test_panel_dropdown_redraws(notebook):
         return
     label, option = case.dropdown
     old = image_source(panel)
-    rule_control(panel, "dropdown", label).locator("select").select_option(option)
+    rule_control(panel, "dropdown", label).locator("select").select_option(label=choice_words(notebook.name, label,
+                                                                                              option))
     wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after a dropdown ({label})")
-    expect(panel).to_contain_text(f"{label}={option}")  # the panel's status names the change (just after)
+    expect(panel).to_contain_text(status_words(notebook.name, label, option))  # the status names the change
 
 
 def test_panel_checkbox_redraws(notebook):
@@ -580,7 +581,7 @@ def test_panel_checkbox_redraws(notebook):
     box.click()
     what = f"JupyterLab: {notebook.name} panel redraw after a checkbox ({case.checkbox})"
     wait_for_new_image(panel, old, what)
-    expect(panel).to_contain_text(f"{case.checkbox}={str(not was).lower()}")  # as --set writes it
+    expect(panel).to_contain_text(status_words(notebook.name, case.checkbox, str(not was).lower()))  # in words
 
 
 def test_panel_slider_redraws(notebook):
@@ -596,7 +597,7 @@ def test_panel_slider_redraws(notebook):
     wait_for_new_image(panel, old, f"JupyterLab: {notebook.name} panel redraw after a slider ({label})")
     after = int(slider.locator(".widget-readout").text_content())
     assert abs(after - before) == 1
-    expect(panel).to_contain_text(f"{label}={after}")
+    expect(panel).to_contain_text(status_words(notebook.name, label, str(after)))
 
 
 def test_panel_bad_value_shows_the_message_and_keeps_the_plot(notebook):

@@ -133,7 +133,7 @@ def test_the_mcts_policy_plays_checked_games_as_the_search_decides(name):
 def test_a_bad_budget_is_refused_by_name():
     for bad in ("mcts:0", "mcts:x", "mcts:1000001", "mcts:", "mcts:5:x", "mcts:5:1:2", "mcts:5:random:greedy",
                 "mcts:5:uct:random", "mcts:uct:5", "mcts:5:uct:uct"):
-        with pytest.raises(ValueError, match=r"mcts.*N iterations in 1\.\.1_000_000"):
+        with pytest.raises(ValueError, match=r"mcts:N.*N iterations a decision in 1\.\.1,000,000"):
             toolkit.simulate("valhalla", n_games=1, policies=(bad, "random"), progress=False)
     with pytest.raises(ValueError, match="not allowed"):
         toolkit.simulate("valhalla", n_games=1, policies=("mcts2", "random"), progress=False)

@@ -64,3 +64,24 @@ def test_a_choice_control_shows_the_words_and_holds_the_choice():
     grid = control(fields["extra_throw_values"].kind, "extra_throw_values", ("natural_one", "4"))
     assert grid.checkboxes["natural_one"].description == "natural 1" and grid.value == ("natural_one", "4")
     assert grid.checkboxes["natural_one"].tooltip == "natural_one"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_misspelt_player_is_told_every_kind_of_player_and_the_closest_name(game):
+    """Issue 52, point 4: ``mcst:100`` was answered "one of random, greedy, lookahead", without ``mcts``."""
+    spec = toolkit.GAMES[game]
+    for typed, closest in [("mcst:100", "mcts:100"), ("mcst:300", "mcts:300"), ("greedyy", "greedy"),
+                           ("Random", "random")]:
+        with pytest.raises(ValueError) as error:
+            spec.check_policy_name(typed)
+        message = str(error.value)
+        assert message.startswith(f"policy={typed!r} is not allowed: a player is one of ")
+        assert all(kind in message for kind in spec.policies) and "mcts:N" in message and "mcts:100" in message
+        assert message.endswith(f"the closest is {closest!r}")
+    with pytest.raises(ValueError) as error:  # the control: nothing near, no guess
+        spec.check_policy_name("xyzzy")
+    assert "closest" not in str(error.value)
+    with pytest.raises(ValueError) as error:  # a bad search is told how a search is written, in words
+        spec.check_policy_name("mcts:abc")
+    assert "a tree search is written mcts:N, with N iterations a decision" in str(error.value)
+    assert "[" not in str(error.value)

@@ -253,10 +253,33 @@ class GameSpec:
         tree search every kernel plays (``toolkit.core.mcts``)."""
         if mcts.parse(name) is not None:
             return
-        if self.policy_parser is not None:
-            self.policy_parser(name)
-        elif name not in self.policies:
-            raise ValueError(f"policy={name!r} is not allowed: one of {', '.join(self.policies)}")
+        try:
+            if self.policy_parser is not None:
+                self.policy_parser(name)
+            elif name.partition(":")[0] in self.policies and ":" in name:
+                raise ValueError(f"policy={name!r} is not allowed: {name.partition(':')[0]} takes no argument")
+            elif name not in self.policies:
+                raise ValueError(self.unknown_player(name))
+        except ValueError:
+            if name.partition(":")[0] in self.policies:
+                raise  # a known kind of player with a bad argument: its own message says what it takes
+            raise ValueError(self.unknown_player(name)) from None
+
+    def unknown_player(self, name: str) -> str:
+        """The message for a name that is no kind of player: every kind the game has, the tree search
+        included, and the closest valid name (a misspelt ``mcst:100`` is told ``mcts:100``)."""
+        import difflib
+
+        base, colon, argument = name.partition(":")
+        closest = []
+        if colon:  # a misspelt kind with its argument: the closest kind, the same argument
+            kinds = difflib.get_close_matches(base.lower(), (*self.policies, mcts.NAME), n=1, cutoff=0.5)
+            closest = [f"{kinds[0]}:{argument}"] if kinds else []
+        if not closest:
+            closest = difflib.get_close_matches(name.lower(), self.player_choices(), n=1, cutoff=0.5)
+        said = f"; the closest is {closest[0]!r}" if closest else ""
+        return (f"policy={name!r} is not allowed: a player is one of {', '.join(self.policies)}, or a tree search "
+                f"mcts:N with N iterations a decision (e.g. {mcts.NAME}:100, {mcts.NAME}:1000){said}")
 
     def player_choices(self) -> tuple:
         """The players a seat is offered by name (the dashboard's seat menus), weakest kinds first: the

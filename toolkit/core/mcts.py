@@ -357,6 +357,10 @@ def code(iterations: int, depth: int, rollout: int = 0) -> int:
 
 
 ALLOWED = "mcts[:N[:D]][:greedy|:random][:uct|:flat]"
+IN_WORDS = (f"a tree search is written mcts:N, with N iterations a decision in 1..{MOST_ITERATIONS:,} (e.g. mcts:100), "
+            f"then optionally :D to cut its rollouts off after D plies (0..{MOST_DEPTH:,}; 0 plays them to the "
+            "end), :greedy or :random for the player of its rollouts, and :uct (plain UCT) or :flat (flat Monte "
+            "Carlo); what is left out is the game's default")
 
 
 def unit_of(depth: int) -> str:
@@ -411,16 +415,15 @@ def parse(name: str, rollout: str = DEFAULT_ROLLOUT, depth: int = DEFAULT_DEPTH)
     if args and args[-1] in ROLLOUTS:
         rollout = args.pop()
     if len(args) > 2 or not all(a.isdigit() for a in args):
-        raise ValueError(f"policy={name!r} is not allowed: {ALLOWED} (N iterations in 1..{MOST_ITERATIONS:_}, "
-                         f"rollouts cut off after D plies in 0..{MOST_DEPTH:_}, played by random or greedy, "
-                         "uct for plain UCT, flat for flat Monte Carlo; the defaults are the game's)")
+        raise ValueError(f"policy={name!r} is not allowed: {IN_WORDS}")
     iterations = int(args[0]) if args else DEFAULT_ITERATIONS
     depth = int(args[1]) if len(args) > 1 else depth
     if not 1 <= iterations <= MOST_ITERATIONS:
-        raise ValueError(f"policy={name!r} is not allowed: mcts:N needs N iterations in 1..{MOST_ITERATIONS:_}")
+        raise ValueError(f"policy={name!r} is not allowed: a tree search mcts:N needs N iterations a decision in "
+                         f"1..{MOST_ITERATIONS:,}")
     if not 0 <= depth <= MOST_DEPTH:
         raise ValueError(f"policy={name!r} is not allowed: mcts:N:D needs a cut-off of D plies in "
-                         f"0..{MOST_DEPTH:_} (0: rollouts to the end)")
+                         f"0..{MOST_DEPTH:,} (0: rollouts to the end)")
     return iterations, depth, rollout, mode
 
 
