@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from playwright.sync_api import expect
 
@@ -32,6 +33,7 @@ from toolkit.core.params import params_of
 from browser_support import (TIMINGS, choice_words, free_port, page_problems, start_server, status_words, stop_server,
                              url_in_log)
 
+FORCED_TOGGLE = "play my forced moves for me (a decision with one option)"  # your seat's toggle (viewer.Play)
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
 _ODDS = "What are the odds, and is this rule fair?"  # the headings above controls whose labels repeat
 _TOURNAMENT, _LADDER = "A policy tournament on these rules", "The strength ladder on these rules"
@@ -101,6 +103,7 @@ CLICKED = {
     ("Button", "watch this game"): "test_the_viewer_steps_forward_and_back_through_a_game",
     ("Dropdown", "your seat"): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
     ("Button", "play it yourself"): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
+    ("Checkbox", FORCED_TOGGLE): "test_a_whole_game_of_valhalla_clicked_through_against_greedy",
     ("IntText", "games to judge"): _JOBS_TEST,
     ("Text", "judge"): _JOBS_TEST,
     ("Button", "which decisions matter?"): _JOBS_TEST,
@@ -178,14 +181,16 @@ def app_url(toolkit_command, tmp_path_factory, variants_dir):
     folder = tmp_path_factory.mktemp("app")
     port = free_port()
     log = folder / "server.log"
-    before = set(Path(tempfile.gettempdir()).glob("toolkit-app-*"))
     process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser", "--variants",
                             str(variants_dir)], log, port)
     url = url_in_log(log, f"http://127.0.0.1:{port}/?token=")
-    assert len(set(Path(tempfile.gettempdir()).glob("toolkit-app-*")) - before) == 1  # the notebook's folder
+    # the notebook's folder, read off the server's command line (other tests' servers make folders too)
+    (server,) = [c for c in psutil.Process(process.pid).children() if "toolkit.viz.serve" in " ".join(c.cmdline())]
+    folder = Path(next(a for a in server.cmdline() if a.endswith(".ipynb"))).parent
+    assert folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("toolkit-app-") and folder.is_dir()
     yield url
     stop_server(process)  # SIGTERM: toolkit app stops Voila (which shuts its kernel down) and removes its folder
-    assert set(Path(tempfile.gettempdir()).glob("toolkit-app-*")) - before == set()
+    assert not folder.exists()
     assert "Kernel shutdown" in log.read_text()
 
 
@@ -218,6 +223,18 @@ def control(page, kind: str, label: str):
         found = page.locator(f".widget-{kind}").filter(has=page.get_by_text(label, exact=True))
     assert found.count() == 1, f"{found.count()} {kind} controls labelled {label!r}"
     return found
+
+
+def metric_words(metric: str) -> str:
+    """A metric as the tuning's and the sweep's menus show it (issue 52: in words, the name as the value)."""
+    from toolkit.analysis.metrics import label
+
+    return label(metric)
+
+
+def rule_words(rule: str) -> str:
+    """A Valhalla rule as the menus show it: its label."""
+    return params_of(toolkit.GAMES["valhalla"].Rules)[rule].label
 
 
 def plot_source(page) -> str:
@@ -712,11 +729,11 @@ def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page)
 
     tuning_row = page.locator(".widget-hbox", has=page.locator("select:has(option:text-is('reach'))"))
     tuning_row.locator(".widget-dropdown", has=page.get_by_text("metric", exact=True)).locator(
-        "select").select_option("duration_turns")
+        "select").select_option(label=metric_words("duration_turns"))
     goal = page.locator(".widget-dropdown select:has(option:text-is('reach'))")
     goal.select_option("max")
     page.locator(".widget-select-multiple", has=page.get_by_text("rules to vary", exact=True)).locator(
-        "select").select_option(label=["zero_runes_value", "ships_per_player"])
+        "select").select_option(label=[rule_words("zero_runes_value"), rule_words("ships_per_player")])
     for label, value in (("trials", "1000"), ("games per trial", "10000000")):  # the largest the boxes take
         _box(page, label).fill(value)
         _box(page, label).press("Enter")
@@ -780,6 +797,20 @@ def test_a_whole_game_of_valhalla_clicked_through_against_greedy(page):
     used(("Dropdown", "your seat"), ("Button", "play it yourself"))
     status = page.locator(".toolkit-play .widget-html").last
     expect(status).to_contain_text("Your decision", timeout=REDRAW_TIMEOUT_MS)
+    # forced moves (one option) are played for you by default (issue 52); off, one waits for its click
+    toggle = page.locator(".toolkit-play").get_by_text(FORCED_TOGGLE)
+    toggle.click()
+    used(("Checkbox", FORCED_TOGGLE))
+    buttons = page.locator(".toolkit-play-options button")
+    while buttons.count() != 1:  # on to a forced decision, waiting for its click
+        before = status.inner_text()
+        buttons.first.click()
+        page.wait_for_function("([old]) => { const e = [...document.querySelectorAll('.toolkit-play .widget-html')]"
+                               ".pop(); return e && e.innerText !== old; }", arg=[before], timeout=60_000)
+        assert "The game is over" not in status.inner_text(), "no forced decision came up"
+    assert "played for you" not in status.inner_text()
+    toggle.click()  # on again: the waiting forced move is played at once, and said so
+    expect(status).to_contain_text("your only option, played for you", timeout=30_000)
     clicks, waits = 0, []
     while "The game is over" not in status.inner_text():
         before = status.inner_text()
@@ -969,9 +1000,9 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
 
     sweep_row = page.locator(".widget-hbox", has=page.get_by_role("button", name="sweep the rule"))
     sweep_row.locator(".widget-dropdown", has=page.get_by_text("rule", exact=True)).locator(
-        "select").select_option("zero_runes_value")
+        "select").select_option(label=rule_words("zero_runes_value"))
     sweep_row.locator(".widget-dropdown", has=page.get_by_text("metric", exact=True)).locator(
-        "select").select_option("duration_turns")
+        "select").select_option(label=metric_words("duration_turns"))
     per_value = _box(page, "games a value")
     per_value.fill("10000000")
     per_value.press("Enter")
@@ -989,10 +1020,10 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
     # a tuning that proposes a change: the longest games, zero runes worth 1..6 (the fewer, the longer)
     tuning_row = page.locator(".widget-hbox", has=page.locator("select:has(option:text-is('reach'))"))
     tuning_row.locator(".widget-dropdown", has=page.get_by_text("metric", exact=True)).locator(
-        "select").select_option("duration_turns")
+        "select").select_option(label=metric_words("duration_turns"))
     page.locator(".widget-dropdown select:has(option:text-is('reach'))").select_option("max")
     page.locator(".widget-select-multiple", has=page.get_by_text("rules to vary", exact=True)).locator(
-        "select").select_option(label=["zero_runes_value"])
+        "select").select_option(label=[rule_words("zero_runes_value")])
     for label, value in (("trials", "6"), ("games per trial", "1000")):
         _box(page, label).fill(value)
         _box(page, label).press("Enter")

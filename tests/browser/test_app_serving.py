@@ -88,6 +88,15 @@ def _pool_ready(server: psutil.Process, log: Path) -> None:
         time.sleep(1)
 
 
+def _drawn(page, log: Path, what: str) -> None:
+    """Until ``page`` shows the dashboard's plots; else the failure names the page and the server's log."""
+    try:
+        page.wait_for_selector(PLOT, timeout=PAGE_TIMEOUT_MS)
+    except Exception as error:
+        pytest.fail(f"{what}: no plots after {PAGE_TIMEOUT_MS // 1000} s ({type(error).__name__}); the page says "
+                    f"{page.inner_text('body')[:500]!r}\nthe server's log:\n{log.read_text()[-4000:]}")
+
+
 def _stop(app: subprocess.Popen) -> None:
     if app.poll() is None:
         app.send_signal(signal.SIGTERM)
@@ -107,16 +116,16 @@ def test_five_pages_at_once_twenty_reloads_and_the_kernels_culled_back_to_the_po
         pages = [browser.new_page(viewport={"width": 1400, "height": 1000}) for _ in range(5)]
         for page in pages:  # every request sent before any page is waited for
             page.goto(url, wait_until="commit", timeout=PAGE_TIMEOUT_MS)
-        for page in pages:
-            page.wait_for_selector(PLOT, timeout=PAGE_TIMEOUT_MS)
+        for k, page in enumerate(pages):
+            _drawn(page, log, f"page {k + 1} of 5")
         TIMINGS["5 dashboard pages opened at once: all drawn"] = time.monotonic() - start
         assert len(_kernels(server)) >= 5  # one kernel a page
 
         start = time.monotonic()
         page = pages[0]
-        for _ in range(20):
+        for k in range(20):
             page.reload(timeout=PAGE_TIMEOUT_MS)
-            page.wait_for_selector(PLOT, timeout=PAGE_TIMEOUT_MS)
+            _drawn(page, log, f"reload {k + 1} of 20")
         TIMINGS["20 reloads of a dashboard page, each drawn"] = time.monotonic() - start
         TIMINGS["kernels alive after the reloads (count)"] = len(_kernels(server))
         # a reload's "unload" message ends the old page's kernel at once (one more may be on its way out)

@@ -11,6 +11,8 @@ from traitlets import Integer
 
 from toolkit.viz.serve import CULL_DISCONNECTED
 
+UNCLAIMED = 120  # s: the least a kernel whose page has not connected yet is given (the page may be loading)
+
 
 class CullingKernelManager(AsyncMappingKernelManager):
     """Jupyter's kernel manager with a second timeout, for kernels whose page is gone."""
@@ -62,8 +64,10 @@ class CullingKernelManager(AsyncMappingKernelManager):
             elif getattr(kernel, "execution_state", None) == "busy":
                 self._unclaimed.pop(kernel_id, None)  # rendering its page, which has not connected yet
                 return
-            else:  # out of the pool, idle, its page not connected: since the culler first saw it so
-                gone = time.monotonic() - self._unclaimed.setdefault(kernel_id, time.monotonic())
+            else:  # out of the pool, idle, its page not connected yet: since the culler first saw it so; a
+                # slow browser may take a while to load the page's scripts, so it gets UNCLAIMED at least
+                unclaimed = time.monotonic() - self._unclaimed.setdefault(kernel_id, time.monotonic())
+                gone = unclaimed if unclaimed > UNCLAIMED else 0.0
             if gone > self.cull_disconnected:
                 self.log.warning("Culling kernel %s: its page has been gone for %d s.", kernel_id, gone)
                 await self.shutdown_kernel(kernel_id)

@@ -9,8 +9,9 @@ leaves running from filling the machine with kernels:
 - **A page gone, its kernel culled.**  :class:`toolkit.viz.culling.CullingKernelManager` ends a kernel
   ``cull_disconnected`` seconds after its last page connection closed (a closed tab, a crashed
   browser, a laptop put to sleep: Voila's own "shut down on unload" message is not sent then), busy
-  or not, since nobody can see what it computes.  A kernel whose page never connected is measured
-  from its last activity, and never while it renders the page.  A page still open but idle for
+  or not, since nobody can see what it computes.  A kernel whose page has not connected yet is left
+  alone while it renders the page, then given at least two minutes (a slow browser loads the page's
+  scripts first) and ``cull_disconnected`` seconds.  A page still open but idle for
   ``cull_idle_timeout`` seconds (0: never) is culled too.
 - **Preheated kernels.**  ``default_pool_size`` kernels have run the dashboard before a page asks,
   so a page is ready at once; a kernel in the pool is never culled.
