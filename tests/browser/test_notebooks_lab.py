@@ -81,6 +81,7 @@ CLICKED = {
     ("Checkbox", "what mcts:N:0:flat thinks"): _VIEWER_TEST,
     ("Dropdown", "jump to"): _VIEWER_TEST,
     ("Button", "toolkit-play-options"): _VIEWER_TEST,
+    ("Checkbox", "play my forced moves for me (a decision with one option)"): _VIEWER_TEST,
     ("Play", "play"): "test_replay_slider_moves_the_board",  # the replay's cell only
     ("IntSlider", "position"): "test_replay_slider_moves_the_board",
 }
@@ -731,6 +732,14 @@ def test_viewer_steps_a_seat_plays_and_the_decisions_are_told(notebook):
     mine.locator(".toolkit-play-options button").first.click()
     used(("Button", "toolkit-play-options"))
     wait_for_new_image(mine, old, f"JupyterLab: {notebook.name} your seat after your first click", WIDGET_IMAGE)
+    forced = "play my forced moves for me (a decision with one option)"  # on by default (issue 52)
+    toggle = mine.get_by_role("checkbox", name=forced)
+    expect(toggle).to_be_checked()
+    toggle.click()  # off: what it does is checked in tests/viz/test_viewer.py and the dashboard's browser test
+    expect(toggle).not_to_be_checked()
+    toggle.click()
+    expect(toggle).to_be_checked()
+    used(("Checkbox", forced))
     told = code_cell(page, "answer(judged)").locator(".jp-Cell-outputArea")
     expect(told).to_contain_text(f"In {GAMES[notebook.name].title}, ")
     assert told.locator("table").count() == 1  # the table under the sentence

@@ -31,6 +31,7 @@ SWING_JUDGE = "mcts:200:0:flat"  # the search that rates each decision of a game
 FIND_SWINGS = "find the decisions that swung the game"  # the "jump to" entry that finds them
 _CHOOSE = "choose …"  # the "jump to" placeholder before they are found
 _NOTHING, _FIND = -1, -2  # the values of the placeholder and of the finding entry (a decision's is its index)
+OPEN = -1  # "seen by": everything shown
 
 
 def picture(spec, position, seat=None) -> bytes:
@@ -97,16 +98,17 @@ class Viewer:
         self.options = w.HTML()
         self.back = w.Button(description="◀ back", layout=w.Layout(width="90px"))
         self.forward = w.Button(description="forward ▶", layout=w.Layout(width="90px"))
-        self.slider = w.IntSlider(0, 0, len(self.steps) - 1, description="decision", continuous_update=False)
-        # by index: a value of None would select no entry, and the browser would show an empty list
-        self.eyes = w.Dropdown(options=[("open (everything)", None)] + [(f"seat {s}", s) for s in seats],
-                               index=0 if seat is None else 1 + seats.index(seat), description="seen by")
+        # numbered from 1, as the caption's "Decision N" (the index shown is the slider's value less 1)
+        self.slider = w.IntSlider(1, 1, len(self.steps), description="decision", continuous_update=False)
+        # "open" is -1, not None: a value of None selects no entry, and the browser showed an empty list
+        self.eyes = w.Dropdown(options=[("open (everything)", OPEN)] + [(f"seat {s}", s) for s in seats],
+                               value=OPEN if seat is None else seat, description="seen by")
         self.search = w.Checkbox(value=False, description=f"what {judge} thinks", indent=False)
         self.jump = w.Dropdown(options=[(_CHOOSE, _NOTHING), (FIND_SWINGS, _FIND)], index=0, description="jump to",
                                layout=w.Layout(width="420px"))
         self.back.on_click(lambda _: self.show(self.index - 1))
         self.forward.on_click(lambda _: self.show(self.index + 1))
-        self.slider.observe(lambda change: self.show(change["new"]), names="value")
+        self.slider.observe(lambda change: self.show(change["new"] - 1), names="value")
         self.eyes.observe(lambda _: self.show(self.index), names="value")
         self.search.observe(lambda _: self.show(self.index), names="value")
         self.jump.observe(self._on_jump, names="value")
@@ -121,14 +123,19 @@ class Viewer:
         """Show step ``index`` (clipped to the game)."""
         index = max(0, min(int(index), len(self.steps) - 1))
         self.index = index
-        if self.slider.value != index:
-            self.slider.value = index  # observed: calls show again with the same index, a no-op below
+        if self.slider.value != index + 1:
+            self.slider.value = index + 1  # observed: calls show again with the same index, a no-op below
             return
         step = self.steps[index]
-        self.image.value = picture(self.spec, step.position, self.eyes.value)
+        self.image.value = picture(self.spec, step.position, self.seen_by)
         stats = step.root_statistics(self.judge) if self.search.value and step.seat >= 0 and not step.forced else None
         self.options.value = options_html(step, stats)
         self.jump.value = index if index in self._jumps else _NOTHING  # heard by _on_jump: the index shown, a no-op
+
+    @property
+    def seen_by(self):
+        """The seat the picture is drawn for, None when open."""
+        return None if self.eyes.value == OPEN else self.eyes.value
 
     def next(self) -> None:
         self.show(self.index + 1)
@@ -192,7 +199,7 @@ class Play:
     """A seat for a person (:func:`play`): the picture as that seat sees it, its options as buttons, the other
     seats played by their policies between its decisions."""
 
-    def __init__(self, spec, rules, policies, seed: int, game_index: int, seat: int):
+    def __init__(self, spec, rules, policies, seed: int, game_index: int, seat: int, forced: bool = True):
         self.spec, self.seat = spec, seat
         self.session = Session(spec, rules, policies, seed, game_index, humans=(seat,))
         players = [YOU if s == seat else p for s, p in enumerate(self.session.policies)]
@@ -201,7 +208,11 @@ class Play:
         self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
         self.last = w.HTML()
         self.buttons = w.VBox()
-        self.widget = w.VBox([self.title, self.image, self.last, self.buttons])
+        self.forced = w.Checkbox(value=forced, indent=False, description="play my forced moves for me (a decision "
+                                                                          "with one option)")
+        self.forced.observe(lambda _: self._render(), names="value")
+        self.played_for_you: list = []  # the forced decisions played for you, in order
+        self.widget = w.VBox([self.title, self.forced, self.image, self.last, self.buttons])
         self.widget.add_class("toolkit-play")
         self.buttons.add_class("toolkit-play-options")
         self._render()
@@ -211,18 +222,31 @@ class Play:
         self.session.play(index)
         self._render()
 
+    def _play_forced(self) -> list:
+        """Your decisions with a single option, played for you while the toggle is on; what was played."""
+        played = []
+        while self.forced.value and not self.session.over and self.session.step.forced:
+            step = self.session.step
+            self.session.play(0)
+            played.append(step)
+        self.played_for_you += played
+        return played
+
     def _render(self) -> None:
         session = self.session
+        played = self._play_forced()
         step = session.step
         self.image.value = picture(self.spec, step.position, self.seat)
         others = [s for s in session.history if s.seat != self.seat][-5:]
         lines = [f"seat {s.seat} ({html.escape(s.by)}): {html.escape(s.options[s.chosen])}" for s in others]
+        lines += [f"your only option, played for you (decision {s.index + 1}): {html.escape(s.options[0])}"
+                  for s in played]
         if session.over:
             row = session.row()
             won = "you won" if row[f"win_{self.seat}"] else ("nobody won" if row["winner"] < 0 else
                                                               f"seat {row['winner']} won")
-            lines.append(f"<b>The game is over: {won}.</b> Seed {session.seed}, game {session.game_index}: "
-                         "replay it with the same choices in a Session, or look at it with the viewer.")
+            lines.append(f"<b>The game is over: {won}.</b> It was seed {session.seed}, game {session.game_index}, "
+                         f"you in seat {self.seat}: the same seed and game number start the same game again.")
             self.buttons.children = ()
         else:
             lines.append(f"<b>Your decision (decision {step.index + 1} of the game): {html.escape(step.kind_name)}</b>")
@@ -240,10 +264,12 @@ class Play:
         display(self.widget)
 
 
-def play(game, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, seat: int = 0) -> Play:
+def play(game, rules=None, policies=None, seed: int = 0, game_index: int = 0, *, seat: int = 0,
+         forced: bool = True) -> Play:
     """A game of ``game`` where you play seat ``seat`` (its policy in ``policies`` is ignored) against the
     other seats' ``policies`` (default the game's), under ``rules`` (tweaked ones too); what you cannot see
-    stays hidden from you."""
+    stays hidden from you.  ``forced``: your decisions with a single option are played for you, and said so
+    (a toggle on the widget)."""
     spec = get_spec(game)
     rules = resolve_rules(spec, rules)
-    return Play(spec, rules, policies, seed, game_index, seat)
+    return Play(spec, rules, policies, seed, game_index, seat, forced)

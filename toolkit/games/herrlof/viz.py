@@ -418,7 +418,7 @@ def draw(position, seat=None, ax=None):
         _text(ax, HAND_X, label_y, f"seat {s}{roles}: {len(hand)} card{'s' * (len(hand) != 1)}", f"seat-{s}",
               fontweight="bold" if s == pos.seat else "normal")
         if s == pos.seat:
-            _text(ax, HAND_X + 3.2, label_y, f"▶ to decide: {DECISIONS[pos.kind]}", f"turn-{s}", color="#c0392b")
+            _text(ax, HAND_X + 4.4, label_y, f"▶ to decide: {DECISIONS[pos.kind]}", f"turn-{s}", color="#c0392b")
         _panel(ax, pos, s, shown)
     # the middle: indicator and trump, the stock, the trick, the discard
     mid = 3.9
