@@ -27,7 +27,9 @@ errors of 1; the decisions' sentences from upper bounds equal to the estimates (
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import io
 import re
 
 import numpy as np
@@ -40,12 +42,14 @@ from test_effect_report_tables import assert_heat_map_shows, assert_shows, heade
 from toolkit.core.game import with_presentation
 import toolkit
 from toolkit.analysis import paired
-from toolkit.analysis.metrics import design_metrics
+from toolkit.analysis.metrics import design_metrics, label
 from toolkit.analysis.ratings import ratings
-from toolkit.analysis.strength import ladder
+from toolkit.analysis.strength import PLAY_METRICS, ladder
 from toolkit.analysis.tournament import compare, matrix
 from toolkit.games import GAMES
 from toolkit.viz import report_html
+from toolkit.viz.words import column as column_words
+from toolkit.core.params import RAW_NAME
 from toolkit.viz.dashboard import Dashboard, job_players, simulated_odds
 
 N = 300
@@ -106,7 +110,7 @@ def test_the_metrics_table(board, which):
     table = next(t for t in html_tables(text) if header(t)[:1] == ["metric"])
     expected = design_metrics(frame)
     assert header(table) == ["metric", "value [95% interval]", "description"]
-    assert [row[0] for row in table.body] == list(expected.index)
+    assert [row[0] for row in table.body] == [label(m) for m in expected.index]
     for row, (name, m) in zip(table.body, expected.iterrows()):
         if name == "games":
             assert row[1] == f"{int(m['value']):,}"
@@ -149,7 +153,8 @@ def test_the_ratings_table(board):
     pd.testing.assert_frame_equal(shown.tournament, table)
     expected = ratings(table)
     (rated,) = html_tables(shown.tournament_output.outputs[0]["data"]["text/html"])
-    assert header(rated)[1:] == list(expected.columns)
+    assert header(rated)[1:] == [column_words(c) for c in expected.columns]  # in words (issue 52)
+    assert not any(RAW_NAME.search(h) for h in header(rated))
     assert [row[0] for row in rated.body] == list(expected.index)
     for row, (policy, r) in zip(rated.body, expected.iterrows()):
         for column, cell in zip(expected.columns, row[1:]):
@@ -166,21 +171,28 @@ def test_the_heat_map_writes_each_cell_where_its_row_and_column_are(board):
 
 
 def test_the_ladder_table(board):
+    """The measures a designer reads, in words, one column a player (the report's table, issue 52); every
+    column of the ladder in the CSV the page links."""
     shown, _, _ = board
     expected = ladder("valhalla", shown.rules, policies=("random", "greedy", "lookahead"), n_games=JOB_GAMES, seed=0,
                       threads=1, progress=False)
     pd.testing.assert_frame_equal(shown.ladder, expected)
     text = shown.ladder_output.outputs[0]["data"]["text/html"]
     (table,) = html_tables(text)
-    assert header(table)[1:] == list(expected.columns)
-    assert [row[0] for row in table.body] == list(expected.index)
-    for row, policy in zip(table.body, expected.index):
-        for column, cell in zip(expected.columns, row[1:]):
-            value = expected.at[policy, column]
-            if pd.api.types.is_float_dtype(expected[column]):
-                assert_shows(cell, value, what=(policy, column))
-            else:
-                assert cell == str(value), (policy, column)
+    assert header(table)[1:] == list(expected.index)
+    measures = (("rating", "Elo rating"), *PLAY_METRICS, ("skill_gap", "skill gap vs random"))
+    labels = {label: column for column, label in measures}
+    assert [labels[row[0]] for row in table.body] == [c for c in labels.values() if not expected[c].isna().all()]
+    for row in table.body:
+        column = labels[row[0]]
+        for policy, cell in zip(expected.index, row[1:]):
+            assert_shows(cell, expected.at[policy, column], expected.at[policy, f"{column}_low"],
+                         expected.at[policy, f"{column}_high"], (row[0], policy))
+    assert not any(RAW_NAME.search(h) for h in [*header(table), *(row[0] for row in table.body)])
+    link = re.search(r'<a download="ladder.csv" href="data:text/csv;base64,([^"]+)"', text)
+    every = pd.read_csv(io.StringIO(base64.b64decode(link.group(1)).decode()), index_col="policy")
+    assert list(every.columns) == list(expected.columns) and len(expected.columns) == 25
+    pd.testing.assert_frame_equal(every, expected, check_dtype=False, check_exact=False, rtol=1e-12)
 
 
 # -- the sentences beside the tables (issue 50, point 2) -----------------------------------------------------------

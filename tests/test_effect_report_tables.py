@@ -42,7 +42,7 @@ from sentences import check_decisions, check_ratings, check_trend, check_tuning,
 
 import toolkit
 from toolkit.analysis import decisions as judged
-from toolkit.analysis.metrics import design_metrics, seat_advantage
+from toolkit.analysis.metrics import design_metrics, label, seat_advantage
 from toolkit.analysis.ratings import ratings
 from toolkit.analysis.strength import PLAY_METRICS, ladder
 from toolkit.analysis.tournament import compare, matrix
@@ -239,7 +239,7 @@ def test_the_metrics_table(pages, game):
     d, text, *_ = pages[game]
     (table,) = html_tables(text, "metrics")
     assert header(table) == ["metric", "value [95% interval]", "run", "description"]
-    assert [row[0] for row in table.body] == list(d.metrics.index)
+    assert [row[0] for row in table.body] == [label(m) for m in d.metrics.index]
     for row, (name, m) in zip(table.body, d.metrics.iterrows()):
         if name == "games":
             assert row[1] == f"{int(m['value']):,}"
@@ -340,7 +340,7 @@ def test_the_ladder_table_one_column_a_policy(pages, game):
     (table,) = html_tables(text, "ladder")
     t = d.ladder
     assert header(table)[1:] == list(t.index)  # the policies across, weakest first
-    kind = "Elo" if t.attrs["rating"] == "elo" else "OpenSkill mu"
+    kind = "Elo rating" if t.attrs["rating"] == "elo" else "skill μ (OpenSkill)"
     measures = (("rating", kind), *PLAY_METRICS, ("skill_gap", "skill gap vs random"))
     labels = {label: column for column, label in measures}
     shown = [c for c in labels.values() if c in t.columns and not t[c].isna().all()]

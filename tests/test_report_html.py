@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import toolkit
-from toolkit.analysis.metrics import design_metrics, skill_gap
+from toolkit.analysis.metrics import design_metrics, label, skill_gap
 from toolkit.cli import main
 from toolkit.core.game import PageRuns, with_presentation
 from toolkit.games import GAMES
@@ -129,7 +129,7 @@ def test_metrics_are_those_of_the_default_run(written, game):
                  report_html.interval(row["value"], row["ci_low"], row["ci_high"],
                                       report_html.digits_for(row["value"])))
         cell = "<td class=\"ci\">" if "[" in shown else "<td>"  # a value with its interval: one line
-        assert f"<td>{name}</td>\n      {cell}{shown}</td>" in text, name
+        assert f"<td>{label(name)}</td>\n      {cell}{shown}</td>" in text, name  # the metric in words
 
 
 def test_skill_gap_and_luck_rows_use_the_page_sizes(written):

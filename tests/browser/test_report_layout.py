@@ -1,15 +1,15 @@
-"""The designer report's tables fit the page in Chromium (issue 36, point 13).
+"""The designer report's tables fit their column in Chromium (issue 36, point 13; issue 52, point 6).
 
 Halali's rules table was 2,035 px wide on the 1,100 px page (its mappings and matrices as long values
-without a space), and the metrics table wrapped every value with its interval over two lines.  Here the
-Halali page (small runs) is opened at 1440x900: every table's right edge stays within the page's
-content, and every value-with-interval cell (class ``ci``) is one line.  The negative control takes the
-two CSS rules away and the rules table spills over the page again.
+without a space), the metrics table wrapped every value with its interval over two lines, and Attila's
+"every pairing" table (four seats of intervals) was 1,136 px wide with names broken mid-word ("rando m").
+Here the Halali page and Attila's (four players; small runs) are opened at 1440x900: what a reader sees of
+every table stays within the page's content (a table wider than its column scrolls inside its box), every
+value-with-interval cell (class ``ci``) is one line, and no cell breaks a word.  The negative controls take
+the rules away: the tables spill over the page, and words break again.
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 import pytest
 
@@ -19,39 +19,51 @@ from toolkit.report import report
 
 TINY = PageRuns(tournament=6, skill=6, lookahead="lookahead", ladder=4, ladder_policies=("random", "greedy"),
                 decisions=4)
+# how far past the page's content each table shows: its box's edge where the box scrolls, else its own
 OVERFLOW = """() => {
     const right = document.body.getBoundingClientRect().right
         - parseFloat(getComputedStyle(document.body).paddingRight);
-    return [...document.querySelectorAll("table")].map(t => t.getBoundingClientRect().right - right)
-        .filter(d => d > 1);
+    return [...document.querySelectorAll("table")].map(t => {
+        const box = t.parentElement;
+        const scrolls = box.matches("div.table") && getComputedStyle(box).overflowX !== "visible";
+        return (scrolls ? box : t).getBoundingClientRect().right - right;
+    }).filter(d => d > 1);
 }"""
-WRAPPED = """() => [...document.querySelectorAll("td.ci")].filter(td => {
-    const range = document.createRange();
-    range.selectNodeContents(td);
-    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;  // lines of its text
-}).map(td => td.textContent)"""
+LINES = """cell => { const range = document.createRange(); range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
+WRAPPED = f"""() => [...document.querySelectorAll("td.ci")].filter(td => ({LINES})(td) > 1).map(td => td.textContent)"""
+# a cell of one word (no space, no comma: a list may wrap after its commas) on more than one line: broken
+BROKEN = f"""() => [...document.querySelectorAll("td, th")].filter(c => !/[\\s,]/.test(c.textContent.trim())
+    && ({LINES})(c) > 1).map(c => c.textContent)"""
 
 
 @pytest.fixture(scope="module")
-def halali_page(tmp_path_factory):
+def pages(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAMES, "halali", with_presentation(GAMES["halali"], page_runs=TINY))
-        report(["halali"], n_games=500, seed=1, out_dir=out / "out", html_dir=out / "html", progress=False)
-    return out / "html" / "halali.html"
+        for game in ("halali", "attila"):
+            mp.setitem(GAMES, game, with_presentation(GAMES[game], page_runs=TINY))
+        report(["halali", "attila"], n_games=500, seed=1, out_dir=out / "out", html_dir=out / "html", progress=False)
+    return {game: out / "html" / f"{game}.html" for game in ("halali", "attila")}
 
 
-def test_every_table_fits_the_page_and_no_interval_wraps(browser, halali_page):
+@pytest.mark.parametrize("game", ["halali", "attila"])
+def test_every_table_fits_its_column_no_interval_wraps_and_no_word_breaks(browser, pages, game):
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     try:
-        page.goto(halali_page.as_uri())
+        page.goto(pages[game].as_uri())
         assert page.locator("td.ci").count() > 10  # the metrics, the tournament, the ladder, the seats
         assert page.evaluate(OVERFLOW) == []
         assert page.evaluate(WRAPPED) == []
-        # the control: without the two rules the rules table is wider than the page again
-        page.add_style_tag(content="td { overflow-wrap: normal !important; } "
-                                   "td.ci { white-space: normal !important; }")
-        assert page.evaluate(OVERFLOW) != []
+        assert page.evaluate(BROKEN) == []
+        # the controls: cells that may break anywhere break names again (Attila's pairings, Halali's
+        # mappings); a box that does not scroll lets a table too wide for the column spill over the page
+        page.add_style_tag(content="div.table { overflow-x: visible !important; } "
+                                   "td { overflow-wrap: anywhere !important; }")
+        assert page.evaluate(BROKEN) != []
+        page.add_style_tag(content="td { overflow-wrap: normal !important; white-space: nowrap !important; }")
+        assert page.evaluate(OVERFLOW) != []  # cells on one line each, in a box that does not scroll: spilled
+        page.add_style_tag(content="td.ci { white-space: normal !important; }")
         page.set_viewport_size({"width": 700, "height": 900})  # narrow: intervals now wrap (they can)
         assert page.evaluate(WRAPPED) != []
     finally:

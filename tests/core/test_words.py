@@ -85,3 +85,19 @@ def test_a_misspelt_player_is_told_every_kind_of_player_and_the_closest_name(gam
         spec.check_policy_name("mcts:abc")
     assert "a tree search is written mcts:N, with N iterations a decision" in str(error.value)
     assert "[" not in str(error.value)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_metric_a_menu_offers_has_its_words(game):
+    """The tuning's and the sweep's menus show each metric by :func:`metrics.label`, the name as the value;
+    every metric of every player count has words (an unknown name would come back raw)."""
+    from toolkit.analysis import metrics, tuning
+
+    spec = toolkit.GAMES[game]
+    for seats in spec.seat_counts():
+        rules = spec.Rules.preset("standard") if len(spec.seat_counts()) == 1 else toolkit.rules(game,
+                                                                                                num_players=seats)
+        for name in tuning.metric_names(spec, rules):
+            assert not RAW_NAME.search(metrics.label(name)), (name, metrics.label(name))
+    assert metrics.label("win_rate_2") == "seat 2's win rate" and metrics.label("no_such_metric") == "no_such_metric"
+    assert set(metrics.DESCRIPTIONS) <= set(metrics.LABELS)

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.core.params import params_of
 from toolkit.cli import app_notebook, main
 from toolkit.core.runner import get_spec
 from toolkit.games.valhalla import odds as valhalla_odds
@@ -228,7 +229,9 @@ def test_the_tuning_is_prefilled_with_the_games_question_and_offers_bounded_rule
     question = toolkit.GAMES["valhalla"].presentation.tune_question
     assert board.tune_metric.value == "first_player_win_rate" and board.tune_value.value == 0.5
     assert board.tune_rules.value == tuple(question.vary)
-    offered = set(board.tune_rules.options)
+    offered = {name for _, name in board.tune_rules.options}  # each shown by its label (issue 52)
+    assert all(label == params_of(toolkit.GAMES["valhalla"].Rules)[name].label
+               for label, name in board.tune_rules.options)
     assert {"throw_mode", "extra_throw_enabled", "zero_runes_value", "stick_rune_up_probability",
             "extra_throw_values"} <= offered
     assert not offered & {"safe_squares", "blockade_zone"}  # a set of squares, a list: no bounded domain
@@ -240,7 +243,8 @@ def test_the_tuning_is_prefilled_with_the_games_question_and_offers_bounded_rule
     assert "with greedy players" in board.tune_question.value
     assert board.tune_metric.value == "first_player_advantage" and board.tune_rules.value == ("finish_round",
                                                                                              "later_seat_vp")
-    assert "num_players" not in board.tune_rules.options and "win_rate_3" in board.tune_metric.options
+    assert "num_players" not in {name for _, name in board.tune_rules.options}
+    assert ("seat 3's win rate", "win_rate_3") in board.tune_metric.options
 
 
 def test_a_tuning_is_tune_from_the_current_rules_and_policies(board):

@@ -81,6 +81,34 @@ DESCRIPTIONS = {
 }
 
 
+# each metric in a few words, for menus and table rows (DESCRIPTIONS says what it measures)
+LABELS = {
+    "games": "games",
+    "completion": "games ended by the rules",
+    "drawishness": "games with no sole winner",
+    "balance": "balance of the turn order",
+    "seat_balance": "balance of the seats",
+    "first_player_win_rate": "first player's win rate",
+    "first_player_advantage": "first player's advantage",
+    "duration_turns": "length in turns",
+    "duration_plies": "length in plies",
+    "decisions": "decisions per game",
+    "branching_factor": "options per decision",
+    "lead_changes": "lead changes per game",
+    "decisiveness_turns": "turn the winner led for good",
+    "decisiveness": "share of the game before the winner led for good",
+    "skill_gap": "skill gap: win rate against random above the fair share",
+}
+
+
+def label(metric: str) -> str:
+    """A metric in words: :data:`LABELS`, and ``win_rate_<k>`` as "seat k's win rate"; an unknown name is
+    returned as it is (tests/core/test_words.py: every metric a menu offers has its words)."""
+    if metric.startswith("win_rate_") and metric[len("win_rate_"):].isdigit():
+        return f"seat {metric[len('win_rate_'):]}'s win rate"
+    return LABELS.get(metric, metric)
+
+
 def as_summary(data) -> Summary:
     """A :class:`Summary` from a summary or a per-game result frame (with its ``attrs``)."""
     if isinstance(data, Summary):

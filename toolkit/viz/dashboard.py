@@ -530,13 +530,13 @@ class Dashboard:
 
     def _tune_controls(self) -> None:
         """The tuning's choices for the current game, prefilled with its own question."""
-        from toolkit.analysis import tuning
+        from toolkit.analysis import metrics, tuning
         from toolkit.core.params import params_of
 
         self.tuning = None
         self.tune_output.outputs = ()
         rules = self.panel.rules()
-        self.tune_metric.options = tuning.metric_names(self.spec, rules)
+        self.tune_metric.options = [(metrics.label(m), m) for m in tuning.metric_names(self.spec, rules)]
         fields = params_of(self.spec.Rules)
         searchable = []
         for name in fields:
@@ -545,7 +545,7 @@ class Dashboard:
             except ValueError:
                 continue  # a domain without bounds (a mapping, a list, a free number): not offered
             searchable.append(name)
-        self.tune_rules.options = searchable
+        self.tune_rules.options = [(fields[name].label, name) for name in searchable]
         question = self.spec.presentation.tune_question
         self.tune_question.value = "" if question is None else (
             f"<p><i>{html.escape(question.question)}</i> (the game's question, asked of the "
@@ -890,7 +890,7 @@ class Dashboard:
 
     def _tournament_html(self, table, rules) -> str:
         from toolkit.analysis import ratings, tournament
-        from toolkit.viz import plots, report_html
+        from toolkit.viz import plots, report_html, words
 
         seats = self.spec.seats(rules)
         ax = _figure(figsize=(5, 3.5), layout="constrained").subplots()
@@ -902,7 +902,7 @@ class Dashboard:
         rated = ratings.ratings(table)
         return (f'<img src="{image}" alt="tournament: row policy\'s win rate" style="max-width:100%">'
                 + f"<p>{html.escape(ratings.in_words(rated))}</p>"
-                + rated.to_html(escape=True, border=0, float_format="{:.1f}".format))
+                + words.in_words(rated).to_html(escape=True, border=0, float_format="{:.1f}".format))
 
     def run_ladder(self):
         """The strength ladder (:func:`toolkit.analysis.ladder`) of the report's rungs on the current rules, in
@@ -935,10 +935,14 @@ class Dashboard:
         plots.ladder_plot(table, axes=list(figure.subplots(1, len(shown), squeeze=False)[0]), metrics=shown)
         image = report_html.figure_uri(figure)
         left_out = strength.not_played(table.index, self.spec.name)
+        every = base64.b64encode(table.to_csv().encode()).decode()  # every column, as the CLI's -o writes it
         return (f'<img src="{image}" alt="the strength ladder" style="max-width:100%">'
                 f"<p>{html.escape(table.attrs['answer'])}</p>"
                 + (f'<p style="{_NOTE_STYLE}">{html.escape(left_out)}</p>' if left_out else "")
-                + table.to_html(escape=True, border=0, float_format="{:.3f}".format))
+                + report_html.ladder_table(table).to_html(escape=True, border=0)
+                + f'<p style="{_NOTE_STYLE}">The measures a designer reads; <a download="ladder.csv" '
+                  f'href="data:text/csv;base64,{every}">the whole table as CSV</a> holds all {len(table.columns)} '
+                  "columns.</p>")
 
     # -- rule variants (issue 51) ------------------------------------------------------------
 
@@ -1085,8 +1089,8 @@ class Dashboard:
                 + shown.to_html(index=False, escape=True, border=0) + f"<ul>{sentences}</ul>")
 
     def _sweep_controls(self) -> None:
-        """The rules a sweep can take (a number, a choice or a yes/no) and the metrics it can draw."""
-        from toolkit.analysis import tuning
+        """The rules a sweep can take (a number, a choice or a yes/no) and the metrics it can draw, in words."""
+        from toolkit.analysis import metrics, tuning
         from toolkit.core import params as P
 
         def sweepable(kind):
@@ -1094,11 +1098,11 @@ class Dashboard:
                 return kind.low is not None and kind.high is not None
             return isinstance(kind, (P.Choice, P.Bool))
 
-        self.sweep_rule.options = [name for name, param in P.params_of(self.spec.Rules).items()
+        self.sweep_rule.options = [(param.label, name) for name, param in P.params_of(self.spec.Rules).items()
                                    if sweepable(param.kind)]
-        metrics = [m for m in tuning.metric_names(self.spec) if m != "skill_gap"]
-        self.sweep_metric.options = metrics
-        if "first_player_win_rate" in metrics:
+        names = [m for m in tuning.metric_names(self.spec) if m != "skill_gap"]
+        self.sweep_metric.options = [(metrics.label(m), m) for m in names]
+        if "first_player_win_rate" in names:
             self.sweep_metric.value = "first_player_win_rate"
 
     def sweep_values(self, name: str) -> list:

@@ -737,7 +737,7 @@ def ladder_plot(table: pd.DataFrame, axes=None, *, metrics=("first_player_advant
             ax.annotate(str(name), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
         if metric in ("first_player_advantage", "skill_gap"):
             ax.axhline(0.0, color="grey", linestyle="--", linewidth=1)
-        ax.set_xlabel("Elo" if kind == "elo" else "OpenSkill mu")
+        ax.set_xlabel("Elo" if kind == "elo" else "skill μ (OpenSkill)")
         ax.set_ylabel(labels.get(metric, metric))
         ax.margins(x=0.15, y=0.15)
     return axes

@@ -56,7 +56,8 @@ a { color: #2171b5; }
 table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.88em;
         font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #d9d9d9; padding: 0.25em 0.6em; vertical-align: top; }
-td { overflow-wrap: anywhere; }
+div.table { overflow-x: auto; max-width: 100%; }
+td { overflow-wrap: normal; }
 td.ci { white-space: nowrap; overflow-wrap: normal; }
 th { background: #f0f4f8; text-align: left; }
 tbody tr:nth-child(even) { background: #fafafa; }
@@ -136,13 +137,17 @@ def count(value) -> str:
 
 
 _INTERVAL_CELL = re.compile(r"<td>([−+\-]?[\d,.]+%? \[[^<\]]*\])</td>")
+_LONG_CELL = re.compile(r"<td>([^<]{30,})</td>")  # a long value: it may wrap after its commas too
 
 
 def _table(frame: pd.DataFrame, index: bool = False) -> str:
-    """A frame of formatted strings as an HTML table; a cell that is a value with its interval
-    (``0.512 [0.507, 0.517]``) is kept on one line (class ``ci``), long values wrap (the CSS)."""
+    """A frame of formatted strings as an HTML table in a box of the column's width: a cell that is a value
+    with its interval (``0.512 [0.507, 0.517]``) is kept on one line (class ``ci``), text wraps between
+    words, never inside one (a name "random" was shown "rando m"), and a table still wider than the column
+    scrolls inside its box (the CSS, tests/browser/test_report_layout.py)."""
     text = frame.to_html(index=index, escape=True, border=0, na_rep="–")
-    return _INTERVAL_CELL.sub(r'<td class="ci">\1</td>', text)
+    text = _LONG_CELL.sub(lambda m: "<td>" + m.group(1).replace(",", ",<wbr>") + "</td>", text)
+    return '<div class="table">' + _INTERVAL_CELL.sub(r'<td class="ci">\1</td>', text) + "</div>"
 
 
 def _constrained(fig) -> bool:
@@ -253,12 +258,15 @@ def digits_for(value) -> int:
 
 
 def metrics_table(metrics: pd.DataFrame) -> pd.DataFrame:
-    """One row per metric: its value with the 95% interval, the run it comes from, what it means."""
+    """One row per metric, in words (:func:`toolkit.analysis.metrics.label`; the CSV keeps the names): its
+    value with the 95% interval, the run it comes from, what it means."""
+    from toolkit.analysis.metrics import label
+
     rows = []
     for name, r in metrics.iterrows():
         value = (count(r["value"]) if name == "games" else
                  interval(r["value"], r["ci_low"], r["ci_high"], digits_for(r["value"])))
-        rows.append({"metric": name, "value [95% interval]": value, "run": str(r.get("run", "")).split(":")[0],
+        rows.append({"metric": label(name), "value [95% interval]": value, "run": str(r.get("run", "")).split(":")[0],
                      "description": r["description"]})
     return pd.DataFrame(rows)
 
@@ -322,7 +330,7 @@ def ladder_table(t: pd.DataFrame) -> pd.DataFrame:
     """The strength ladder, one column per policy (weakest first), one row per measure."""
     from toolkit.analysis.strength import PLAY_METRICS
 
-    kind = "Elo" if t.attrs.get("rating", "elo") == "elo" else "OpenSkill mu"
+    kind = "Elo rating" if t.attrs.get("rating", "elo") == "elo" else "skill μ (OpenSkill)"
     rows = {}
     for column, label in ((("rating", kind),) + PLAY_METRICS + (("skill_gap", "skill gap vs random"),)):
         if column in t.columns and not t[column].isna().all():
@@ -579,7 +587,7 @@ def render(d: DesignerData) -> str:
                 _p(not_played(d.ladder.index, spec.name), "note"),
                 _table(ladder_table(d.ladder), index=True),
                 _figure(uris["ladder"], "strength ladder",
-                        "Each metric against the rating (Elo with two seats, OpenSkill mu with more); whiskers: "
+                        "Each metric against the rating (Elo with two seats, OpenSkill μ with more); whiskers: "
                         "95% intervals both ways."))
 
     if d.decisions is not None:
