@@ -1040,3 +1040,47 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
     _status_names(page, [status_words("valhalla", "zero_runes_value", tuned.group(1))])
     assert control(page, "hslider", "zero_runes_value").locator(".widget-readout").inner_text() == tuned.group(1)
     assert page_problems(page) == []
+
+
+# the visible text a designer reads: labels, buttons, menus' entries, checkboxes, table headers, status lines
+# (not what is typed into a box, not the players' names a seat's list offers, not the command line's code)
+VISIBLE_WORDS = """() => {
+    const seen = [];
+    const visible = e => e.offsetParent !== null || e.tagName === "OPTION";
+    for (const e of document.querySelectorAll(".widget-label, label, button, .widget-dropdown option, "
+                                                + ".widget-select option, th, .widget-html b, .widget-html i")) {
+        if (!visible(e) || e.closest("code, datalist, .toolkit-viewer table, .toolkit-play")) continue;
+        const text = (e.innerText || e.textContent || "").trim();
+        if (text) seen.push(text);
+    }
+    return seen;
+}"""
+
+
+def test_every_word_a_designer_reads_is_a_word_not_a_raw_name(page):
+    """Issue 52, point 4: on every game's page, no visible label, menu entry, button or table header holds a
+    raw identifier (snake_case, a word glued to a number: ``toolkit.core.params.RAW_NAME``); the names stay
+    in the tooltips and the command line.  The control: a raw name put on the page is found."""
+    from toolkit.core.params import RAW_NAME
+
+    def raw_texts() -> set:
+        return {text[:80] for text in page.evaluate(VISIBLE_WORDS)
+                if any(RAW_NAME.search(w) for w in re.findall(r"[\w:]+", text))}
+
+    game = control(page, "dropdown", "game").locator("select")
+    found = {}
+    for spec in toolkit.GAMES.values():
+        old = plot_source(page)
+        if game.locator("option:checked").inner_text().strip() != spec.title:
+            game.select_option(label=spec.title)
+            wait_for_redraw(page, old, f"switching to {spec.title} (the words check)")
+        if raw_texts():
+            found[spec.name] = raw_texts()
+    assert found == {}, found
+    page.evaluate("() => { const l = document.createElement('label'); l.id = 'raw-control';"
+                  " l.textContent = 'first_player_win_rate'; document.querySelector('.widget-label').after(l); }")
+    assert "first_player_win_rate" in raw_texts()  # the control
+    page.evaluate("() => document.getElementById('raw-control').remove()")
+    old = plot_source(page)
+    game.select_option(label="Valhalla")  # the page as the tests after this one expect it
+    wait_for_redraw(page, old, "back to Valhalla")

@@ -101,3 +101,16 @@ def test_every_metric_a_menu_offers_has_its_words(game):
             assert not RAW_NAME.search(metrics.label(name)), (name, metrics.label(name))
     assert metrics.label("win_rate_2") == "seat 2's win rate" and metrics.label("no_such_metric") == "no_such_metric"
     assert set(metrics.DESCRIPTIONS) <= set(metrics.LABELS)
+
+
+def test_a_map_is_chosen_from_the_shipped_maps_or_typed():
+    """Issue 52, point 4: Attila's map was a bare text box; it offers the shipped maps in a menu and still
+    takes the path of another file (the control: a kind that ships nothing offers nothing)."""
+    from toolkit.core import datafiles
+    from toolkit.viz.controls import control
+
+    kind = params_of(toolkit.GAMES["attila"].Rules)["map"].kind
+    box = control(kind, "map", "attila_map.json")
+    assert list(box.options) == datafiles.packaged_names("toolkit.games.attila") == ["attila_map.json"]
+    assert not box.ensure_option and kind.from_widget("map", "my/own_map.json") == "my/own_map.json"
+    assert list(control(P.DataFile(), "map", "x.json").options) == []

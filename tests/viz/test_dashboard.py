@@ -5,8 +5,8 @@ The browser side is tests/browser/test_app_browser.py."""
 from __future__ import annotations
 
 import base64
-import html
 import dataclasses
+import html
 import io
 
 import numpy as np
@@ -397,3 +397,43 @@ def test_no_game_named_opens_the_first_registered_game(monkeypatch):
     import toolkit.games
 
     assert Dashboard(n_games=20, threads=1, refresh=False).spec.name == next(iter(toolkit.games.GAMES)) != "valhalla"
+
+
+def test_the_simulated_odds_are_remembered_per_rules_players_seed_and_games(monkeypatch):
+    """Issue 52, point 7: the replayed deals of the simulated odds (most of Attila's and Walhalla's redraw)
+    are computed once per run: a rule toggled there and back redraws without replaying them; another seed
+    or other rules replay (the control), and the remembered odds equal a fresh computation."""
+    from toolkit.viz import dashboard as dash
+
+    spec = toolkit.GAMES["attila"]
+    calls = []
+    fresh = spec.simulated_odds
+
+    def counted(frame, rules, policies):
+        calls.append((frame.attrs["seed"], rules))
+        return fresh(frame, rules, policies)
+
+    monkeypatch.setattr(dash, "_SIMULATED", {})
+    spec = dataclasses.replace(spec, simulated_odds=counted)
+    rules = toolkit.rules("attila", num_players=3)
+    policies = ("random",) * 3
+    frames = {seed: toolkit.simulate("attila", rules, n_games=300, seed=seed, policies=policies, progress=False)
+              for seed in (0, 1)}
+    first = dash.simulated_odds(spec, rules, frames[0], policies)
+    again = dash.simulated_odds(spec, rules, frames[0], policies)
+    pd.testing.assert_frame_equal(first, again)
+    assert len(calls) == 1
+    dash.simulated_odds(spec, rules, frames[1], policies)  # another seed: other games, replayed
+    other = rules.replace(later_seat_vp=1)
+    dash.simulated_odds(spec, other, toolkit.simulate("attila", other, n_games=300, seed=0, policies=policies,
+                                                      progress=False), policies)
+    assert len(calls) == 3
+    expected = spec.odds(rules).copy()
+    found = fresh(frames[0], rules, policies)
+    expected["simulated"] = [found.get(q, float("nan")) for q in expected["quantity"]]
+    pd.testing.assert_frame_equal(first, expected)
+    monkeypatch.setattr(dash, "SIMULATED_KEPT", 2)  # the oldest run is forgotten: seed 0's, replayed again
+    dash.simulated_odds(spec, rules, frames[1], policies)  # remembered; the two newest kept
+    assert len(calls) == 3 and len(dash._SIMULATED) == 2
+    dash.simulated_odds(spec, rules, frames[0], policies)
+    assert len(calls) == 4 and len(dash._SIMULATED) == 2

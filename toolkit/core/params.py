@@ -507,9 +507,11 @@ class Mapping_(Kind):
 
 @dataclasses.dataclass(frozen=True)
 class DataFile(Kind):
-    """A path to a JSON data file (a map, a tile set); ``loader`` validates it."""
+    """A path to a JSON data file (a map, a tile set); ``loader`` validates it.  ``shipped``: the files the
+    game ships by name (a page offers them in a menu; any other path can still be typed)."""
 
     suffix: str = ".json"
+    shipped: tuple = ()
     type_name: ClassVar[str] = "data file"
 
     def allowed(self):

@@ -275,6 +275,14 @@ def _(kind: P.Choice, name, value, description=""):
 
 
 @control.register
+def _(kind: P.DataFile, name, value, description=""):
+    """A box with a menu of the game's shipped files (Attila's maps); the path of another file can be typed."""
+    return w.Combobox(value=kind.format(value), options=list(kind.shipped), ensure_option=False,
+                      placeholder=f"a shipped file, or the path of a {kind.suffix} file", description=name,
+                      tooltip=description, style={"description_width": "initial"}, continuous_update=False)
+
+
+@control.register
 def _(kind: P.IntSet, name, value, description=""):
     options = kind.options()
     if options is None:  # a box of typed numbers, each shown as a removable tag

@@ -88,11 +88,37 @@ def simulated_odds(spec, rules, frame: pd.DataFrame, policies) -> pd.DataFrame:
     """``spec.odds(rules)`` with a ``simulated`` column where the run's records give the same quantity.
 
     A game declares those quantities with ``GameSpec.simulated_odds`` (keys as in the exact
-    table); other rows show no simulated value."""
+    table); other rows show no simulated value.  They are remembered for the last
+    :data:`SIMULATED_KEPT` runs (:func:`_simulated`): a slider moved back, or a rule toggled twice,
+    redraws without replaying the deals again."""
     table = spec.odds(rules).copy()
-    found = spec.simulated_odds(frame, rules, policies) if spec.simulated_odds is not None else {}
+    found = _simulated(spec, rules, frame, policies) if spec.simulated_odds is not None else {}
     table["simulated"] = [found.get(q, float("nan")) for q in table["quantity"]]
     return table
+
+
+SIMULATED_KEPT = 16  # runs whose simulated odds are remembered
+_SIMULATED: dict = {}  # key -> the simulated odds, oldest first
+
+
+def _simulated(spec, rules, frame: pd.DataFrame, policies) -> dict:
+    """``spec.simulated_odds`` of a run, remembered by what the run is a function of: the game, its rules, its
+    players, its seed and its game numbers (a run is the same whatever the threads: the README's
+    reproducibility).  A frame without its seed is not remembered."""
+    import hashlib
+
+    seed = frame.attrs.get("seed")
+    try:
+        key = (spec.name, rules, tuple(policies), int(seed),
+               hashlib.blake2b(frame["game_index"].to_numpy().tobytes(), digest_size=16).hexdigest())
+        hash(key)
+    except (TypeError, ValueError, KeyError):
+        return spec.simulated_odds(frame, rules, policies)
+    found = _SIMULATED.pop(key) if key in _SIMULATED else spec.simulated_odds(frame, rules, policies)
+    _SIMULATED[key] = found  # the newest
+    while len(_SIMULATED) > SIMULATED_KEPT:
+        del _SIMULATED[next(iter(_SIMULATED))]
+    return found
 
 
 def job_players(spec, kind: str) -> list:

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import dataclasses
 
+from toolkit.core import datafiles
 from toolkit.core.params import (
     Bool, ByPlayers, Choice, DataFile, Int, IntList, Optional, RulesBase, When, param,
 )
-from toolkit.games.attila.board import DEFAULT_MAP, load_map
+from toolkit.games.attila.board import DEFAULT_MAP, PACKAGE, load_map
 
 TRIBES = ("franks", "goths", "saxons", "vandals", "teutons", "huns")
 TILES = ("double_turn", "plus_two", "exchange")
@@ -73,7 +74,8 @@ class Rules(RulesBase):
                                              applies=When("num_players", 2, "while there are 2 players"))
     initiator_skips_refill_after_war: bool = param(False, Bool(), "A player who starts a war does not refill "
                                                    "that turn (A-3.5)", "[design]", group="turn")
-    map: str = param(DEFAULT_MAP, DataFile(), "The map file (§2.1)", "[design]", group="set-up")
+    map: str = param(DEFAULT_MAP, DataFile(shipped=tuple(datafiles.packaged_names(PACKAGE))), "The map file (§2.1)",
+                     "[design]", group="set-up")
     start_player: str = param("random", Choice(("random", "seat0"),
                                                 ("at random", "seat 0")),
                               "Who takes the first turn (A-1.5)", "[design]",
