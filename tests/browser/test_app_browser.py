@@ -740,8 +740,9 @@ def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page)
     page.get_by_role("button", name="tune the rules").click()
     used(("Dropdown", f"{_TUNING} › metric"), ("Dropdown", _GOAL), ("SelectMultiple", "rules to vary"),
          ("BoundedIntText", "trials"), ("BoundedIntText", "games per trial"))
-    _playing_then_cancelled(page, "tuning", "tuning zero_runes_value, ships_per_player toward duration_turns = max: "
-                                            "1000 trials of 10,000,000 games")
+    _playing_then_cancelled(page, "tuning", f"tuning {rule_words('zero_runes_value')}, "
+                                            f"{rule_words('ships_per_player')} toward "
+                                            f"{metric_words('duration_turns')} = max: 1000 trials of 10,000,000 games")
     used(("Button", f"{_TUNING} › cancel"))
     goal.select_option("reach")
     _box(page, "target").fill("120")
@@ -1009,12 +1010,13 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
     page.get_by_role("button", name="sweep the rule").click()
     used(("Dropdown", "rule"), ("Dropdown", f"{_SWEEP} › metric"), ("BoundedIntText", "games a value"),
          ("Button", "sweep the rule"))
-    _playing_then_cancelled(page, "sweeping", "sweeping zero_runes_value over 6 values")
+    _playing_then_cancelled(page, "sweeping", f"sweeping “{rule_words('zero_runes_value')}” over 6 values")
     used(("Button", f"{_SWEEP} › cancel"))
     per_value.fill("300")
     per_value.press("Enter")
     page.get_by_role("button", name="sweep the rule").click()
-    page.locator(".widget-output img[alt='duration_turns against zero_runes_value']").wait_for(
+    page.locator(f".widget-output img[alt='{metric_words('duration_turns')} against "
+                 f"{rule_words('zero_runes_value')}']").wait_for(
         timeout=REDRAW_TIMEOUT_MS)
 
     # a tuning that proposes a change: the longest games, zero runes worth 1..6 (the fewer, the longer)

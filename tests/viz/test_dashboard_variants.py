@@ -8,6 +8,7 @@ clicks the same controls in Chromium; here every effect is checked against the A
 
 from __future__ import annotations
 
+import html
 import re
 
 import pandas as pd
@@ -129,7 +130,9 @@ def test_a_sweep_is_the_rule_over_its_range_on_common_seeds(board):
                      policies=",".join(board.policies), threads=1, progress=False)
     pd.testing.assert_frame_equal(board.swept, expected)
     text = board.sweep_output.outputs[0]["data"]["text/html"]
-    assert 'alt="first_player_win_rate against zero_runes_value"' in text
+    # in words (issue 52): the metric's label, the rule's
+    assert "alt=\"first player's win rate against Value of a throw with no rune up\"" in html.unescape(text)
+    assert "<th>Value of a throw with no rune up</th>" in text and "zero_runes_value" not in text
     for row in expected.itertuples():
         assert (f"<td>{row.zero_runes_value}</td>\n      <td>{row.first_player_win_rate:.3f} "
                 f"[{row.first_player_win_rate_low:.3f}, {row.first_player_win_rate_high:.3f}]</td>") in text

@@ -1170,16 +1170,28 @@ class Dashboard:
             self._show(self.sweep_output, _error(error))
             return None
         games, spec, seed, threads = int(self.sweep_games.value), self.spec, self.seed, self.threads
-        self._show(self.sweep_output, f'<span style="{_NOTE_STYLE}">sweeping {html.escape(name)} over '
-                                      f"{len(values)} values, {games:,} games each on the same seeds …</span>")
+        self._show(self.sweep_output, f'<span style="{_NOTE_STYLE}">sweeping “{html.escape(self._rule_words(name))}'
+                                      f"” over {len(values)} values, {games:,} games each on the same seeds "
+                                      "…</span>")
         return self._start_job(
             "swept", self.sweep_slot, self.sweep_output,
             lambda: sweep(spec, {name: values}, games, seed=seed, rules=rules, policies=",".join(policies),
                           threads=threads, progress=False),
-            lambda table: self._swept_html(table, name, metric), f"{len(values)} values of {name}")
+            lambda table: self._swept_html(table, name, metric),
+            f"{len(values)} values of “{self._rule_words(name)}”")
+
+    def _rule_words(self, name: str) -> str:
+        from toolkit.core.params import params_of
+
+        return params_of(self.spec.Rules)[name].label
 
     def _swept_html(self, table, name: str, metric: str) -> str:
+        from toolkit.analysis.metrics import label
+        from toolkit.core.params import params_of
         from toolkit.viz import report_html
+
+        kind = params_of(self.spec.Rules)[name].kind
+        rule, measured = self._rule_words(name), label(metric)
 
         figure = _figure(figsize=(5.5, 3.4), layout="constrained")
         ax = figure.subplots()
@@ -1191,16 +1203,17 @@ class Dashboard:
                         capsize=3)
         else:
             ax.plot(x, y, "o-")
-        ax.set_xticks(x, [str(v) for v in table[name]])
-        ax.set_xlabel(name)
-        ax.set_ylabel(metric)
-        ax.set_title(f"{self.spec.title}: {metric} against {name} ({int(table['games'].iloc[0]):,} games a value)")
+        ax.set_xticks(x, [kind.word(v) for v in table[name]])
+        ax.set_xlabel(rule)
+        ax.set_ylabel(measured)
+        ax.set_title(f"{self.spec.title}: {measured} against “{rule}”\n"
+                     f"({int(table['games'].iloc[0]):,} games a value)")
         image = report_html.figure_uri(figure)
-        shown = pd.DataFrame({name: [str(v) for v in table[name]], metric: [
+        shown = pd.DataFrame({rule: [kind.word(v) for v in table[name]], measured: [
             f"{r[metric]:.3f}" + (f" [{r[metric + '_low']:.3f}, {r[metric + '_high']:.3f}]"
                                   if f"{metric}_low" in table else "") for _, r in table.iterrows()]})
-        return (f'<img src="{image}" alt="{html.escape(metric)} against {html.escape(name)}" style="max-width:100%">'
-                + shown.to_html(index=False, escape=True, border=0))
+        return (f'<img src="{image}" alt="{html.escape(measured)} against {html.escape(rule)}" '
+                'style="max-width:100%">' + shown.to_html(index=False, escape=True, border=0))
 
     def run_tuning(self):
         """:func:`toolkit.analysis.tune` from the current rules and seat policies toward the chosen target,
@@ -1210,7 +1223,7 @@ class Dashboard:
 
         Returns the Job, or ``None`` (bad rules or settings); ``tuning`` holds the
         :class:`~toolkit.analysis.tuning.Tuning` when done."""
-        from toolkit.analysis import tuning
+        from toolkit.analysis import metrics, tuning
         from toolkit.core import warm
 
         goal = self.tune_value.value if self.tune_goal.value == "reach" else self.tune_goal.value
@@ -1227,7 +1240,8 @@ class Dashboard:
         vary = tuple(self.tune_rules.value)
         metric = self.tune_metric.value
         self._show(self.tune_output, f'<span style="{_NOTE_STYLE}">{compiling + "; then " if compiling else ""}'
-                                     f'tuning {", ".join(vary)} toward {metric} = {goal}: {trials} trials of '
+                                     f"tuning {html.escape(', '.join(map(self._rule_words, vary)))} toward "
+                                     f"{html.escape(metrics.label(metric))} = {goal}: {trials} trials of "
                                      f"{games:,} games with {','.join(policies)} …</span>")
         spec, seed, threads = self.spec, self.seed, self.threads
         question = spec.presentation.tune_question  # a skill gap's players are the question's (Herrlof: greedy against random)
