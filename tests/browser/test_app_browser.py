@@ -276,7 +276,7 @@ def test_dropdown_change_redraws(page):
     control(page, "dropdown", "throw_mode").locator("select").select_option("simplified")
     used(("Dropdown", "throw_mode"))
     wait_for_redraw(page, old, f"a dropdown (throw_mode), {SHOWN}")
-    expect(page.locator("body")).to_contain_text("throw_mode=simplified")  # the panel's status names the change
+    expect(page.locator("body")).to_contain_text(status_words("valhalla", "throw_mode", "simplified"))  # the status
     page.screenshot(path=page.shots / "after_dropdown.png", full_page=True)
 
 
@@ -287,7 +287,7 @@ def test_checkbox_change_redraws(page):
     box.click()
     used(("Checkbox", "extra_throw_enabled"))
     wait_for_redraw(page, old, f"a checkbox (extra_throw_enabled), {SHOWN}")
-    expect(page.locator("body")).to_contain_text("extra_throw_enabled=true")  # as --set takes it
+    expect(page.locator("body")).to_contain_text(status_words("valhalla", "extra_throw_enabled", "true"))  # in words
 
 
 def test_slider_change_redraws(page):
@@ -298,7 +298,7 @@ def test_slider_change_redraws(page):
     used(("IntSlider", "ships_per_player"))
     wait_for_redraw(page, old, f"a slider (ships_per_player), {SHOWN}")
     assert slider.locator(".widget-readout").inner_text().strip() == "5"
-    expect(page.locator("body")).to_contain_text("ships_per_player=5")
+    expect(page.locator("body")).to_contain_text(status_words("valhalla", "ships_per_player", "5"))
 
 
 def test_invalid_text_shows_the_message_and_keeps_the_plots(page):
@@ -969,7 +969,7 @@ def test_a_variant_is_saved_reopened_in_a_fresh_page_compared_swept_and_tuned_ru
         fresh.get_by_role("button", name="open the variant").click()
         used(("Dropdown", "open"), ("Button", "open the variant"))
         wait_for_redraw(fresh, first, "a variant opened in a fresh page")
-        _status_names(fresh, ["throw_mode=simplified"])
+        _status_names(fresh, [status_words("valhalla", "throw_mode", "simplified")])
         assert fresh.locator(PLOT).get_attribute("alt").endswith(f"{N:,} games, policies greedy,greedy")
         assert fresh.locator(design).first.inner_text() == metrics
     finally:
