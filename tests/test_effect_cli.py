@@ -743,18 +743,18 @@ def test_warm_compiles_the_copies_asked(capsys, monkeypatch, bars_at_once):
     assert code == 0 and pools[-1] == 2 and "on 2 processes" in err
 
 
-def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
-    """``toolkit app GAME --port P [--no-browser] -n N --threads T``: Voila is started on port P (with
-    ``--no-browser`` only when asked) on a notebook that opens GAME's dashboard with N games and T threads.
-    Voila itself is a stand-in here that records what it was given."""
+def _server_stand_in(monkeypatch) -> tuple[list, int]:
+    """A stand-in for the server ``toolkit app`` starts, recording what it was given (and its notebook's
+    source), and a free port."""
     import socket
 
     started = []
 
-    class Voila:
+    class Server:
         def __init__(self, argv, cwd, env, start_new_session):
             notebook = Path(cwd) / next(a for a in argv if a.endswith(".ipynb"))
-            started.append({"argv": argv, "source": json.loads(notebook.read_text())["cells"][0]["source"]})
+            started.append({"argv": argv, "env": env, "session": start_new_session,
+                            "source": json.loads(notebook.read_text())["cells"][0]["source"]})
 
         def wait(self):
             return 0
@@ -762,10 +762,17 @@ def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
         def poll(self):
             return 0
 
-    monkeypatch.setattr(subprocess, "Popen", Voila)
+    monkeypatch.setattr(subprocess, "Popen", Server)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+        return started, probe.getsockname()[1]
+
+
+def test_app_serves_the_notebook_its_options_ask_for(capsys, monkeypatch):
+    """``toolkit app GAME --port P [--no-browser] -n N --threads T``: Voila is started on port P (with
+    ``--no-browser`` only when asked) on a notebook that opens GAME's dashboard with N games and T threads.
+    Voila itself is a stand-in here that records what it was given."""
+    started, port = _server_stand_in(monkeypatch)
     folder = Path.cwd()
     code, out, err = run(capsys, "app", "halali", "--port", port, "--no-browser", "-n", "5000", "--threads", "1",
                          "--variants", "tests")
@@ -789,28 +796,11 @@ def test_app_passes_its_culling_and_pool_to_the_server(capsys, monkeypatch):
     session of its own) gets the culling kernel manager with those settings and a pool of N preheated
     kernels; ``--pool 0`` preheats none; a value out of range names the option and its range.  (What the
     settings do to real pages: tests/browser/test_app_serving.py.)"""
-    import socket
-
-    started = []
-
-    class Server:
-        def __init__(self, argv, cwd, env, start_new_session):
-            started.append((argv, env, start_new_session))
-
-        def wait(self):
-            return 0
-
-        def poll(self):
-            return 0
-
-    monkeypatch.setattr(subprocess, "Popen", Server)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    started, port = _server_stand_in(monkeypatch)
     code, _, err = run(capsys, "app", "--port", port, "--cull-disconnected", "30", "--cull-idle", "0",
                        "--pool", "2")
     assert code == 0, err
-    argv, env, session = started[-1]
+    argv, env, session = (started[-1][k] for k in ("argv", "env", "session"))
     assert argv[1:3] == ["-m", "toolkit.viz.serve"] and session
     assert {"--VoilaConfiguration.multi_kernel_manager_class=toolkit.viz.culling.CullingKernelManager",
             "--CullingKernelManager.cull_disconnected=30", "--CullingKernelManager.cull_idle_timeout=0",
@@ -819,7 +809,7 @@ def test_app_passes_its_culling_and_pool_to_the_server(capsys, monkeypatch):
     assert Path(env["TOOLKIT_APP_FOLDER"]).name.startswith("toolkit-app-")
     code, _, err = run(capsys, "app", "--port", port, "--pool", "0")  # the control: no pool, the defaults
     assert code == 0, err
-    argv = started[-1][0]
+    argv = started[-1]["argv"]
     assert not any("preheat" in a or "pool_size" in a for a in argv)
     assert {"--CullingKernelManager.cull_disconnected=60", "--CullingKernelManager.cull_idle_timeout=3600",
             "--CullingKernelManager.cull_interval=10"} <= set(argv)
