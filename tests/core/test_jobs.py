@@ -82,5 +82,10 @@ def test_the_words_say_games_done_of_planned_and_time_left():
     job.total, job.done = 40_000, 10_000
     job.started -= 6.0  # 10,000 games in 6 s: 30,000 more take about 18 s
     assert jobs.describe(job) == "10,000 of 40,000 games, about 18 s left"
+    job.done = 3_999  # before a tenth: the first games' pace is not yet the run's (issue 52, point 3)
+    assert job.remaining() is None
+    assert jobs.describe(job) == "3,999 of 40,000 games, the time left known after a tenth"
+    job.done = 4_000
+    assert jobs.describe(job).endswith("left") and job.remaining() > 0
     assert [jobs.format_duration(s) for s in (0.2, 59.4, 125, 3 * 3600 + 200)] == ["1 s", "59 s", "2 min 5 s",
                                                                                     "3 h 3 min"]

@@ -82,8 +82,9 @@ class Job:
         return time.perf_counter() - self.started
 
     def remaining(self) -> float | None:
-        """Seconds left at the pace so far, or ``None`` before a game is done or without a plan."""
-        if self.done <= 0 or self.total <= 0:
+        """Seconds left at the pace so far, or ``None`` without a plan or before a tenth of it is done (the
+        first games' pace, with the start's costs in it, said "about 10 min 55 s left" of a 3-second run)."""
+        if self.total <= 0 or self.done * 10 < self.total:
             return None
         return self.elapsed * max(self.total - self.done, 0) / self.done
 
@@ -161,7 +162,7 @@ def describe(job: Job, unit: str = "games") -> str:
     if job.total <= 0:
         return f"{job.done:,} {unit}"
     left = job.remaining()
-    tail = "" if left is None else f", about {format_duration(left)} left"
+    tail = ", the time left known after a tenth" if left is None else f", about {format_duration(left)} left"
     return f"{min(job.done, job.total):,} of {job.total:,} {unit}{tail}"
 
 
