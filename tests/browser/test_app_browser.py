@@ -183,11 +183,16 @@ def app_url(toolkit_command, tmp_path_factory, variants_dir):
     log = folder / "server.log"
     process = start_server([*toolkit_command, "app", "valhalla", "--port", str(port), "--no-browser", "--variants",
                             str(variants_dir)], log, port)
-    url = url_in_log(log, f"http://127.0.0.1:{port}/?token=")
-    # the notebook's folder, read off the server's command line (other tests' servers make folders too)
-    (server,) = [c for c in psutil.Process(process.pid).children() if "toolkit.viz.serve" in " ".join(c.cmdline())]
-    folder = Path(next(a for a in server.cmdline() if a.endswith(".ipynb"))).parent
-    assert folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("toolkit-app-") and folder.is_dir()
+    try:
+        url = url_in_log(log, f"http://127.0.0.1:{port}/?token=")
+        # the notebook's folder, read off the server's command line (other tests' servers make folders too)
+        (server,) = [c for c in psutil.Process(process.pid).children() if "toolkit.viz.serve" in " ".join(c.cmdline())]
+        folder = Path(next(a for a in server.cmdline() if a.endswith(".ipynb"))).parent
+        assert folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("toolkit-app-")
+        assert folder.is_dir()
+    except BaseException:
+        stop_server(process)  # a failed set-up must not leave the server running
+        raise
     yield url
     stop_server(process)  # SIGTERM: toolkit app stops Voila (which shuts its kernel down) and removes its folder
     assert not folder.exists()
