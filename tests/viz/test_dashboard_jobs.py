@@ -299,3 +299,22 @@ def test_halali_seats_are_named_blue_and_brown_as_the_game_names_them(monkeypatc
     assert any("0 = Blue, 1 = Brown" in t for t in legends) and any(t.startswith("Brown: mean ") for t in legends)
     board.panel.widgets["match_games"].value = 2
     assert [box.description for box in board.seat_policies] == ["Blue in game 1", "Brown in game 1"]
+
+
+def test_a_cancelled_slow_line_up_says_whose_plots_are_shown_and_drops_its_estimate():
+    """Issue 52, point 2: after a cancel, "running …" stayed on the page under plots titled "policies
+    greedy,greedy" while seat 0 read mcts:1000, beside the cancelled run's time estimate.  Now the status
+    names the shown run's players and the estimate is gone (the control: before the cancel both are there)."""
+    board = Dashboard("valhalla", n_games=2_000, threads=1, background=True)
+    board.run_slot.wait()
+    board.seat_policies[0].value = "mcts:1000"
+    deadline = time.monotonic() + 60
+    while "about" not in board.seat_message.value and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert board.panel.status.value.endswith(" …")  # running (or compiling the search first)
+    assert "games of mcts:1000,greedy: about" in board.seat_message.value
+    board.run_slot.cancel()
+    board.run_slot.wait()
+    assert board.panel.status.value == ("cancelled: the plots below are the last finished run's (players "
+                                        "greedy,greedy)")
+    assert board.seat_message.value == "" and board.policies == ("greedy", "greedy")

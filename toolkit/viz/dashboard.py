@@ -439,6 +439,7 @@ class Dashboard:
         self.panel = rules_panel(self.spec, self._run, n_games=n, refresh=False, title=f"{self.spec.title} rules",
                                  columns=2, slot=self.run_slot, check=self._check_seats)
         self.panel.on_result = self._shown
+        self.run_slot.on_cancelled = self._run_cancelled
         self._seat_controls(self.panel.rules(), keep=False)  # a new game: its own seats and policies
         self.controls_box.children = [self.policy_box, self.panel.controls]
         self.run_box.children = [self.run_progress.box, self.panel.status,
@@ -857,6 +858,14 @@ class Dashboard:
         self.frame, self.rules, self.policies = view.frame, view.rules, view.policies
         self.differences = getattr(view, "differences", None)
         self.csv_link.value = ""
+
+    def _run_cancelled(self) -> None:
+        """A run cancelled by hand: the status says so and whose plots are shown (the last finished run's
+        players, which the seats may no longer name), and the cancelled run's time estimate is gone."""
+        shown = getattr(self, "policies", None)
+        self.panel.status.value = ("cancelled: the plots below are the last finished run's"
+                                   + (f" (players {html.escape(','.join(shown))})" if shown else ""))
+        self.seat_message.value = ""
 
     # -- on demand ------------------------------------------------------------------
 
