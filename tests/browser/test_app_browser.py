@@ -566,7 +566,7 @@ def test_three_quick_slider_moves_draw_only_the_last_setting(page):
     for _ in range(3):
         page.keyboard.press("ArrowLeft")  # 4, 3, 2: each a finished edit, each a run
     used(("IntSlider", "zero_runes_value"))
-    _settled(page, "zero_runes_value=2")
+    _settled(page, status_words("valhalla", "zero_runes_value", "2"))
     page.wait_for_timeout(1500)  # a stale run drawn late would show here
     assert slider.locator(".widget-readout").inner_text().strip() == "2"
     assert page.evaluate("window.toolkitDrawn.length") == 1
@@ -577,7 +577,7 @@ def test_three_quick_slider_moves_draw_only_the_last_setting(page):
         slider.locator(".noUi-handle").focus()
         page.keyboard.press("ArrowRight")
         wait_for_redraw(page, old, f"a slider step to zero_runes_value={value}")
-        _settled(page, f"zero_runes_value={value}" if value != 5 else "")
+        _settled(page, status_words("valhalla", "zero_runes_value", str(value)) if value != 5 else "")
     assert page.evaluate("window.toolkitDrawn.length") == 3
 
 
@@ -754,7 +754,7 @@ def test_the_ladder_tuning_and_decisions_start_from_their_boxes_and_cancel(page)
     _box(page, "target").press("Enter")
     page.get_by_role("button", name="tune the rules").click()
     used(("FloatText", "target"))
-    _playing_then_cancelled(page, "tuning", "toward duration_turns = 120.0: 1000 trials")
+    _playing_then_cancelled(page, "tuning", f"toward {metric_words('duration_turns')} = 120.0: 1000 trials")
 
     judged = _box(page, "games to judge")
     judged.fill("20000")  # minutes with mcts:10
@@ -828,7 +828,7 @@ def test_a_whole_game_of_valhalla_clicked_through_against_greedy(page):
         waits.append(time.monotonic() - start)
         clicks += 1
         assert clicks < 1000, "the game did not end"
-    assert clicks > 10 and page.locator(".toolkit-play-options button").count() == 0
+    assert clicks > 5 and page.locator(".toolkit-play-options button").count() == 0  # the forced ones not clicked
     assert re.search(r"The game is over: (you won|seat 1 won)", status.inner_text())
     TIMINGS[f"a human game of Valhalla against greedy: {clicks} clicks, median click to next decision"] = \
         sorted(waits)[len(waits) // 2]

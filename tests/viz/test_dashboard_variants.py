@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 import pandas as pd
 import pytest
@@ -155,3 +156,24 @@ def test_the_tuned_rules_are_applied_to_the_page(board):
     assert f"toolkit simulate pig --preset standard --set second_player_bonus={pig.tuning.best_rules.second_player_bonus}" in text
     pig.apply_tuned()
     assert pig.panel.rules() == pig.tuning.best_rules != toolkit.rules("pig")
+
+
+def test_a_page_in_a_kernel_lists_a_variant_saved_after_it_was_drawn(tmp_path, monkeypatch):
+    """A preheated page (its dashboard built before anyone saved a variant) or a second page open beside the
+    one that saves: the menus follow the folder within a look (``VARIANTS_EVERY``); the control: a page built
+    outside a kernel does not look, and lists it only when its menus are rebuilt."""
+    from toolkit.viz import dashboard
+
+    monkeypatch.setattr(dashboard, "VARIANTS_EVERY", 0.05)
+    watching = Dashboard("valhalla", n_games=N, threads=1, background=True, variants=str(tmp_path))
+    watching.run_slot.wait()
+    still = Dashboard("valhalla", n_games=N, threads=1, background=False, variants=str(tmp_path))
+    assert watching.variant_menu.options == () == still.variant_menu.options
+    path = variants.save(toolkit.rules("valhalla", throw_mode="simplified"), tmp_path / "later.toml", "later")
+    deadline = time.monotonic() + 10
+    while not watching.variant_menu.options and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert watching.variant_menu.options == (("later (later.toml)", str(path)),)
+    assert watching.variant_menu.value == str(path)
+    assert still.variant_menu.options == ()  # the control
+    watching.box.close()  # a closed page stops looking

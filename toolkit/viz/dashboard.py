@@ -39,6 +39,8 @@ import base64
 import dataclasses
 import html
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -51,6 +53,7 @@ from toolkit.viz.widgets import error_html
 
 TUNE_TRIALS, TUNE_GAMES = 20, 2_000  # the tuning's defaults: trials, games per trial
 CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
+VARIANTS_EVERY = 2.0  # seconds between two looks at the variants' folder (a page in a kernel)
 SLOW_RUN = 3.0  # seconds: a run expected to take longer says so at the seats before it starts
 
 _NOTE_STYLE = "color:#555"
@@ -415,6 +418,19 @@ class Dashboard:
             w.HTML("<h3>This run as a table</h3>"), w.HBox([self.csv_button, self.csv_link]),
         ])
         self._build(self.game.value, refresh=refresh)
+        if self.background:  # in a kernel: a page drawn before a variant was saved (a preheated one) lists it
+            threading.Thread(target=self._watch_variants, daemon=True, name="variant-files").start()
+
+    def _watch_variants(self) -> None:
+        """Every :data:`VARIANTS_EVERY` seconds, the variant menus follow the folder (a variant saved by
+        another page, or before this page's kernel was handed to it), until the page's box is closed."""
+        while self.box.comm is not None:
+            time.sleep(VARIANTS_EVERY)
+            try:
+                if self.variant_files() != list(self.variant_menu.options):
+                    self._variant_menus()
+            except Exception:  # a folder gone for a moment: tried again at the next look
+                continue
 
     # -- building -------------------------------------------------------------------
 
@@ -643,7 +659,6 @@ class Dashboard:
         """Seconds ``n_games`` games of this line-up should take, from a timed run of its first few games,
         or ``None`` for a line-up of random and greedy players (always quick)."""
         import os
-        import time
 
         from toolkit.core import warm
         from toolkit.core.runner import simulate
