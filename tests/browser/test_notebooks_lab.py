@@ -693,7 +693,8 @@ def test_viewer_steps_a_seat_plays_and_the_decisions_are_told(notebook):
     viewer_widget.get_by_role("button", name="forward ▶").click()
     used(("Button", "forward ▶"))
     old = wait_for_new_image(seen, old, f"JupyterLab: {notebook.name} viewer one step forward", WIDGET_IMAGE)
-    assert int(readout.text_content()) == 1
+    assert int(readout.text_content()) == 2  # the slider counts decisions from 1, as the caption does
+    expect(caption).to_contain_text("Decision 2:")
     viewer_widget.locator(".widget-hslider .noUi-handle").focus()
     page.keyboard.press("ArrowRight")
     used(("IntSlider", "decision"))
