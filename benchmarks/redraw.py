@@ -39,7 +39,11 @@ REPEATS = 5
 def toggled_rule(spec) -> str:
     """The first yes/no rule that matters under the standard rules: flipping it is one click."""
     rules = spec.Rules()
-    return next(name for name, p in params_of(spec.Rules).items() if isinstance(p.kind, Bool) and p.applies_to(rules))
+    found = next((name for name, p in params_of(spec.Rules).items() if isinstance(p.kind, Bool) and p.applies_to(rules)),
+                 None)
+    if found is None:
+        raise ValueError(f"{spec.name} has no yes/no rule to toggle: not timed here")
+    return found
 
 
 def redraws(game: str, n_games: int, seats=None) -> tuple[list[float], list[float]]:
@@ -76,7 +80,11 @@ def main(names) -> int:
             cases.append((name, 100_000, ("random", "random")))
     print(f"{'game':9s} {'games':>8s} {'players':28s} {'a new setting':>16s} {'a setting seen before':>22s}")
     for name, n_games, seats in cases:
-        new, seen = redraws(name, n_games, seats)
+        try:
+            new, seen = redraws(name, n_games, seats)
+        except ValueError as error:
+            print(f"{name:9s} {error}")
+            continue
         players = ",".join(seats) if seats else ",".join(GAMES[name].default_policies(GAMES[name].Rules()))
         miss = statistics.median(new) > BUDGET
         misses += miss

@@ -802,7 +802,8 @@ def test_app_passes_its_culling_and_pool_to_the_server(capsys, monkeypatch):
     assert code == 0, err
     argv, env, session = (started[-1][k] for k in ("argv", "env", "session"))
     assert argv[1:3] == ["-m", "toolkit.viz.serve"] and session
-    assert {"--VoilaConfiguration.multi_kernel_manager_class=toolkit.viz.culling.CullingKernelManager",
+    assert {"--VoilaExecutor.iopub_timeout=120",
+            "--VoilaConfiguration.multi_kernel_manager_class=toolkit.viz.culling.CullingKernelManager",
             "--CullingKernelManager.cull_disconnected=30", "--CullingKernelManager.cull_idle_timeout=0",
             "--CullingKernelManager.cull_interval=7", "--preheat_kernel=True",
             "--VoilaConfiguration.default_pool_size=2"} <= set(argv)

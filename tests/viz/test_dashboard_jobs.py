@@ -121,7 +121,8 @@ def test_a_run_cancelled_by_hand_is_said_so_in_the_status_line():
     assert board.panel.status.value == "running …"
     board.run_progress.cancel_button.click()
     assert board.run_slot.wait(10)
-    assert board.panel.status.value == "cancelled: the plots below are the last finished run's" != shown
+    assert board.panel.status.value == ("cancelled: the plots below are the last finished run's (players "
+                                        "greedy,greedy)") != shown
     assert board.run_progress.label.value == "playing: cancelled" and len(board.frame) == 200
 
 

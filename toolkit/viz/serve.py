@@ -33,6 +33,7 @@ import time
 CULL_DISCONNECTED = 60  # s: a page's kernel lives this long after the page is gone
 CULL_IDLE = 3600  # s: an open page's kernel, idle this long, is ended (0: never)
 POOL = 1  # preheated kernels
+IOPUB_WAIT = 120  # s: how long the server waits for a cell's outputs after its reply (only as long as they take)
 FOLDER_VARIABLE = "TOOLKIT_APP_FOLDER"  # a folder the server removes when it stops
 
 
@@ -44,7 +45,10 @@ def cull_interval(disconnected: int) -> int:
 def voila_options(*, disconnected: int, idle: int, pool: int) -> list[str]:
     """Voila's command-line settings for the culling and the pool."""
     manager = "toolkit.viz.culling.CullingKernelManager"
-    options = [f"--VoilaConfiguration.multi_kernel_manager_class={manager}",
+    # IOPub_WAIT: nbclient waits 4 s for a cell's outputs after its reply; on a loaded machine the page's widget
+    # came later, was dropped ("Timeout waiting for IOPub output"), and the page stayed empty for good
+    options = [f"--VoilaExecutor.iopub_timeout={IOPUB_WAIT}",
+               f"--VoilaConfiguration.multi_kernel_manager_class={manager}",
                f"--CullingKernelManager.cull_disconnected={disconnected}",
                f"--CullingKernelManager.cull_idle_timeout={idle}",
                f"--CullingKernelManager.cull_interval={cull_interval(disconnected)}"]
