@@ -22,7 +22,6 @@ COLUMNS = {
     "mu": "skill μ (OpenSkill)",
     "sigma": "uncertainty σ",
     "ordinal": "rating μ − 3σ",
-    "DP": "decision point of the spec",
 }
 
 
