@@ -75,17 +75,37 @@ def _until(condition, timeout: float, what: str):
     pytest.fail(f"after {timeout:.0f} s: {what}")
 
 
+def _settled(server: psutil.Process, what: str, quiet: int = 4) -> None:
+    """Until the kernels are idle: for ``quiet`` seconds in a row their CPU time grew by under 0.1 s a
+    second and their memory moved by under 2 MB.  (Voila logs "is filled with" when the pool's kernel
+    has started, not when it has drawn the page; under load a kernel can stall long enough for one
+    quiet second to come in the middle of its imports.)"""
+    def reading():
+        cpu = 0.0
+        for p in _kernels(server):
+            try:
+                times = p.cpu_times()
+                cpu += times.user + times.system
+            except psutil.NoSuchProcess:
+                pass
+        return cpu, _memory(_kernels(server))
+
+    calm, (cpu, memory) = 0, reading()
+    deadline = time.monotonic() + 180
+    while calm < quiet:
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: the kernels never settled (CPU time {cpu:.1f} s, {memory:.0f} MB)")
+        time.sleep(1)
+        (cpu_now, memory_now), (cpu_then, memory_then) = reading(), (cpu, memory)
+        cpu, memory = cpu_now, memory_now
+        calm = calm + 1 if cpu_now - cpu_then < 0.1 and abs(memory_now - memory_then) < 2 else 0
+
+
 def _pool_ready(server: psutil.Process, log: Path) -> None:
-    """Until the pool's kernel has drawn the dashboard and its memory has settled."""
+    """Until the pool's kernel has drawn the dashboard and is idle."""
     _until(lambda: "is filled with" in log.read_text() and len(_kernels(server)) == POOL, 180,
            f"no preheated kernel:\n{log.read_text()[-2000:]}")
-    last = -1.0
-    for _ in range(30):
-        now = _memory(_kernels(server))
-        if abs(now - last) < 2:
-            return
-        last = now
-        time.sleep(1)
+    _settled(server, "the fresh server's pool")
 
 
 def _drawn(page, log: Path, what: str) -> None:
@@ -139,7 +159,7 @@ def test_five_pages_at_once_twenty_reloads_and_the_kernels_culled_back_to_the_po
         _until(lambda: len(_kernels(server)) == POOL, 2 * CULL + 60,
                f"{len(_kernels(server))} kernels alive, {POOL} expected:\n{log.read_text()[-2000:]}")
         TIMINGS["pages closed -> kernels back to the pool"] = time.monotonic() - closed
-        time.sleep(3)
+        _settled(server, "the pool after the load")
         kernels, own = _memory(_kernels(server)), _memory([server])
         TIMINGS["kernels' memory: fresh server (MB)"] = fresh_kernels
         TIMINGS["kernels' memory: after the load and the culling (MB)"] = kernels
