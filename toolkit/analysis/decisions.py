@@ -321,7 +321,7 @@ def decisions(game: str, rules=None, n_games: int = 1000, seed: int = 0, policie
 
     pool = ThreadPoolExecutor(max(1, threads))
     try:
-        with jobs.planned(n_games):
+        with jobs.planned(n_games, unit="games judged"):
             games = list(pool.map(one, range(n_games)))
     finally:
         pool.shutdown(cancel_futures=True)  # after a cancel, the games queued behind it are dropped unplayed

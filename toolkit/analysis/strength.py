@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.analysis import metrics, ratings, tournament
-from toolkit.core import jobs, results
+from toolkit.core import costs, jobs, results
 from toolkit.core.runner import get_spec, resolve_rules, simulate
 
 LADDER = ("random", "greedy", "lookahead", "mcts:100", "mcts:1000")
@@ -96,7 +96,9 @@ def ladder(game, rules=None, *, policies=LADDER, n_games: int = 100, selfplay_ga
     played = {}  # line-up -> Summary: each rung's self-play is one of the tournament's runs
     games = n_games * len(tournament.lineups(names, seats)) + (0 if selfplay_games == n_games
                                                                else len(names) * selfplay_games)
-    with jobs.planned(games):  # a watched ladder: the tournament's and the self-play's games in one count
+    work = (sum(costs.per_game(spec, p) for p in tournament.lineups(names, seats)) * n_games
+            + (0 if selfplay_games == n_games else sum(costs.per_game(spec, (p,) * seats) for p in names) * selfplay_games))
+    with jobs.planned(games, work):  # a watched ladder: the tournament's and the self-play's games, each at its cost
         return _ladder(spec, rules, names, n_games, selfplay_games, seats, played, seed=seed, threads=threads,
                        progress=progress)
 

@@ -41,7 +41,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from toolkit.core import cluster
+from toolkit.core import cluster, costs, jobs
 from toolkit.core.params import params_of
 from toolkit.core.runner import Summary, get_spec, resolve_rules, run_part
 from toolkit.analysis.metrics import outcome_row
@@ -150,10 +150,13 @@ def sweep(game, vary: dict, n_games: int = 10_000, *, seed: int = 0, rules=None,
     try:
         if backend == "local":
             states = []
-            for (_, r), lineup in zip(variants, lineups):
-                states.append([run_task(spec.name, r.to_json(), lineup, seed, first, k, threads)
-                               for first, k in pieces])
-                bar.update(1)
+            # a watched sweep: every variant's games in one count from the start, each at its cost
+            with jobs.planned(len(variants) * int(n_games),
+                              sum(costs.per_game(spec, lineup) for lineup in lineups) * int(n_games)):
+                for (_, r), lineup in zip(variants, lineups):
+                    states.append([run_task(spec.name, r.to_json(), lineup, seed, first, k, threads)
+                                   for first, k in pieces])
+                    bar.update(1)
         else:
             states = _run_dask(spec, variants, lineups, pieces, seed, client, scheduler, bar)
     finally:

@@ -35,7 +35,7 @@ import re
 
 import pandas as pd
 
-from toolkit.core import jobs, results, stats
+from toolkit.core import costs, jobs, results, stats
 from toolkit.core.runner import Summary, get_spec, resolve_rules, simulate
 
 WIN_COLUMN = re.compile(r"win_(\d+)")
@@ -144,7 +144,8 @@ def compare(game, policies, n_games: int = 10_000, *, seed: int = 0, rules=None,
                          f"these rules have {seats}")
     names = _policy_names(spec, policies)
     runs = {} if runs is None else runs
-    with jobs.planned(n_games * len(lineups(names, seats) - set(runs))):  # a watched run: all its games at once
+    planned = lineups(names, seats) - set(runs)  # a watched run: all its games at once, each at its cost
+    with jobs.planned(n_games * len(planned), sum(costs.per_game(spec, p) for p in planned) * n_games):
         if seats > 2:
             return _compare_field(spec, rules, names, n_games, seats, seed=seed, threads=threads,
                                   progress=progress, runs=runs)

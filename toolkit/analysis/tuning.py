@@ -686,7 +686,7 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                         new[key] = candidate
                 seen.update(zip(new, play(list(new.values()), n_games, seed)))
                 if job is not None:  # a refused or repeated candidate is not played: its games leave the plan
-                    job.total -= (len(asked) - len(new)) * n_games * runs
+                    job.unplan((len(asked) - len(new)) * n_games * runs)
                 for trial in asked:
                     record = {"trial": trial.number, **{n: _plain(values_of[trial.number][n]) for n in names}}
                     key = key_of[trial.number]
@@ -736,7 +736,7 @@ def tune(game, targets: Mapping, vary: Mapping, trials: int = 40, n_games: int =
                 final_values = {t: dict(values_of[t]) for t in numbers}
                 final_rules = [base.replace(**values_of[t]) for t in numbers]
             if job is not None:
-                job.total -= (finalists - len(final_rules)) * final_games * runs
+                job.unplan((finalists - len(final_rules)) * final_games * runs)
             final_rows = play(final_rules, final_games, final_seed)
             # the first of the nearest, in the search's order; it and the base rules on a seed of their own
             winner = int(np.argmin([sum(t.distance(row[t.metric]) for t in goal) for row in final_rows]))

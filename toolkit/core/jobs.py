@@ -8,7 +8,12 @@ without passing it through their signatures: ``with jobs.running(job): compare(.
   chunk, adds the games to the job's count and stops with :class:`Cancelled` if the job was cancelled;
 - a function that knows its whole plan (a tournament: every seating's games) announces it with
   :func:`planned`, so the count has its real total from the start; the runs inside do not announce
-  theirs again;
+  theirs again.  A plan may also say its *work*: the seconds its games are expected to take
+  (:mod:`toolkit.core.costs`, a policy's shipped seconds a game), so that a ladder whose last rungs cost
+  a hundred times its first says the time left by the work done, not by the games done; each run
+  inside counts its games at its own cost;
+- the time left is the pace of the work since the first report (the start's loading or compiling is
+  not a pace) applied to the work left, said once a tenth of the work is done;
 - one chunk at a time plays in the whole process (:data:`KERNEL_LOCK`): a job running in a thread and
   another one started meanwhile take turns chunk by chunk instead of launching two parallel kernels
   at once (Numba's ``workqueue`` threading layer aborts on that).
@@ -35,21 +40,30 @@ class Cancelled(Exception):
 
 
 class Job:
-    """A long run's progress (games done of the games planned) and its cancel switch.
+    """A long run's progress (games done of the games planned, their work) and its cancel switch.
 
     ``on_progress(job)`` is called after each chunk, at most every ``every`` seconds (and once at
-    the end of each planned stage), from the thread that runs the job.
+    the end of each planned stage), from the thread that runs the job.  ``unit`` names what is counted
+    (``"games judged"``); the outermost plan sets it.
     """
 
     def __init__(self, on_progress=None, every: float = 0.2):
         self.total = 0
         self.done = 0
+        self.work = 0.0  # the planned games' expected seconds (a plan without costs: 1 a game)
+        self.work_done = 0.0
+        self.unit = "games"
         self.started = time.perf_counter()
         self.on_progress = on_progress
         self.every = every
         self._cancel = threading.Event()
-        self._depth = 0
+        self._stages = []  # the plans entered, outermost first: their work a game (None: not declared)
+        self._first = None  # (time, work done) at the first report: the pace is measured from there
         self._shown = 0.0
+
+    @property
+    def _depth(self) -> int:
+        return len(self._stages)
 
     # -- control ------------------------------------------------------------------
 
@@ -68,28 +82,49 @@ class Job:
 
     # -- progress -----------------------------------------------------------------
 
+    def _per_game(self) -> float:
+        """The work of one game of the innermost plan: its own cost where the outermost plan declared its
+        work (the units agree), else 1."""
+        if not self._stages or self._stages[0] is None:
+            return 1.0
+        return next(cost for cost in reversed(self._stages) if cost is not None)
+
     def advance(self, games: int) -> None:
         """``games`` more games played; report (throttled) and stop here if cancelled."""
-        self.done += games
         now = time.perf_counter()
+        if self._first is None:
+            self._first = (now, self.work_done)
+        self.done += games
+        self.work_done += games * self._per_game()
         if self.on_progress is not None and now - self._shown >= self.every:
             self._shown = now
             self.on_progress(self)
         self.check()
+
+    def unplan(self, games: int) -> None:
+        """``games`` of the outermost plan will not be played after all (a repeated candidate of a tuning)."""
+        self.work -= games * self._per_game()
+        self.total -= games
 
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
     def remaining(self) -> float | None:
-        """Seconds left at the pace so far, or ``None`` without a plan or before a tenth of it is done (the
-        first games' pace, with the start's costs in it, said "about 10 min 55 s left" of a 3-second run)."""
-        if self.total <= 0 or self.done * 10 < self.total:
+        """Seconds left: the pace of the work since the first report applied to the work left; ``None``
+        without a plan or before a tenth of the work is done (the first games' pace, with the start's
+        costs in it, said "about 10 min 55 s left" of a 3-second run)."""
+        if self.total <= 0 or self.work <= 0 or self._first is None or self.work_done * 10 < self.work:
             return None
-        return self.elapsed * max(self.total - self.done, 0) / self.done
+        since, work_then = self._first
+        paced = self.work_done - work_then
+        if paced <= 0:
+            return None
+        return (time.perf_counter() - since) * max(self.work - self.work_done, 0.0) / paced
 
     def fraction(self) -> float:
-        return min(self.done / self.total, 1.0) if self.total > 0 else 0.0
+        """The share of the work done (of the games, where the plan declared no work)."""
+        return min(self.work_done / self.work, 1.0) if self.work > 0 else 0.0
 
 
 def current() -> Job | None:
@@ -108,20 +143,26 @@ def running(job: Job):
 
 
 @contextlib.contextmanager
-def planned(games: int):
-    """A stage of ``games`` games: the outermost stage adds them to the job's total, the stages
-    inside it (its runs) do not count them a second time.  Without a job, nothing."""
+def planned(games: int, work: float | None = None, unit: str | None = None):
+    """A stage of ``games`` games, expected to take ``work`` seconds (:mod:`toolkit.core.costs`; ``None``:
+    not declared).  The outermost stage adds them to the job's total and names the ``unit`` counted; the
+    stages inside it (its runs) do not count them a second time, but count their games at their own
+    work a game.  Without a job, nothing."""
     job = current()
     if job is None:
         yield
         return
+    per_game = None if work is None or games <= 0 else float(work) / games
     if job._depth == 0:
         job.total += int(games)
-    job._depth += 1
+        job.work += games * (per_game if per_game is not None else 1.0)
+        if unit is not None:
+            job.unit = unit
+    job._stages.append(per_game)
     try:
         yield
     finally:
-        job._depth -= 1
+        job._stages.pop()
         if job._depth == 0 and job.on_progress is not None:
             job.on_progress(job)
 
@@ -157,8 +198,9 @@ def format_duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
-def describe(job: Job, unit: str = "games") -> str:
-    """``12,000 of 40,000 games, about 6 s left``: a job's progress in words."""
+def describe(job: Job, unit: str | None = None) -> str:
+    """``12,000 of 40,000 games, about 6 s left``: a job's progress in words (``unit``: the job's own)."""
+    unit = job.unit if unit is None else unit
     if job.total <= 0:
         return f"{job.done:,} {unit}"
     left = job.remaining()
@@ -175,13 +217,19 @@ def bar(description: str, enabled: bool = True):
         return
     from tqdm.auto import tqdm
 
-    progress = tqdm(total=0, unit="game", desc=description, leave=False, delay=1.0)
+    # the time left is the job's (its work's pace since the first games, :meth:`Job.remaining`), not tqdm's
+    # games-per-second: a ladder's last rungs cost a hundred times its first
+    progress = tqdm(total=0, unit="game", desc=description, leave=False, delay=1.0,
+                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} {unit}s [{elapsed}{postfix}]")
 
     def show(job: Job) -> None:
         if progress.total != job.total:
             progress.total = job.total
-            progress.refresh()
+        left = job.remaining()
+        progress.set_postfix_str("time left known after a tenth" if left is None
+                                 else f"about {format_duration(left)} left", refresh=False)
         progress.update(job.done - progress.n)
+        progress.refresh()
 
     job = Job(on_progress=show)
     try:

@@ -22,7 +22,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from toolkit.core import cluster, jobs, registry, results, stats, warm
+from toolkit.core import cluster, costs, jobs, registry, results, stats, warm
 from toolkit.core.jit import njit
 from toolkit.core.layout import seat_count
 
@@ -383,7 +383,7 @@ def simulate(game, rules=None, n_games: int = 10_000, *, seed: int = 0, policies
     bar = _bar(n_games, spec.name, False if job is not None else progress)
     try:
         with contextlib.ExitStack() as stack:
-            stack.enter_context(jobs.planned(n_games))
+            stack.enter_context(jobs.planned(n_games, costs.per_game(spec, policies) * n_games))
             writer = stack.enter_context(results.Writer(output)) if output is not None else None
             if backend == "local":
                 stack.enter_context(numba_threads(threads))
@@ -468,7 +468,7 @@ def run_part(game: str, rules_json: dict, policies, seed: int, first_game: int, 
     run = _Run(spec, rules, policies, seed, first_game, n_games, keep, check,
                results.provenance(spec, rules, policies, seed, n_games), spec.result_columns(rules))
     job = jobs.current()  # a trial of a watched tuning, played here: progress and cancel between chunks
-    with numba_threads(threads), jobs.planned(n_games):
+    with numba_threads(threads), jobs.planned(n_games, costs.per_game(spec, policies) * n_games):
         for first, block in run.local_parts(DEFAULT_CHUNK, job):
             run.take(first, block, None)
             if job is not None:
