@@ -380,6 +380,14 @@ def cmd_simulate(args) -> int:
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     output = _check_output(args.output)
+    if not args.scheduler:  # a long run says how long before it starts (the players' shipped speed, no probe)
+        from toolkit.core import costs
+
+        policies = spec.check_policies(args.policies, rules)
+        guess = costs.estimate(spec, rules, policies, args.n_games, threads=args.threads, probe=False)
+        if guess.seconds > costs.ASK_ABOVE:
+            print(f"{args.n_games:,} games of {','.join(policies)}: {guess.words()}; Ctrl-C stops it",
+                  file=sys.stderr, flush=True)
     # the rows stream to the file chunk by chunk; the summary also counts shared wins (Attila)
     summary = simulate(spec, rules, args.n_games, seed=args.seed, policies=args.policies,
                        threads=args.threads, keep="summary", output=output, progress=_progress(args),

@@ -33,6 +33,8 @@ from toolkit.core.params import params_of
 from browser_support import (TIMINGS, choice_words, free_port, page_problems, start_server, status_words, stop_server,
                              url_in_log)
 
+ASK_FEWER = "play the games that fit the time a run starts without asking"  # the held run's offers, by tooltip
+ASK_ALL = "play every game asked for"
 FORCED_TOGGLE = "play my forced moves for me (a decision with one option)"  # your seat's toggle (viewer.Play)
 PLOT = ".widget-output img[alt*='games, policies']"  # the run's plots (toolkit.viz.dashboard)
 _ODDS = "What are the odds, and is this rule fair?"  # the headings above controls whose labels repeat
@@ -80,6 +82,8 @@ CLICKED = {
     ("Checkbox", "unentered_count_as_row1"): _RULES_TEST,
     ("IntText", "max_turns"): _RULES_TEST,
     ("Button", f"{_ODDS} › cancel"): _RULES_TEST,
+    ("Button", ASK_ALL): _RULES_TEST,
+    ("Button", ASK_FEWER): "test_a_slow_line_up_is_asked_about_first_and_the_games_that_fit_are_offered",
     ("Button", "pin as baseline"): "test_pin_a_baseline_and_read_the_change_from_it",
     ("Button", "clear baseline"): "test_pin_a_baseline_and_read_the_change_from_it",
     ("BoundedFloatText", "tolerance"): "test_pin_a_baseline_and_read_the_change_from_it",
@@ -654,6 +658,12 @@ def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelle
     old = plot_source(page)
     games.fill("1000000")  # 100,000,000 is refused by the memory its rows would need
     games.press("Enter")
+    # over the 30 s a run starts without asking (issue 52, point 2): asked first, then played whole
+    expect(page.locator(".widget-html", has_text="not started: 1,000,000 games of greedy,greedy would take about ")
+           ).to_have_count(1, timeout=REDRAW_TIMEOUT_MS)
+    assert plot_source(page) == old
+    page.get_by_role("button", name=re.compile(r"^play all 1,000,000 games \(about ")).click()
+    used(("Button", ASK_ALL))
     label = page.locator(".widget-html", has_text=re.compile(r"^playing: "))
     expect(label).to_contain_text(" of 1,000,000 games", timeout=REDRAW_TIMEOUT_MS)
     page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel").click()
@@ -666,6 +676,35 @@ def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelle
     preset.select_option("alternative")  # then the standard rules again, for the tests after this one
     preset.select_option("standard")
     _status_names(page, ["preset standard"])
+
+
+def test_a_slow_line_up_is_asked_about_first_and_the_games_that_fit_are_offered(page):
+    """Issue 52, point 2: mcts:1000 in a seat at 300 games (minutes) is not started: the page says how long it
+    would take, the plots stay; "play N games" plays the games that fit 30 s (cancelled here once counted)."""
+    old = plot_source(page)
+    games = page.locator(".widget-text:has(> .widget-label:text-is('games')) input")
+    games.fill("300")
+    games.press("Enter")
+    old = wait_for_redraw(page, old, "300 games")
+    seat_box(page, 0).fill("mcts:1000")
+    seat_box(page, 0).press("Enter")
+    asked = page.locator(".widget-html", has_text="not started: 300 games of mcts:1000,greedy would take about ")
+    expect(asked).to_have_count(1, timeout=REDRAW_TIMEOUT_MS)
+    assert "over the 30 s a run starts without asking" in asked.inner_text() and plot_source(page) == old
+    fewer = page.get_by_role("button", name=re.compile(r"^play [\d,]+ games \(about "))
+    offered = int(re.match(r"play ([\d,]+) games", fewer.inner_text()).group(1).replace(",", ""))
+    assert 2 <= offered < 300  # mcts:1000 takes seconds a game: about 30 s on 2 threads is tens of games
+    fewer.click()
+    used(("Button", ASK_FEWER))
+    expect(games).to_have_value(str(offered))
+    label = page.locator(".widget-html", has_text=re.compile(r"^playing: "))
+    expect(label).to_contain_text(f" of {offered:,} games", timeout=REDRAW_TIMEOUT_MS)
+    page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel").click()
+    expect(label).to_have_text("playing: cancelled", timeout=10_000)
+    expect(asked).to_have_count(0)
+    seat_box(page, 0).fill("greedy")  # the page as the tests after this one expect it
+    seat_box(page, 0).press("Enter")
+    wait_for_redraw(page, old, f"{offered} games of greedy,greedy")
 
 
 def test_cancel_a_tournament_and_the_page_answers_at_once(page):

@@ -8,12 +8,14 @@ import base64
 import dataclasses
 import html
 import io
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.core import costs
 from toolkit.core.params import params_of
 from toolkit.cli import app_notebook, main
 from toolkit.core.runner import get_spec
@@ -320,17 +322,51 @@ def test_a_slow_line_up_says_how_long_it_should_take(board, monkeypatch):
     from toolkit.viz import dashboard
 
     monkeypatch.setattr(dashboard, "SLOW_RUN", 0.0)  # every estimate counts as slow here
-    games = 20  # the run after the estimate plays them all: 400 games of mcts:20 took 9 s of CI
+    games = 8  # the run after the estimate plays them all: about 2 s
     board.panel.n_games.value = games
-    board.seat_policies[0].value = "mcts:20"
-    assert board.seat_message.value.count(f"{games:,} games of mcts:20,greedy: about ") == 1
-    board.seat_policies[0].value = "greedy"  # random and greedy are never timed (the control)
-    assert board.seat_message.value == ""
-    assert board.estimate(board.rules, ("greedy", "random"), N) is None
-    seconds = board.estimate(board.rules, ("mcts:20", "random"), N)
-    assert 0 < seconds < 600
+    board.seat_policies[0].value = "mcts:100"
+    said = html.unescape(board.seat_message.value)
+    assert said.count(f"{games:,} games of mcts:100,greedy: about ") == 1
+    assert "estimated from the players' measured speed and a probe of 1 game)" in said  # one thread: one game
+    guess = board.estimate(board.rules, ("mcts:100", "random"), N)
+    assert guess.probed == 1 and 0 < guess.seconds < 600 and guess.shipped > 0
+    quick = board.estimate(board.rules, ("greedy", "random"), N)  # the control: milliseconds, not probed
+    assert quick.probed == 0 and quick.seconds < 0.1
     assert [dashboard._duration(s) for s in (0.2, 59.4, 125, 3 * 3600 + 200)] == ["1 s", "59 s", "2 min 5 s",
                                                                                   "3 h 3 min"]
+
+
+def _text(markup: str) -> str:
+    """What a person reads of some HTML: its text, no tags."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def test_a_run_over_the_time_that_starts_unasked_is_asked_about_with_the_games_that_fit():
+    """Issue 52, point 2: a line-up expected over the threshold (30 s by default; here a tenth of a
+    second, less than a game of mcts:100) is not started: the status says how long it would take, the
+    plots stay, and two buttons offer the games that fit and the whole run."""
+    board = Dashboard("valhalla", n_games=N, threads=1, ask_above=0.1)
+    before, runs = board.frame, board.panel.runs
+    assert board.ask_box.layout.display == "none"
+    board.seat_policies[0].value = "mcts:100"
+    status = _text(board.panel.status.value)
+    assert f"not started: {N:,} games of mcts:100,greedy would take about " in status
+    assert "The plots below are the last run's" in status and board.panel.last_error is None
+    assert board.frame is before and board.ask_box.layout.display == "flex"
+    fewer = board._asked[1]
+    assert costs.per_game(board.spec, ("mcts:100", "greedy")) > 0.1 and fewer == 1  # none fits: one game
+    assert board.fewer_button.description.startswith(f"play {fewer:,} games (about ")
+    assert board.all_button.description.startswith(f"play all {N:,} games (about ")
+    board.play_fewer()  # the offer: played at once, without asking again
+    assert board.panel.n_games.value == fewer and len(board.frame) == fewer and board.policies[0] == "mcts:100"
+    assert board.ask_box.layout.display == "none" and "not started" not in board.panel.status.value
+    board.panel.n_games.value = 3  # over the threshold again: asked again; the whole run when asked for
+    assert "not started: 3 games" in _text(board.panel.status.value) and len(board.frame) == fewer
+    board.play_all()
+    assert len(board.frame) == 3 and board.ask_box.layout.display == "none"
+    board.seat_policies[0].value = "greedy"  # the control: a quick line-up is never asked about
+    assert len(board.frame) == 3 and board.policies == ("greedy", "greedy")
+    assert board.ask_box.layout.display == "none"
 
 
 def test_zero_games_is_refused_not_run_as_one(board):

@@ -306,7 +306,7 @@ def test_a_cancelled_slow_line_up_says_whose_plots_are_shown_and_drops_its_estim
     """Issue 52, point 2: after a cancel, "running …" stayed on the page under plots titled "policies
     greedy,greedy" while seat 0 read mcts:1000, beside the cancelled run's time estimate.  Now the status
     names the shown run's players and the estimate is gone (the control: before the cancel both are there)."""
-    board = Dashboard("valhalla", n_games=2_000, threads=1, background=True)
+    board = Dashboard("valhalla", n_games=2_000, threads=1, background=True, ask_above=10 ** 9)  # never asked
     board.run_slot.wait()
     board.seat_policies[0].value = "mcts:1000"
     deadline = time.monotonic() + 60

@@ -49,7 +49,7 @@ from toolkit.core import jobs
 from toolkit.core.deals import SAMPLE_DEALS
 from toolkit.core.runner import get_spec
 from toolkit.viz import background as page_jobs
-from toolkit.viz.widgets import error_html
+from toolkit.viz.widgets import NotPlayed, error_html
 
 TUNE_TRIALS, TUNE_GAMES = 20, 2_000  # the tuning's defaults: trials, games per trial
 CSV_LINK_LIMIT = 50_000_000  # bytes: a bigger run is offered as the command that writes it to disk
@@ -214,16 +214,28 @@ class Dashboard:
 
     def __init__(self, game: str | None = None, *, n_games: int | None = None, seed: int = 0,
                  threads: int | None = None, tournament_games: int | None = None, refresh: bool = True,
-                 background: bool | None = None, variants: str = "."):
+                 background: bool | None = None, variants: str = ".", ask_above: float | None = None):
         import ipywidgets as w
 
         from toolkit.games import GAMES
 
         game = next(iter(GAMES)) if game is None else game  # no game named here: the first registered
 
+        from toolkit.core import costs
+
         self.seed = seed
         self.threads = threads
         self.n_games = n_games
+        self.ask_above = costs.ASK_ABOVE if ask_above is None else ask_above
+        self._asked = None  # (the held run's key, the games that fit, its estimate): a run over ask_above is asked first
+        self._allowed = None  # (key, estimate) of the held run the page chose to play (whole or the games offered)
+        self.fewer_button = w.Button(icon="fast-forward", layout=w.Layout(width="auto"),
+                                     tooltip="play the games that fit the time a run starts without asking")
+        self.all_button = w.Button(icon="play", layout=w.Layout(width="auto"), tooltip="play every game asked for")
+        self.fewer_button.on_click(lambda _: self.play_fewer())
+        self.all_button.on_click(lambda _: self.play_all())
+        self.ask_box = w.HBox([self.fewer_button, self.all_button], layout=w.Layout(display="none",
+                                                                                  flex_flow="row wrap"))
         self.fixed_tournament_games = tournament_games
         self.background = page_jobs.in_kernel() if background is None else background
         self.frame = None
@@ -458,7 +470,8 @@ class Dashboard:
         self.run_slot.on_cancelled = self._run_cancelled
         self._seat_controls(self.panel.rules(), keep=False)  # a new game: its own seats and policies
         self.controls_box.children = [self.policy_box, self.panel.controls]
-        self.run_box.children = [self.run_progress.box, self.panel.status,
+        self._hide_ask()
+        self.run_box.children = [self.run_progress.box, self.panel.status, self.ask_box,
                                  self._row(self.pin_button, self.unpin_button, self.baseline_note),
                                  self._row(self.settle_tolerance, self.settle_games, self.settle_button),
                                  self.settle_progress.box, self.settle_output, self.panel.output]
@@ -655,27 +668,54 @@ class Dashboard:
         if self.panel.auto:
             self.panel.refresh()
 
-    def estimate(self, rules, policies, n_games: int) -> float | None:
-        """Seconds ``n_games`` games of this line-up should take, from a timed run of its first few games,
-        or ``None`` for a line-up of random and greedy players (always quick)."""
-        import os
+    def estimate(self, rules, policies, n_games: int):
+        """How long ``n_games`` games of this line-up should take, before they are played
+        (:func:`toolkit.core.costs.estimate`: the players' shipped speed weighed with a probe of the run's first
+        games): a :class:`toolkit.core.costs.Estimate`."""
+        from toolkit.core import costs
 
-        from toolkit.core import warm
-        from toolkit.core.runner import simulate
+        return costs.estimate(self.spec, rules, policies, n_games, seed=self.seed, threads=self.threads)
 
-        if all(p in ("random", "greedy") for p in policies):
-            return None
-        run = dict(seed=self.seed, policies=policies, threads=self.threads, keep="summary", progress=False)
-        with jobs.planned(0):  # a watched run's count: the probe's games are not the run's
-            if not warm.loaded(self.spec.play_many, warm.copy_of(self.spec, self.spec.prepare(rules, policies)[-1])):
-                simulate(self.spec, rules, 1, **run)  # loads the copy (a second or so), not the games' time
-            probe = min(n_games, self.threads or os.cpu_count() or 1)
-            start = time.perf_counter()
-            simulate(self.spec, rules, probe, **run)
-        job = jobs.current()
-        if job is not None:
-            job.done = 0  # the count starts with the run itself
-        return (time.perf_counter() - start) * n_games / probe
+    def _ask(self, guess, n_games: int, policies, key) -> str:
+        """Hold a run expected to take over :attr:`ask_above` seconds: offer the games that fit and the whole
+        run (two buttons under the status line); returns the status line's words."""
+        from toolkit.core.jobs import format_duration
+
+        fewer = min(guess.fitting(self.ask_above), n_games - 1)
+        self._asked = (key, fewer, guess)
+        players = html.escape(",".join(policies))
+        self.fewer_button.description = f"play {fewer:,} games (about {format_duration(guess.seconds * fewer / n_games)})"
+        self.all_button.description = f"play all {n_games:,} games (about {format_duration(guess.seconds)})"
+        self.ask_box.layout.display = "flex"
+        return (f"<b>not started</b>: {n_games:,} games of {players} would take "
+                f"{html.escape(guess.words())}, over the {format_duration(self.ask_above)} a run starts without "
+                "asking; choose below. The plots below are the last run's.")
+
+    def _hide_ask(self) -> None:
+        self._asked = None
+        self.ask_box.layout.display = "none"
+
+    def play_fewer(self) -> None:
+        """The held run's offer taken: the games that fit the time, played at once."""
+        if self._asked is None:
+            return
+        (rules, policies, n_games, seed), fewer, guess = self._asked
+        offered = dataclasses.replace(guess, seconds=guess.seconds * fewer / n_games)
+        self._allowed = ((rules, policies, fewer, seed), offered)  # offered: played without asking again
+        self._hide_ask()
+        if self.panel.n_games.value != fewer:
+            self.panel.n_games.value = fewer  # a change of the games box plays (the panel's own refresh)
+            if self.panel.auto:
+                return
+        self.panel.refresh()
+
+    def play_all(self) -> None:
+        """The held run played whole, as asked."""
+        if self._asked is None:
+            return
+        self._allowed = (self._asked[0], self._asked[2])
+        self._hide_ask()
+        self.panel.refresh()
 
     # -- the baseline ---------------------------------------------------------------
 
@@ -766,10 +806,17 @@ class Dashboard:
         compiling = warm.notice(self.spec, rules, policies)
         if compiling:  # minutes once per machine and version: said before the page goes quiet
             self.panel.status.value = compiling
-        seconds = self.estimate(rules, policies, n_games)
-        if seconds is not None and seconds >= SLOW_RUN:
+        self._hide_ask()
+        key = (rules, tuple(policies), n_games, self.seed)
+        if self._allowed is not None and self._allowed[0] == key:
+            guess = self._allowed[1]  # asked about and chosen: not estimated again
+        else:
+            guess = self.estimate(rules, policies, n_games)
+            if guess.seconds > self.ask_above:
+                raise NotPlayed(self._ask(guess, n_games, policies, key))
+        if guess.seconds >= SLOW_RUN:
             self.seat_message.value = (f'<span style="{_NOTE_STYLE}">{n_games:,} games of {",".join(policies)}: '
-                                       f"about {_duration(seconds)} (timed on the first games)</span>")
+                                       f"{html.escape(guess.words())}</span>")
         frame = simulate(self.spec, rules, n_games, seed=self.seed, policies=policies, threads=self.threads,
                          progress=False)
         baseline = self.baseline  # read once: the page's thread may pin another meanwhile
@@ -881,6 +928,7 @@ class Dashboard:
         self.panel.status.value = ("cancelled: the plots below are the last finished run's"
                                    + (f" (players {html.escape(','.join(shown))})" if shown else ""))
         self.seat_message.value = ""
+        self._hide_ask()
 
     # -- on demand ------------------------------------------------------------------
 

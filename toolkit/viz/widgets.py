@@ -97,6 +97,15 @@ def _accepts_n_games(run) -> bool:
     return "n_games" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
+class NotPlayed(Exception):
+    """Raised by a panel's ``run`` that chose not to play (a run too long to start unasked): the plots
+    stay the last run's and the status line shows ``status`` (HTML)."""
+
+    def __init__(self, status: str):
+        super().__init__(status)
+        self.status = status
+
+
 class RulesPanel:
     """A generated rules panel; see :func:`rules_panel`.
 
@@ -249,6 +258,9 @@ class RulesPanel:
                     result = self.run(rules, n_games=n_games)
                 else:
                     result = self.run(rules)
+            except NotPlayed as held:
+                self.status.value = held.status
+                return None
             except ValueError as error:
                 return self._fail(error)
             if get_ipython() is not None:  # outside a kernel it would only print escape codes
@@ -272,7 +284,11 @@ class RulesPanel:
         self.status.value = self.describe(rules)
 
     def _failed(self, error: Exception) -> None:
-        """A run in the background failed: a refused value as at the field, anything else as a defect."""
+        """A run in the background failed: a refused value as at the field, anything else as a defect (a run
+        that chose not to play says why in the status line)."""
+        if isinstance(error, NotPlayed):
+            self.status.value = error.status
+            return
         if isinstance(error, ValueError):
             self._fail(error)
             return
