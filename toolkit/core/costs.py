@@ -10,9 +10,10 @@ iterations'); ``lookahead:K`` or a greedy variant as its kind's default; anythin
 ``greedy``.
 
 The rules change a game's length and the machine its speed, so :func:`estimate` also plays a short probe,
-the run's first games timed (a few seconds at most, skipped where one game is expected to take longer, or
-where the games are so quick that the run's start-up would be most of the probe's time), and
-weighs it against the shipped cost as :data:`PRIOR_GAMES` games.  ``benchmarks/estimate.py`` checks the
+the run's first games timed: one a thread, or as many as take about :data:`PROBE_TARGET` seconds where games
+are quick (a run's start-up of milliseconds must not be most of the probe's time); skipped where one game is
+expected to take over :data:`PROBE_SECONDS`, or the whole run under :data:`PROBE_ABOVE`.  It is weighed
+against the shipped cost, which counts as :data:`PRIOR_GAMES` games.  ``benchmarks/estimate.py`` checks the
 estimate against the run's real time for every player of every game (the target: within 2x).
 
 >>> round(per_game("valhalla", ("random", "random")) / per_game("valhalla", ("mcts:1000", "mcts:1000")), 4) < 0.01
@@ -30,8 +31,9 @@ import time
 from importlib import resources
 
 PRIOR_GAMES = 2  # the shipped cost counts as this many probed games
-PROBE_SECONDS = 3.0  # a probe expected to take longer is not played (the shipped cost alone)
-PROBE_LEAST = 0.05  # nor one expected quicker: a run's own start-up (milliseconds) would be most of its time
+PROBE_SECONDS = 3.0  # a probe whose one game a thread is expected to take longer is not played (shipped cost alone)
+PROBE_TARGET = 0.25  # seconds a probe of quick games is sized to: its start-up (milliseconds) is not its time
+PROBE_ABOVE = 1.0  # a run expected quicker is not probed: nothing is said of it
 ASK_ABOVE = 30.0  # seconds: a run expected to take longer is asked about before it starts (the dashboard)
 CALIBRATED_THREADS = 2  # the reference machine's cores, on which data/costs.json was measured
 
@@ -104,17 +106,18 @@ class Estimate:
 def estimate(spec, rules, policies, n_games: int, *, seed: int = 0, threads: int | None = None,
              probe: bool = True) -> Estimate:
     """The wall seconds ``n_games`` games of ``policies`` on ``rules`` should take, before they are played:
-    the shipped cost, weighed with a timed probe of the run's first games (one a thread) when those are
-    expected to take :data:`PROBE_LEAST` to :data:`PROBE_SECONDS`.  The probe is played outside any watched job (its games are not
-    the run's count) and after the line-up's compiled copy is loaded (a load is not a game's time)."""
+    the shipped cost, weighed with a timed probe of the run's first games (see the module's note).  The
+    probe is played outside any watched job (its games are not the run's count) and after the line-up's
+    compiled copy is loaded (a load is not a game's time)."""
     from toolkit.core import jobs, warm
     from toolkit.core.runner import simulate
 
     threads = threads or os.cpu_count() or 1
     prior = per_game(spec, policies)
     cost, probed = prior, 0
-    games = min(n_games, threads)
-    if probe and PROBE_LEAST <= seconds(prior, games, threads) <= PROBE_SECONDS:
+    games = min(n_games, max(threads, int(PROBE_TARGET * threads / prior)))
+    if probe and seconds(prior, n_games, threads) >= PROBE_ABOVE and seconds(prior, min(n_games, threads),
+                                                                                threads) <= PROBE_SECONDS:
         run = dict(seed=seed, policies=policies, threads=threads, keep="summary", progress=False)
         with jobs.running(None):
             if not warm.loaded(spec.play_many, warm.copy_of(spec, spec.prepare(rules, policies)[-1])):
@@ -125,13 +128,3 @@ def estimate(spec, rules, policies, n_games: int, *, seed: int = 0, threads: int
         cost = (PRIOR_GAMES * prior + games * measured) / (PRIOR_GAMES + games)
         probed = games
     return Estimate(seconds(cost, n_games, threads), cost, prior, probed, threads)
-
-
-def describe_games(n: int) -> str:
-    """``35 games`` / ``1 game``."""
-    return f"{n:,} game{'s' * (n != 1)}"
-
-
-def log_ratio(a: float, b: float) -> float:
-    """|log2(a / b)|: 1 is a factor of 2 either way."""
-    return abs(math.log2(a / b))
