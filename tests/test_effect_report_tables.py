@@ -219,18 +219,23 @@ def test_the_provenance_table(pages, game):
 
 @pytest.mark.parametrize("game", PAGES)
 def test_the_rules_table(pages, game):
-    """Each rule's row: its name in declaration order, the value these rules use (read back as ``--set``
-    reads it), the declared default, what is allowed, the basis and the meaning."""
+    """Each rule's row, in declaration order and in words: the rule's declared meaning, the value these rules use
+    and the default in words (a choice's declared words, yes or no), what is allowed, the basis, and the
+    ``--set`` text, which reads back as the value these rules use."""
     d, text, *_ = pages[game]
     (table,) = html_tables(text, "rules")
-    assert header(table) == ["parameter", "value", "default", "allowed", "basis", "meaning"]
+    assert header(table) == ["rule", "value", "default", "allowed", "basis", "set with"]
     declared = params_of(type(d.rules))
-    described = type(d.rules).describe()
-    assert [row[0] for row in table.body] == [r["name"] for r in described] == list(declared)
-    for row, about in zip(table.body, described):
-        name, value = row[0], getattr(d.rules, row[0])
-        assert (None if row[1] == "none" else declared[name].kind.parse(name, row[1])) == value, row
-        assert row[2:] == [" ".join(str(about[k]).split()) for k in ("default", "allowed", "basis", "doc")], row
+    assert [row[-1].split("=")[0] for row in table.body] == list(declared)
+    for row, (name, param) in zip(table.body, declared.items()):
+        value, kind = getattr(d.rules, name), param.kind
+        said = row[-1].split("=", 1)[1]
+        assert (None if said == "none" else kind.parse(name, said)) == value, row
+        assert row[0] == " ".join(param.doc.split()) and row[4] == " ".join(str(param.basis).split()), row
+        assert row[1] == ("none" if value is None else " ".join(kind.word(value).split())), row
+        if getattr(kind, "words", ()):  # a choice is read in its words, never as its --set text
+            chosen = [row[1]] if isinstance(value, str) else [] if row[1] == "none" else row[1].split(", ")
+            assert all(c in kind.words for c in chosen) and all(w in row[3] for w in kind.words), row
     assert any(row[1] != row[2] for row in table.body)  # not the defaults: a value column swapped would show
 
 
@@ -392,12 +397,12 @@ def assert_decisions_table(table: Table, t: pd.DataFrame) -> None:
     """``table`` (parsed HTML) shows ``t`` (``toolkit.analysis.decisions.decisions``) row by row: the kind, its
     DP, decisions a game, games with a choice, then forced and trivial (in percent), the impact and its sum
     over a game, each with its interval."""
-    assert header(table)[1:] == ["DP", "per game", "games with a choice", "forced [95% CI]",
+    assert header(table)[1:] == ["decision point (rules §5)", "per game", "games with a choice", "forced [95% CI]",
                                  f"trivial (within {t.attrs['epsilon']}) [95% CI]", "impact: best - random [95% CI]",
                                  "summed over a game [95% CI]"]
     assert [row[0] for row in table.body] == list(t.index)
     for row, (kind, r) in zip(table.body, t.iterrows()):
-        assert row[1:4] == [str(int(r["dp"])), f"{r['decisions']:.1f}", f"{int(r['games']):,}"], kind
+        assert row[1:4] == [f"DP{int(r['dp'])}", f"{r['decisions']:.1f}", f"{int(r['games']):,}"], kind
         for cell, column, scale in zip(row[4:], ("forced", "trivial", "impact", "game_impact"), (100, 100, 1, 1),
                                        strict=True):
             value, low, high = (r[column + suffix] * scale for suffix in ("", "_low", "_high"))

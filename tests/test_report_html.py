@@ -160,10 +160,11 @@ def test_rules_table_lists_every_parameter(written):
     text = page(written[2], "attila")
     rules = GAMES["attila"].Rules()
     for row in type(rules).describe():
-        assert f"<td>{row['name']}</td>" in text, row["name"]
+        assert f"<td>{row['name']}=" in text, row["name"]
     table = report_html.rules_table(rules)
-    assert table.columns.tolist() == ["parameter", "value", "default", "allowed", "basis", "meaning"]
-    assert table.set_index("parameter").loc["num_players", "value"] == "4"
+    assert table.columns.tolist() == ["rule", "value", "default", "allowed", "basis", "set with"]
+    assert table.set_index("set with").loc["num_players=4", "value"] == "4"
+    assert table.set_index("set with").loc["start_player=random", "value"] == "at random"  # a choice in words
 
 
 def test_seat_advantage_plot_draws_the_fair_share_not_one_half():

@@ -85,8 +85,8 @@ def test_the_page_is_the_variants_whole_page(written):
     assert ids == ["provenance", "rules", "baseline", "metrics", "tournament", "ladder", "decisions", "tuning",
                    "seats", "distributions", "odds"]
     rules_table = html_tables(_section(page, "rules"))[0]
-    row = next(r for r in rules_table.body if r[0] == "zero_runes_value")
-    assert row[1:3] == ["4", "5"]  # the variant's value, then the default
+    row = next(r for r in rules_table.body if r[-1].startswith("zero_runes_value="))
+    assert row[1:3] == ["4", "5"] and row[-1] == "zero_runes_value=4"  # the variant's value, then the default
     assert "designer report of the variant four for zero" in page and "a throw with no rune up counts 4" in page
     assert f"--rules {folder / 'four.toml'}" in _section(page, "tuning")
     game_page_ids = [k for k in ids if k != "baseline"]  # a game's page has every other section

@@ -469,8 +469,8 @@ def shown(table: pd.DataFrame, missing: str = "–") -> pd.DataFrame:
     one cell (shares as percentages, the impact in win probability), ``missing`` where a kind had no decision
     to count it on."""
     epsilon = table.attrs.get("epsilon", EPSILON)
-    out = pd.DataFrame(index=table.index)
-    out["DP"] = table["dp"]
+    out = pd.DataFrame(index=table.index.rename("decision"))
+    out["decision point (rules §5)"] = table["dp"].map(lambda v: f"DP{int(v)}")  # as the rules docs tag it
     out["per game"] = table["decisions"].map(lambda v: f"{v:.1f}")
     if "games" in table:
         out["games with a choice"] = table["games"].map(lambda v: f"{int(v):,}")

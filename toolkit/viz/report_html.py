@@ -239,16 +239,31 @@ def _p(text: str, cls: str = "note") -> str:
 
 
 def rules_table(rules) -> pd.DataFrame:
-    """One row per parameter: value used, default, allowed values, basis and what it means."""
-    declared = params_of(type(rules))
+    """One row per rule, in words: the rule (its declared meaning), the value these rules use and the default
+    (a choice's declared words, yes or no), what is allowed, the basis, and the ``--set`` text that sets
+    the value (the rule's name stays there, where a command line needs it)."""
+    from toolkit.core.params import ByPlayers
+
     rows = []
-    for row in type(rules).describe():
-        kind = declared[row["name"]].kind
-        value = getattr(rules, row["name"])
-        rows.append({"parameter": row["name"], "value": kind.format(value) if value is not None else "none",
-                     "default": row["default"], "allowed": row["allowed"], "basis": row["basis"],
-                     "meaning": row["doc"]})
+    for name, param in params_of(type(rules)).items():
+        kind, value, default = param.kind, getattr(rules, name), param.default
+        rows.append({"rule": param.doc, "value": "none" if value is None else kind.word(value),
+                     "default": ("; ".join(f"{k} players: {kind.word(v)}" for k, v in default.by_count.items())
+                                 if isinstance(default, ByPlayers) else
+                                 "none" if default is None else kind.word(kind.check(name, default))),
+                     "allowed": _allowed_words(kind), "basis": param.basis,
+                     "set with": f"{name}={'none' if value is None else kind.format(value)}"})
     return pd.DataFrame(rows)
+
+
+def _allowed_words(kind) -> str:
+    """What a rule allows, a choice's in its declared words."""
+    if type(kind).__name__ == "Bool":
+        return "yes or no"
+    words = getattr(kind, "words", ())
+    if not words:
+        return kind.allowed()
+    return ("one of " if type(kind).__name__ == "Choice" else "any of ") + ", ".join(words)
 
 
 def digits_for(value) -> int:
