@@ -19,8 +19,9 @@ import re
 import numpy as np
 import pytest
 
-from toolkit.analysis import strength, verdicts
+from toolkit.analysis import metrics, strength, verdicts
 from toolkit.core import stats
+from toolkit.core.params import params_of
 
 NUMBER = r"[+−-]?\d[\d,]*(?:\.\d+)?"
 
@@ -369,16 +370,16 @@ G4 = r"-?\d[\d.e+-]*"  # a number as ``{:.4g}`` prints it
 CELL = rf"({G4}) \[({G4}), ({G4})\]"
 TUNE_MET = re.compile(r"^The base rules already meet the target: (.+), on ([\d,]+) fresh games \(seed (\d+)\); no change "
                       r"proposed \((players .+)\)\.$")
-TUNE_MET_CLAUSE = re.compile(rf"^(\S+) {CELL} lies within the target ({G4}) ± ({G4})$")
+TUNE_MET_CLAUSE = re.compile(rf"^(.+?) {CELL} lies within the target ({G4}) ± ({G4})$")
 TUNE_OPEN = re.compile(r"^No candidate moves the metric measurably toward the target: the nearest, (.+?), gives (.+), on "
                        r"([\d,]+) fresh games \(seed (\d+)\); the intervals are not apart, so no change is proposed "
                        r"\((players .+?)\)\.(.*)$")
 TUNE_MOVED = re.compile(r"^(.+?): (\S+ .+), on ([\d,]+) fresh games \(seed (\d+)\) \((players .+?)\)\.(.*)$")
-TUNE_MEASURED = re.compile(rf"^(\S+) {CELL} \(target ([^)]+)\), {CELL} under the base rules$")
-TUNE_TELL = re.compile(rf"The base rules' (\S+) interval holds ({G4}) but is wider than ± ({G4}), so it does not show "
+TUNE_MEASURED = re.compile(rf"^(.+?) {CELL} \(target ([^)]+)\), {CELL} under the base rules$")
+TUNE_TELL = re.compile(rf"The base rules' (.+?) interval holds ({G4}) but is wider than ± ({G4}), so it does not show "
                        rf"them meeting it: at about ([\d,]+) fresh games it would be ± ({G4}) wide, enough to tell if "
                        rf"their value lies within ({G4}) of it\.")
-TUNE_EDGE = re.compile(rf"The (tuned|nearest) (\S+)=(\S+) is at the edge of the range searched \(({G4})\.\.({G4})\): "
+TUNE_EDGE = re.compile(rf"The (tuned|nearest) (.+?) = (\S+) is at the edge of the range searched \(({G4})\.\.({G4})\): "
                        rf"widen it\.")
 
 
@@ -402,6 +403,8 @@ def check_tuning(found, said: str) -> str:
     verdict read ("met", "moved" or "not moved")."""
     seed = found.settings.get("check_seed", found.settings["final_seed"])
     targets = {t.metric: t for t in found.targets}
+    named = {metrics.label(m): m for m in targets}  # the answer names each metric in words
+    labels = params_of(type(found.base_rules))
     base, best = found.base, found.best
 
     def holds(t):
@@ -420,7 +423,7 @@ def check_tuning(found, said: str) -> str:
         for clause in met.group(1).split("; "):
             c = TUNE_MET_CLAUSE.match(clause)
             assert c, f"a clause of an unknown shape: {clause!r}"
-            metric = c.group(1)
+            metric = named[c.group(1)]
             _cell(base, metric, c.groups()[1:4])
             assert float(c.group(5)) == _g4(targets[metric].value) and float(c.group(6)) == _g4(targets[metric].band())
             read.append(metric)
@@ -431,12 +434,12 @@ def check_tuning(found, said: str) -> str:
         assert match, f"an answer of an unknown shape: {said!r}"
         kind = "not moved" if opened else "moved"
         changed, measured, games, at, _, rest = match.groups()
-        assert changed == ", ".join(f"{d.name}={_value(found.best_values[d.name])}" for d in found.dimensions), said
+        assert changed == "; ".join(_rule(labels[d.name], found.best_values[d.name]) for d in found.dimensions), said
         read = []
         for clause in measured.split("; "):
             c = TUNE_MEASURED.match(clause)
             assert c, f"a clause of an unknown shape: {clause!r}"
-            metric = c.group(1)
+            metric = named[c.group(1)]
             _cell(best, metric, c.groups()[1:4])
             _cell(base, metric, c.groups()[5:8])
             assert c.group(5) == targets[metric].describe().split("=")[1], clause
@@ -449,23 +452,35 @@ def check_tuning(found, said: str) -> str:
     tells = TUNE_TELL.findall(rest)
     expected = [m for m, t in targets.items() if kind == "not moved" and not isinstance(t.value, str) and not holds(t)
                 and base[f"{m}_low"] <= t.value <= base[f"{m}_high"]]
-    assert [m for m, *_ in tells] == expected, said
+    assert [named[m] for m, *_ in tells] == expected, said
     for m, value, band, n, narrow, within in tells:
-        t = targets[m]
+        t = targets[named[m]]
         assert (float(value), float(band), float(narrow), float(within)) == (
             _g4(t.value), _g4(t.band()), _g4(t.band() / 2), _g4(t.band() / 2)), said
-        half = (base[f"{m}_high"] - base[f"{m}_low"]) / 2
+        half = (base[f"{named[m]}_high"] - base[f"{named[m]}_low"]) / 2
         assert number(n) == verdicts.games_to_tell(found.settings["final_games"], half, t.band() / 2), said
     edges = TUNE_EDGE.findall(rest)
     at_edge = [(d.name, found.best_values[d.name], d.low, d.high) for d in found.dimensions
                if kind != "met" and d.kind in ("int", "float") and not (d.low < found.best_values[d.name] < d.high)]
-    assert [name for _, name, *_ in edges] == [name for name, *_ in at_edge], said
+    assert [label for _, label, *_ in edges] == [labels[name].label for name, *_ in at_edge], said
     for (who, name, value, low, high), (_, v, lo, hi) in zip(edges, at_edge):
         assert who == ("tuned" if kind == "moved" else "nearest")
         assert (value, float(low), float(high)) == (_value(v), _g4(lo), _g4(hi)), said
     leftover = TUNE_EDGE.sub("", TUNE_TELL.sub("", rest)).strip()
     assert not leftover, f"a clause of an unknown shape: {leftover!r}"
     return kind
+
+
+def _rule(param, value) -> str:
+    """A rule and its value as the answer names them: the declared label, then the value (a number as
+    :func:`_value`, yes or no, a choice's declared words)."""
+    if isinstance(value, bool):
+        shown = "yes" if value else "no"
+    elif isinstance(value, (int, float)):
+        shown = _value(value)
+    else:
+        shown = param.kind.word(value)
+    return f"{param.label} = {shown}"
 
 
 def _value(value) -> str:

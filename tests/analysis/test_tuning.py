@@ -146,7 +146,7 @@ def test_the_json_and_the_set_flags_reproduce_the_tuned_rules(tmp_path, capsys):
     assert again["duration_turns"] == saved["metrics"]["duration_turns"]["value"]
     # the answer in words is printed, with the tuned values and the measured duration
     rate = saved["metrics"]["duration_turns"]
-    answer = [line for line in lines if line.startswith("stick_rune_up_probability=")]
+    answer = [line for line in lines if line.startswith("Probability that one stick lands rune-up = ")]
     assert len(answer) == 1 and f"{rate['value']:.4g} [{rate['low']:.4g}, {rate['high']:.4g}]" in answer[0]
     assert "parameter importance (each rule's share of how much the distance to the target varied" in printed
 
@@ -234,7 +234,7 @@ def test_base_rules_that_already_meet_the_target_get_no_proposal(capsys):
     low, high = found.base["first_player_win_rate_low"], found.base["first_player_win_rate_high"]
     assert 0.47 <= low <= 0.5 <= high <= 0.53 and high - low > 0.02
     assert found.verdict == "met" and not found.proposed
-    assert found.answer().startswith("The base rules already meet the target: first_player_win_rate ")
+    assert found.answer().startswith("The base rules already meet the target: first player's win rate ")
     assert "lies within the target 0.5 ± 0.03" in found.answer()
     assert "no change proposed (players random,random, base rules the standard preset)" in found.answer()
     assert found.to_json()["set_flags"] == []  # best.json proposes nothing either
@@ -269,7 +269,7 @@ def test_the_winner_is_reported_on_a_seed_that_did_not_choose_it():
     assert found.base["duration_turns"] == base["duration_turns"]
     assert found.verdict == "moved" and found.best_values["ships_per_player"] == 4  # 50 turns: beyond reach
     assert found.edges() == [("ships_per_player", 4, 4, 6)]
-    assert found.answer().endswith("The tuned ships_per_player=4 is at the edge of the range searched (4..6): "
+    assert found.answer().endswith("The tuned Ships per player = 4 is at the edge of the range searched (4..6): "
                                    "widen it.")
     inside = tn.tune("valhalla", {"duration_turns": 300}, {"ships_per_player": "4..6"}, trials=5, n_games=800,
                      final_games=1000, seed=3, progress=False)  # the control: 300 turns lie between 4 and 6 ships

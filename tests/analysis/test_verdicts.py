@@ -127,12 +127,12 @@ def test_the_answer_does_not_say_met_when_one_target_is_off():
     said = tuning(goal, BASE).answer()
     assert "already meet" not in said
     assert said == ("No candidate moves the metric measurably toward the target: the nearest, "
-                    "stick_rune_up_probability=0.35, gives first_player_win_rate 0.5 [0.49, 0.51] (target 0.5), "
-                    "0.5 [0.49, 0.51] under the base rules; duration_turns 230 [226, 234] (target 300), "
+                    "Probability that one stick lands rune-up = 0.35, gives first player's win rate 0.5 [0.49, 0.51] "
+                    "(target 0.5), 0.5 [0.49, 0.51] under the base rules; length in turns 230 [226, 234] (target 300), "
                     "230 [226, 234] under the base rules, on 3,000 fresh games (seed 1); the intervals are not "
                     "apart, so no change is proposed (players random,random, base rules the standard preset).")
     met = tuning(goal[:1], BASE).answer()  # the control: the one target the base rules hold
-    assert met.startswith("The base rules already meet the target: first_player_win_rate 0.5 [0.49, 0.51] "
+    assert met.startswith("The base rules already meet the target: first player's win rate 0.5 [0.49, 0.51] "
                           "lies within the target 0.5 ± 0.01, on 3,000 fresh games (seed 1); no change proposed")
 
 

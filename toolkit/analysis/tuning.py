@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -100,6 +101,16 @@ def _text(value, short: bool = False) -> str:
     if short and isinstance(value, float):
         return f"{value:.4g}"
     return str(value)
+
+
+def rule_words(rules_class, name: str, value) -> str:
+    """A rule and its value as a designer reads them: its label, then the value in words (a choice's
+    declared words, yes or no, a number to 4 digits), ``"Value of a throw with no rune up = 3"``; the
+    ``--set`` text stays in :meth:`Tuning.set_flags`."""
+    param = P.params_of(rules_class)[name]
+    shown = _text(value, short=True) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else param.kind.word(value)
+    return f"{param.label} = {shown}"
 
 
 def space(game, vary: Mapping) -> list[Dimension]:
@@ -381,7 +392,8 @@ class Tuning:
         """What the tuning found, in words, with 95% intervals measured on the fresh seed: the proposed
         values and each target's metric under them and under the base rules; or that the base rules
         already meet the targets, or that no candidate moved the metrics measurably (then nothing is
-        proposed).  It ends with the players and the base rules it ran on."""
+        proposed).  It ends with the players and the base rules it ran on.  Rules and metrics are named in
+        words (:func:`rule_words`, :func:`toolkit.analysis.metrics.label`)."""
         def cell(row, metric):
             value, low, high = (row.get(f"{metric}{s}", np.nan) for s in ("", "_low", "_high"))
             return f"{value:.4g} [{low:.4g}, {high:.4g}]" if np.isfinite(low) else f"{value:.4g}"
@@ -389,23 +401,24 @@ class Tuning:
         seed = self.settings.get("check_seed", self.settings["final_seed"])
         fresh = f"{self.settings['final_games']:,} fresh games (seed {seed})"
         preset = self.base_rules.preset_name()
+        rule = functools.partial(rule_words, type(self.base_rules))
+        said = metrics.label
         ran_on = (f"players {self.settings['policies']}, base rules "
-                  + (f"the {preset} preset" if preset else "custom (" + ", ".join(
-                      f"{k}={_text(getattr(self.base_rules, k), short=True)}" for k in self.base_rules.changed())
-                      + ")"))
-        changed = ", ".join(f"{d.name}={_text(self.best_values[d.name], short=True)}" for d in self.dimensions)
-        edge = "".join(f" The {'tuned' if self.proposed else 'nearest'} {name}={_text(value, short=True)} is at the "
+                  + (f"the {preset} preset" if preset else "custom (" + "; ".join(
+                      rule(k, getattr(self.base_rules, k)) for k in self.base_rules.changed()) + ")"))
+        changed = "; ".join(rule(d.name, self.best_values[d.name]) for d in self.dimensions)
+        edge = "".join(f" The {'tuned' if self.proposed else 'nearest'} {rule(name, value)} is at the "
                        f"edge of the range searched ({_text(low, short=True)}..{_text(high, short=True)}): widen it."
                        for name, value, low, high in self.edges())
         if self.verdict == "met":
-            held = "; ".join(f"{t.metric} {cell(self.base, t.metric)} lies within the target {_text(t.value)} "
+            held = "; ".join(f"{said(t.metric)} {cell(self.base, t.metric)} lies within the target {_text(t.value)} "
                              f"± {t.band():.4g}" for t in self.targets)
             return f"The base rules already meet the target: {held}, on {fresh}; no change proposed ({ran_on})."
-        measured = "; ".join(f"{t.metric} {cell(self.best, t.metric)} (target {t.describe().split('=')[1]}), "
+        measured = "; ".join(f"{said(t.metric)} {cell(self.best, t.metric)} (target {t.describe().split('=')[1]}), "
                              f"{cell(self.base, t.metric)} under the base rules" for t in self.targets)
         if self.verdict == "not moved":
             tell = [(t, games_to_tell(t, self.base, self.settings["final_games"])) for t in self.targets]
-            tell = "".join(f" The base rules' {t.metric} interval holds {_text(t.value)} but is wider than ± "
+            tell = "".join(f" The base rules' {said(t.metric)} interval holds {_text(t.value)} but is wider than ± "
                            f"{t.band():.4g}, so it does not show them meeting it: at about {n:,} fresh games it would "
                            f"be ± {t.band() / 2:.4g} wide, enough to tell if their value lies within "
                            f"{t.band() / 2:.4g} of it." for t, n in tell if n is not None)
