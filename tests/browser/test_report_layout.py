@@ -11,6 +11,9 @@ the rules away: the tables spill over the page, and words break again.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import pytest
 
 from toolkit.core.game import PageRuns, with_presentation
@@ -41,10 +44,61 @@ BROKEN = f"""() => [...document.querySelectorAll("td, th")].filter(c => !/[\\s,]
 def pages(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     with pytest.MonkeyPatch.context() as mp:
-        for game in ("halali", "attila"):
-            mp.setitem(GAMES, game, with_presentation(GAMES[game], page_runs=TINY))
-        report(["halali", "attila"], n_games=500, seed=1, out_dir=out / "out", html_dir=out / "html", progress=False)
-    return {game: out / "html" / f"{game}.html" for game in ("halali", "attila")}
+        for game, spec in GAMES.items():
+            question = spec.presentation.tune_question  # a few trials: the page's words, not its search
+            mp.setitem(GAMES, game, with_presentation(spec, page_runs=TINY, tune_question=question and dataclasses.replace(
+                question, trials=4)))
+        report(list(GAMES), n_games=300, seed=1, out_dir=out / "out", html_dir=out / "html", progress=False)
+    return {game: out / "html" / f"{game}.html" for game in GAMES}
+
+
+# the text a reader sees: every element's, without the command lines (code) and the --set texts (the rules
+# table's "set with" column), which keep the names a command needs
+READ = """() => {
+    const body = document.body.cloneNode(true);
+    for (const table of body.querySelectorAll("table")) {
+        const heads = [...table.querySelectorAll("thead tr:first-child th")].map(th => th.textContent.trim());
+        const at = heads.indexOf("set with");
+        if (at < 0) continue;
+        for (const row of table.querySelectorAll("tr")) row.children[at] && row.children[at].remove();
+    }
+    body.querySelectorAll("code, pre, script, style").forEach(e => e.remove());
+    return body.innerText;
+}"""
+
+
+def labelled_names(spec) -> set:
+    """The raw names that have words a page should show instead: the rules' names, their choices' values
+    with declared words, the metrics' names and the analysis' columns (``toolkit.viz.words``)."""
+    from toolkit.analysis.metrics import LABELS
+    from toolkit.core.params import RAW_NAME, params_of
+    from toolkit.viz.words import COLUMNS
+
+    names = set(LABELS) | set(COLUMNS) | {f"{m}_{end}" for m in LABELS for end in ("low", "high")}
+    for name, param in params_of(spec.Rules).items():
+        names.add(name)
+        for choice, word in zip(getattr(param.kind, "choices", ()), getattr(param.kind, "words", ())):
+            if str(choice) != word:
+                names.add(str(choice))
+    return {n for n in names if RAW_NAME.fullmatch(n)}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_name_that_has_words_is_read_on_a_report_page(browser, pages, game):
+    """Issue 52, point 4: on every game's report page, the text a reader sees (headings, sentences, every
+    table's headers and cells) holds no raw name that has words: a rule, a rule's choice, a metric, an
+    analysis column.  The names stay in the command lines and the rules table's "set with" column.  The
+    control: the "set with" column's text read too is found."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    try:
+        page.goto(pages[game].as_uri())
+        names = labelled_names(GAMES[game])
+        read = set(re.findall(r"[A-Za-z0-9_]+", page.evaluate(READ)))
+        assert sorted(read & names) == []
+        every = set(re.findall(r"[A-Za-z0-9_]+", page.inner_text("body")))  # the control: with the --set texts
+        assert read & names < every & names
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("game", ["halali", "attila"])

@@ -358,14 +358,17 @@ def ladder_table(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def tuning_table(t) -> pd.DataFrame:
-    """The targeted metrics under the base and the tuned rules on the fresh seed, ``value [low, high]``."""
+    """The targeted metrics (in words) under the base and the tuned rules on the fresh seed, ``value [low,
+    high]``."""
+    from toolkit.analysis.metrics import label
+
     table = t.table()
     out = pd.DataFrame({"target": [v if isinstance(v, str) else f"{v:g}" for v in table["target"]],
                         "base rules [95% interval]": [interval(*v, 4) for v in
                                                       zip(table["base"], table["base_low"], table["base_high"])],
                         "tuned rules [95% interval]": [interval(*v, 4) for v in
                                                        zip(table["tuned"], table["tuned_low"], table["tuned_high"])]},
-                       index=table.index)
+                       index=[label(m) for m in table.index])  # in words; the CSV keeps the names
     out.index.name = "metric"
     return out
 

@@ -161,7 +161,7 @@ def summary(rules) -> pd.DataFrame:
     :func:`toolkit.core.exact.odds_table`."""
     rows = [
         ("P(natural one)", p_natural_one(rules)),
-        ("P(throw's class is in extra_throw_values)", p_qualifies(rules)),
+        ("P(throw's class is an extra-throw class)", p_qualifies(rules)),
         ("P(extra throw)" + ("" if rules.extra_throw_enabled else " (extra throws off)"), p_extra_throw(rules)),
         ("mean throw value", mean_value(rules)),
         ("throws per turn (every extra throw taken)", throws_per_turn(rules)),
