@@ -45,11 +45,11 @@ def test_without_a_job_the_runner_plays_its_usual_chunks():
     (lambda: decisions.decisions("valhalla", None, n_games=6, threads=1, progress=False), 6),
 ])
 def test_the_plan_is_announced_up_front_and_every_planned_game_is_counted(run, games):
-    totals = []
-    job = jobs.Job(on_progress=lambda j: totals.append(j.total), every=0)
+    totals, first = [], []
+    job = jobs.Job(on_progress=lambda j: (totals.append(j.total), first or first.append(j.done)), every=0)
     with jobs.running(job):
         run()
-    assert job.done == job.total > 0
+    assert job.done == job.total > 0 and first == [0]  # the count is shown from the start, before any game
     # the work planned is the work counted: the plan's costs and its runs' agree (issue 52, point 3)
     assert job.work_done == pytest.approx(job.work, rel=1e-9) and job.fraction() == pytest.approx(1.0)
     if games is not None:

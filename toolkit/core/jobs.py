@@ -43,7 +43,7 @@ class Job:
     """A long run's progress (games done of the games planned, their work) and its cancel switch.
 
     ``on_progress(job)`` is called after each chunk, at most every ``every`` seconds (and once at
-    the end of each planned stage), from the thread that runs the job.  ``unit`` names what is counted
+    the start and the end of each planned stage), from the thread that runs the job.  ``unit`` names what is counted
     (``"games judged"``); the outermost plan sets it.
     """
 
@@ -153,12 +153,15 @@ def planned(games: int, work: float | None = None, unit: str | None = None):
         yield
         return
     per_game = None if work is None or games <= 0 else float(work) / games
-    if job._depth == 0:
+    outermost = job._depth == 0
+    if outermost:
         job.total += int(games)
         job.work += games * (per_game if per_game is not None else 1.0)
         if unit is not None:
             job.unit = unit
     job._stages.append(per_game)
+    if outermost and job.on_progress is not None:
+        job.on_progress(job)  # the count from the start ("0 of 200 games judged"), not after the first games
     try:
         yield
     finally:
