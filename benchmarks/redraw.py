@@ -8,7 +8,9 @@ its four plots rendered to PNG, the metric and odds tables) is redrawn after a r
 times, and two medians from the change to the drawn result are printed:
 
 - a new setting: the simulated odds' replayed deals forgotten before each redraw, as when a slider moves
-  to a value not seen before (what the budget is held to);
+  to a value not seen before (what the budget is held to).  The exact odds' laws kept per deck or
+  peninsula lengths (Attila's and Walhalla's ``odds.py``) are not forgotten: the toggled rule is not one
+  of those, so a value of it not seen before finds them too;
 - a setting seen before: the rule toggled back and forth, the replayed deals remembered per rules, players,
   seed and games (``toolkit.viz.dashboard._simulated``).
 

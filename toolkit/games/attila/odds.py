@@ -59,6 +59,7 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 from math import comb
@@ -66,7 +67,7 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from toolkit.core.deals import replayed_games, sample_means
+from toolkit.core.deals import Streams, replayed_games, sample_means
 from toolkit.core.exact import hypergeometric, index_of, odds_table
 from toolkit.core.exact import mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 
@@ -76,8 +77,9 @@ N_TRIBES = len(TRIBES)
 PLACES = ("first", "second", "none", "ineligible")
 GIVEN_TRIBES = (0, 1)  # "a given tribe" is tribe 0; "two given tribes" are tribes 0 and 1
 # Games replayed for the simulated odds, fewer than toolkit.core.deals.SAMPLE_DEALS: the reference
-# Game's set-up (start player, shuffle, deal, its board and tallies) takes about 0.06 ms, so 10,000
-# took 0.55-0.7 s (measured) and 8,000 take about 0.5 s
+# Game's set-up (start player, shuffle, deal, its board and tallies) took about 0.06 ms, so 10,000
+# took 0.55-0.7 s (measured) and 8,000 about 0.5 s; first_hands replays the 8,000 at once in about
+# 10 ms (kept at 8,000: the numbers shown stay the same)
 DEALS_REPLAYED = 8_000
 
 # The rows of summary; simulated builds its keys from the same templates
@@ -207,16 +209,23 @@ def composition_distribution(rules, hand: int | None = None, deck_counts=None) -
     h = rules.hand_size if hand is None else hand
     if not 0 <= h <= n:
         raise ValueError(f"hand={h} is not allowed: it must be in 0..{n} (the cards in the deck)")
-    total = comb(n, h)
-    out = {}
+    return dict(_compositions(tuple(counts), int(h)))
+
+
+@functools.lru_cache(maxsize=64)
+def _compositions(counts: tuple, h: int) -> tuple:
+    """:func:`composition_distribution`'s pairs for a deck of ``counts`` and a hand of ``h``.  Kept per
+    deck and hand: a dashboard redraws the odds after every change of a rule (about 10 ms without it)."""
+    total = comb(sum(counts), h)
+    out = []
     for k in itertools.product(*(range(min(c, h) + 1) for c in counts)):
         if sum(k) != h:
             continue
         ways = 1
         for c, j in zip(counts, k):
             ways *= comb(c, j)
-        out[k] = Fraction(ways, total)
-    return out
+        out.append((k, Fraction(ways, total)))
+    return tuple(out)
 
 
 def distinct_tribes_distribution(rules, hand: int | None = None) -> dict[int, Fraction]:
@@ -459,15 +468,43 @@ def deals(frame, rules, policies, limit: int = DEALS_REPLAYED):
         yield Game(rules, seed, int(g), policies)
 
 
+def first_hands(frame, rules, policies, limit: int = DEALS_REPLAYED) -> np.ndarray:
+    """Seat 0's hand as dealt in each of :func:`deals` (``hands[game, tribe]``: its cards of each tribe),
+    replayed for every game at once.
+
+    The draws are ``Game``'s set-up (A-1) in its order, made with
+    :class:`toolkit.core.deals.Streams`: the start player, then the shuffle;
+    seat 0 is dealt first, the top ``hand_size`` cards.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from toolkit.games.attila.rules import Rules
+    >>> frame = pd.DataFrame({"game_index": range(300)})
+    >>> frame.attrs["seed"] = 4
+    >>> rules, policies = Rules(num_players=3), ("random",) * 3
+    >>> first_hands(frame, rules, policies).tolist() == [g.hands[0] for g in deals(frame, rules, policies)]
+    True
+    """
+    seed, games = replayed_games(frame, rules, policies, limit)
+    chance = Streams(seed, games)
+    if rules.start_player == "random":
+        chance.below(rules.num_players)  # the start player, not needed here
+    deck = np.repeat(np.arange(N_TRIBES), rules.cards_per_tribe)  # core.cards.deal: canonical order, top first
+    deck = chance.shuffle(np.tile(deck, (len(games), 1)))
+    top = deck[:, :rules.hand_size]
+    return (top[:, :, None] == np.arange(N_TRIBES)).sum(axis=1)
+
+
 def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
     """One value per replayed game for each row of :func:`summary`: an indicator for a probability,
     the count for a mean.
 
     "A hand" is seat 0's hand as dealt (A-1.3: it is dealt first, always in
-    full); "a given tribe" is tribe 0 and "two given tribes" tribes 0 and 1
-    (:data:`GIVEN_TRIBES`).
+    full; :func:`first_hands`); "a given tribe" is tribe 0 and "two given
+    tribes" tribes 0 and 1 (:data:`GIVEN_TRIBES`).
     """
-    hands = np.array([game.hands[0] for game in deals(frame, rules, policies, limit)], np.int64).reshape(-1, N_TRIBES)
+    hands = first_hands(frame, rules, policies, limit)
     tribe = hands[:, GIVEN_TRIBES[0]]
     distinct = (hands > 0).sum(axis=1)
     out = {_at_least(k): tribe >= k for k in (1, 2, 3)}
@@ -483,10 +520,10 @@ def simulated(frame, rules, policies) -> dict[str, float]:
     """Every row of :func:`summary`, measured on the run's own deals (the dashboard shows them side by side).
 
     The set-ups of the frame's first :data:`DEALS_REPLAYED` games (8,000, not
-    ``SAMPLE_DEALS``: the reference ``Game`` sets up more than the deal) are
-    replayed through the reference's ``Game`` on their chance streams
-    (:func:`deals`), so the hands are those the run's games were dealt; each
-    row is the share (probability rows) or the mean of its quantity over
-    seat 0's hands (:func:`samples`).
+    ``SAMPLE_DEALS``, since the reference ``Game`` sets up more than the deal)
+    are replayed as the reference's ``Game`` deals on their chance streams
+    (:func:`deals`, all at once in :func:`first_hands`), so the hands are those
+    the run's games were dealt; each row is the share (probability rows) or the
+    mean of its quantity over seat 0's hands (:func:`samples`).
     """
     return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])

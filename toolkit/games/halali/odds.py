@@ -89,7 +89,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from toolkit.core.deals import replayed_games, sample_means
+from toolkit.core.deals import Streams, replayed_games, sample_means
 from toolkit.core.exact import index_of, odds_table
 from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.halali.rules import COLOUR_OF_KIND, DIRECTIONS, HUNTER, KINDS
@@ -107,8 +107,9 @@ POINTS_FACE_DOWN = "points face down at the start ({kinds})"  # a kind, or "all 
 FIRST_REVEAL_POINTS = "expected points of the first reveal"
 
 # Games replayed for the simulated odds, fewer than toolkit.core.deals.SAMPLE_DEALS: the reference
-# set-up (H-1: 48 Tile objects, a shuffle, the guns) takes about 0.06 ms, so 10,000 took 0.55-0.65 s
-# (measured) and 8,000 take about 0.5 s
+# set-up (H-1: 48 Tile objects, a shuffle, the guns) took about 0.06 ms, so 10,000 took 0.55-0.65 s
+# (measured) and 8,000 about 0.5 s; first_reveals replays the 8,000 at once in about 15 ms (kept at
+# 8,000: the numbers shown stay the same)
 DEALS_REPLAYED = 8_000
 
 
@@ -553,31 +554,91 @@ def deals(frame, rules, policies, limit: int = DEALS_REPLAYED):
     Yields ``(state, action)``: the reference's state after ``setup`` (H-1) on
     the game's chance stream (``toolkit.core.deals``) and the action its first
     player's policy chooses there, from that seat's decision stream as in
-    ``play_game``.  At the start every tile is face down, so the only legal
-    actions are the 48 reveals, and the view and options are the same in
-    every game but for the seat: they are built once per seat.  A policy that
-    draws nothing from its stream for that choice (``greedy``, ``lookahead``)
-    chooses the same in every game, so it is asked once per seat.
+    ``play_game`` (:func:`first_actions`).
+    """
+    from toolkit.games.halali.reference import setup
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    states = [setup(rules, Stream(seed, int(g), CHANCE)) for g in games]
+    to_move = np.array([st.to_move for st in states], np.int64)
+    yield from zip(states, first_actions(seed, games, to_move, rules, policies))
+
+
+def first_actions(seed: int, games, to_move, rules, policies) -> list:
+    """The first action of each of ``games`` (game 1 of a match) whose first player is ``to_move``, chosen
+    by that seat's policy from its decision stream as in ``play_game``.
+
+    At the start every tile is face down, so the only legal actions are the 48
+    reveals, and the view and options are the same in every game but for the
+    seat: they are built once per seat, from one reference set-up.  A policy
+    that draws nothing from its stream for that choice (``greedy``,
+    ``lookahead``) chooses the same in every game, so it is asked no more.
     """
     from toolkit.games.halali import reference as ref
     from toolkit.games.halali.policies import make_policy
 
-    seed, games = replayed_games(frame, rules, policies, limit)
-    start, fixed = {}, {}  # seat -> (view, options) at the start; seat -> a policy's choice that drew nothing
-    for g in games:
-        st = ref.setup(rules, Stream(seed, int(g), CHANCE))
-        seat = st.to_move
-        if seat in fixed:
-            yield st, fixed[seat]
+    out = [None] * len(games)
+    for seat in (0, 1):
+        mine = np.flatnonzero(to_move == seat)
+        if not len(mine):
             continue
-        if seat not in start:
-            start[seat] = (ref.observe(st, seat), ref.legal_actions(st, seat))
-        stream = Stream(seed, int(g), 1 + seat)
-        unused = stream.state
-        action = make_policy(policies[seat], rules, stream).choose(*start[seat])
-        if stream.state == unused:
-            fixed[seat] = action
-        yield st, action
+        st = ref.setup(rules, Stream(seed, int(games[mine[0]]), CHANCE))
+        start = (ref.observe(st, seat), ref.legal_actions(st, seat))
+        for k, row in enumerate(mine):
+            stream = Stream(seed, int(games[row]), 1 + seat)
+            unused = stream.state
+            out[row] = make_policy(policies[seat], rules, stream).choose(*start)
+            if stream.state == unused:
+                for later in mine[k + 1:]:
+                    out[later] = out[row]
+                break
+    return out
+
+
+def first_reveals(frame, rules, policies, limit: int = DEALS_REPLAYED) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first reveal of each of :func:`deals`: the tile's kind, its gun (-1 but for a hunter) and the
+    tiles of each kind laid (``laid[game, kind]``), replayed for every game at once.
+
+    The set-ups are drawn with :class:`toolkit.core.deals.Streams` in
+    ``reference.setup``'s order (the first player, the shuffle, the guns),
+    the first actions are :func:`first_actions`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from toolkit.games.halali.rules import Rules
+    >>> frame = pd.DataFrame({"game_index": range(300)})
+    >>> frame.attrs["seed"] = 4
+    >>> rules, policies = Rules(first_player="random"), ("random", "greedy")
+    >>> kind, gun, laid = first_reveals(frame, rules, policies)
+    >>> replayed = [st.grid[action[1]] for st, action in deals(frame, rules, policies)]
+    >>> [(tile.kind, tile.dir) for tile in replayed] == list(zip(kind.tolist(), gun.tolist()))
+    True
+    """
+    from toolkit.games.halali.reference import CENTRE
+    from toolkit.games.halali.rules import BLUE, BROWN
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    chance = Streams(seed, games)
+    first_colour = np.full(len(games), BLUE if rules.first_player == "blue" else BROWN)
+    if rules.first_player == "random":
+        first_colour = np.where(chance.below(2) == 0, BLUE, BROWN)
+    to_move = np.where(first_colour == BLUE, 0, 1)  # game 1's colours are Blue, Brown (reference.setup)
+    kinds = np.array([k for k in range(len(KINDS)) for _ in range(rules.tile_counts[KINDS[k]])], np.int64)
+    deck = chance.shuffle(np.tile(np.arange(len(kinds)), (len(games), 1)))
+    kind = np.full((len(games), 49), -1, np.int64)  # kind[game, square]; d4 stays empty
+    kind[:, [s for s in range(49) if s != CENTRE]] = kinds[deck]
+    hunters = rules.tile_counts[KINDS[HUNTER]]
+    guns = np.array([chance.below(4) for _ in range(hunters)], np.int64).reshape(hunters, len(games))
+    square = np.array([action[1] for action in first_actions(seed, games, to_move, rules, policies)], np.int64)
+    tile_kind = kind[np.arange(len(games)), square]  # the first action is a reveal: no tile is face up yet
+    tile_gun = np.full(len(games), -1, np.int64)
+    revealed = np.flatnonzero(tile_kind == HUNTER)
+    # the guns are drawn hunter by hunter in ascending square order: a hunter's is draw number (hunters before it)
+    before = (kind[revealed] == HUNTER) & (np.arange(49) < square[revealed, None])
+    tile_gun[revealed] = guns[before.sum(axis=1), revealed]
+    laid = np.broadcast_to(np.bincount(kinds, minlength=len(KINDS)), (len(games), len(KINDS)))  # every tile is laid
+    return tile_kind, tile_gun, laid
 
 
 def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
@@ -586,21 +647,13 @@ def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np
 
     "The first reveal" is the tile the first action of the match's first game
     turns over (:func:`deals`: the policies' own choice, exact for any policy
-    of ``policies``).  "A revealed hunter" is that tile when it is a hunter,
-    so that row's sample is the games whose first reveal is a hunter.  The
-    points face down at the start are counted on the 48 tiles the set-up laid.
+    of ``policies``; :func:`first_reveals` replays them).  "A revealed hunter"
+    is that tile when it is a hunter, so that row's sample is the games whose
+    first reveal is a hunter.  The points face down at the start are counted on
+    the 48 tiles the set-up laid.
     """
     points = [rules.points[kind] for kind in KINDS]
-    per_game = []
-    for st, action in deals(frame, rules, policies, limit):
-        tile = st.grid[action[1]]  # the first action is a reveal: no tile is face up yet
-        laid = [0] * len(KINDS)
-        for t in st.grid:
-            if t is not None:
-                laid[t.kind] += 1
-        per_game.append((tile.kind, tile.dir, *laid))
-    table = np.array(per_game, np.int64).reshape(-1, 2 + len(KINDS))
-    kind, gun, laid = table[:, 0], table[:, 1], table[:, 2:]
+    kind, gun, laid = first_reveals(frame, rules, policies, limit)
     owner = np.array(COLOUR_OF_KIND)[kind]
     out = {FIRST_REVEAL.format(what=f"a {name}"): kind == k for k, name in enumerate(KINDS)}
     out |= {FIRST_REVEAL.format(what=label): owner == o for label, o in OWNER_GROUPS}
@@ -616,11 +669,12 @@ def simulated(frame, rules, policies) -> dict[str, float]:
     """Every row of :func:`summary`, measured on the run's own games (the dashboard shows them side by side).
 
     The set-ups of the frame's first :data:`DEALS_REPLAYED` games (8,000, not
-    ``SAMPLE_DEALS``: the reference set-up is slower than a deal of cards)
-    are replayed on their chance streams, with the first player's first
-    choice replayed from its decision stream (:func:`deals`), so they are the
-    run's own first reveals; each row is the share (probability rows) or the
-    mean of its quantity over them (:func:`samples`).  The rows about a
-    revealed hunter are left out when no first reveal is a hunter.
+    ``SAMPLE_DEALS``, since the reference set-up was slower than a deal of
+    cards) are replayed on their chance streams, with the first player's first
+    choice replayed from its decision stream (:func:`deals`, all at once in
+    :func:`first_reveals`), so they are the run's own first reveals; each row
+    is the share (probability rows) or the mean of its quantity over them
+    (:func:`samples`).  The rows about a revealed hunter are left out when no
+    first reveal is a hunter.
     """
     return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])

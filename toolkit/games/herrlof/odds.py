@@ -72,7 +72,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from toolkit.core.deals import SAMPLE_DEALS, replayed_games, sample_means
+from toolkit.core.deals import SAMPLE_DEALS, Streams, replayed_games, sample_means
 from toolkit.core.exact import hypergeometric, odds_table
 from toolkit.core.exact import mean as _mean, tail as _tail  # noqa: F401 (re-exported)
 from toolkit.core.rng import CHANCE, Stream
@@ -93,8 +93,8 @@ SPECIALS = "P(V or N cards in a hand = {k})"
 MEAN_EFFECT = "mean effect cards ({ranks}) in a hand"
 ONE_RANK = "P(cards of one rank, e.g. 1s, in a hand = {k})"
 
-# Deals replayed for the simulated odds: a reference shuffle and deal takes about 0.045 ms, so the
-# full toolkit.core.deals.SAMPLE_DEALS take about 0.45 s (measured)
+# Deals replayed for the simulated odds: the full toolkit.core.deals.SAMPLE_DEALS (all at once in
+# about 15 ms; through the reference, a shuffle and deal at a time, they took 0.35-0.45 s)
 DEALS_REPLAYED = SAMPLE_DEALS
 
 
@@ -384,18 +384,49 @@ def samples(frame, rules, policies=None, limit: int = DEALS_REPLAYED) -> dict[st
 
     Every row is about the first round (R-2: the trump and the first indicator)
     and "a given seat's hand" is seat 0's first hand; rows for every ``k`` are
-    made, :func:`simulated` keeps the summary's.
+    made, :func:`simulated` keeps the summary's.  The deals are :func:`deals`',
+    drawn for every game at once (:class:`toolkit.core.deals.Streams`, the
+    same draws in the same order: the first dealer, then the shuffle).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from toolkit.games.herrlof.rules import Rules
+    >>> frame = pd.DataFrame({"game_index": range(300)})
+    >>> frame.attrs["seed"] = 4
+    >>> for rules in (Rules(), Rules(special_indicator_means="redraw", first_dealer="seat1")):
+    ...     dealt = [(st.hands[0], st.trump, st.cards) for _, st in deals(frame, rules)]
+    ...     trumps = [sum(t >= 0 and c.suit(f) == t for f in hand) for hand, t, c in dealt]
+    ...     print(samples(frame, rules)[MEAN_TRUMPS].tolist() == trumps)
+    True
+    True
     """
-    h = rules.hand_size
+    from toolkit.games.herrlof.reference import NO_TRUMP as NONE, Cards
+
+    seed, games = replayed_games(frame, rules, policies, limit)
+    c, h = Cards(rules), rules.hand_size
+    chance = Streams(seed, games)
+    if rules.first_dealer == "random":  # R-1.1 (reference.draw_first_dealer)
+        dealer = chance.below(2)
+    else:
+        dealer = np.full(len(games), 0 if rules.first_dealer == "seat0" else 1)
+    deck = chance.shuffle(np.tile(np.array(c.deck(), np.int64), (len(games), 1)))  # R-2.1, top first
+    # R-2 (reference.new_round_state): the non-dealer's hand is the first block, the dealer's the second
+    hand = np.where(dealer[:, None] == 1, deck[:, :h], deck[:, h:2 * h])
+    stock = deck[:, 2 * h:]
+    indicator = stock[:, 0]
+    if rules.special_indicator_means == "redraw":  # R-2.2: the stock's first suited card (validation: there is one)
+        indicator = np.take_along_axis(stock, np.argmax(stock < c.suited, axis=1)[:, None], axis=1)[:, 0]
+    trump = np.where(indicator < c.suited, indicator // c.max_rank, NONE)
+    suited = hand < c.suited
+    rank = np.where(suited, hand % c.max_rank + 1, 0)  # Cards.rank: 0 for V and N
+    no_trump = (trump < 0).astype(np.int64)
+    special = (stock[:, 0] >= c.suited).astype(np.int64)
+    trumps = (suited & (trump[:, None] >= 0) & (hand // c.max_rank == trump[:, None])).sum(axis=1)
+    valknuts, hagalaz = (hand == c.V).sum(axis=1), (hand == c.N).sum(axis=1)
     effect = _effect_ranks(rules)
-    per_deal = []
-    for deck, st in deals(frame, rules, policies, limit):
-        c, hand = st.cards, st.hands[0]
-        trumps = sum(1 for f in hand if st.trump >= 0 and c.suit(f) == st.trump)
-        per_deal.append((st.trump < 0, deck[2 * h] >= c.suited, trumps, hand.count(c.V), hand.count(c.N),
-                         sum(1 for f in hand if f < c.suited and c.rank(f) in effect),
-                         sum(1 for f in hand if f < c.suited and c.rank(f) == 1)))
-    no_trump, special, trumps, valknuts, hagalaz, effects, ones = np.array(per_deal, np.int64).reshape(-1, 7).T
+    effects = (suited & np.isin(rank, effect)).sum(axis=1)
+    ones = (suited & (rank == 1)).sum(axis=1)
     out = {NO_TRUMP: no_trump, SPECIAL_INDICATOR: special, MEAN_TRUMPS: trumps}
     out |= {TRUMPS.format(k=k): trumps == k for k in range(h + 1)}
     out |= {TRUMPS_AT_LEAST.format(k=k): trumps >= k for k in range(1, h + 1)}
@@ -413,10 +444,10 @@ def simulated(frame, rules, policies=None) -> dict[str, float]:
     """Every row of :func:`summary`, measured on the run's own deals (the dashboard shows them side by side).
 
     The first-round deals of the frame's first :data:`DEALS_REPLAYED` games
-    (``SAMPLE_DEALS``) are replayed through the reference's shuffle and deal
-    on each game's chance stream (:func:`deals`), so they are the deals the
-    run's games were played from; each row is the share (probability rows) or
-    the mean over them of its quantity, with "a hand" seat 0's first hand
-    (:func:`samples`).
+    (``SAMPLE_DEALS``) are replayed with the reference's shuffle and deal on
+    each game's chance stream (:func:`deals`, all at once in :func:`samples`),
+    so they are the deals the run's games were played from; each row is the
+    share (probability rows) or the mean over them of its quantity, with "a
+    hand" seat 0's first hand.
     """
     return sample_means(samples(frame, rules, policies), summary(rules)["quantity"])

@@ -104,7 +104,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from toolkit.core.deals import replayed_games, sample_means
+from toolkit.core.deals import Streams, replayed_games, sample_means
 from toolkit.core.exact import index_of, mean as _mean, odds_table
 from toolkit.games.walhalla.data import FIELD_TYPES, VILLAGE, WHEAT, load_tiles
 from toolkit.games.walhalla.reference import majority_gains
@@ -116,8 +116,9 @@ PLACES = ("first", "second", "none", "ineligible")
 FIELD_KEYS = ("villages", "forests", "cults", "wheat")  # Composition fields, in FIELD_TYPES order
 K_MAX = 12  # dragons per raid (§2.2)
 # Set-ups replayed for the simulated odds, fewer than toolkit.core.deals.SAMPLE_DEALS: a reference
-# set-up (tiles, tips, action deck, dragons) takes about 0.09 ms, so 10,000 took 0.9-1.0 s (measured)
-# and 5,000 take about 0.5 s, the budget of the other games' replays
+# set-up (tiles, tips, action deck, dragons) took about 0.09 ms, so 10,000 took 0.9-1.0 s (measured)
+# and 5,000 about 0.5 s; set_ups replays the 5,000 at once in about 20 ms (kept at 5,000: the numbers
+# shown stay the same)
 DEALS_REPLAYED = 5_000
 
 # The rows of summary; simulated builds its keys from the same templates
@@ -482,15 +483,40 @@ def composition_distribution(rules=None, peninsula: int = 0, tiles: int | None =
     >>> len(d), sum(d.values())
     (12, Fraction(1, 1))
     """
+    return dict(_mixed_composition(_length_law(rules, peninsula, tiles)))
+
+
+def _length_law(rules, peninsula: int, tiles: int | None) -> tuple:
+    """The law of a peninsula's tiles as ``((n, P), ...)``: ``tiles`` for sure, else from ``rules``."""
     if tiles is not None:
-        return dict(_composition_of_size(int(tiles)))
+        return ((int(tiles), Fraction(1)),)
     if rules is None:
         raise ValueError("composition_distribution needs rules (or lengths) or tiles=")
+    return tuple(peninsula_length_distribution(rules, peninsula).items())
+
+
+# The laws below are kept per length law: summary asks for each peninsula's three times, and a
+# dashboard redraws the odds after every change of a rule (a summary took about 20 ms without them, 2 ms with)
+
+
+@functools.lru_cache(maxsize=64)
+def _mixed_composition(length_law: tuple) -> tuple:
+    """The composition law of a peninsula whose tiles have the law ``length_law``, as sorted
+    ``(Composition, P)`` pairs."""
     out: dict = {}
-    for n, q in peninsula_length_distribution(rules, peninsula).items():
+    for n, q in length_law:
         for c, p in _composition_of_size(n):
             out[c] = out.get(c, Fraction(0)) + q * p
-    return dict(sorted(out.items()))
+    return tuple(sorted(out.items()))
+
+
+@functools.lru_cache(maxsize=256)
+def _composition_marginal(length_law: tuple, field: int) -> tuple:
+    """The law of field ``field`` of the :class:`Composition` (as sorted ``(value, P)`` pairs)."""
+    out: dict = {}
+    for c, p in _mixed_composition(length_law):
+        out[c[field]] = out.get(c[field], Fraction(0)) + p
+    return tuple(sorted(out.items()))
 
 
 def field_count_distribution(rules=None, peninsula: int = 0, field_type="village",
@@ -502,11 +528,8 @@ def field_count_distribution(rules=None, peninsula: int = 0, field_type="village
     >>> field_count_distribution(tiles=6, field_type="wheat")[0]
     Fraction(1, 221)
     """
-    t = index_of("field_type", field_type, FIELD_TYPES)
-    out: dict = {}
-    for c, p in composition_distribution(rules, peninsula, tiles).items():
-        out[c[t]] = out.get(c[t], Fraction(0)) + p
-    return dict(sorted(out.items()))
+    t = index_of("field_type", field_type, FIELD_TYPES)  # Composition's fields begin in FIELD_TYPES order
+    return dict(_composition_marginal(_length_law(rules, peninsula, tiles), t))
 
 
 def wheat_value_distribution(rules=None, peninsula: int = 0, tiles: int | None = None) -> dict[int, Fraction]:
@@ -518,10 +541,7 @@ def wheat_value_distribution(rules=None, peninsula: int = 0, tiles: int | None =
     >>> d[0], d[15], max(d)
     (Fraction(1, 221), Fraction(1, 18564), 15)
     """
-    out: dict = {}
-    for c, p in composition_distribution(rules, peninsula, tiles).items():
-        out[c.wheat_value] = out.get(c.wheat_value, Fraction(0)) + p
-    return dict(sorted(out.items()))
+    return dict(_composition_marginal(_length_law(rules, peninsula, tiles), Composition._fields.index("wheat_value")))
 
 
 def p_no_wheat(rules=None, peninsula: int = 0, tiles: int | None = None) -> Fraction:
@@ -811,6 +831,62 @@ def deals(frame, rules, policies, limit: int = DEALS_REPLAYED):
         yield Game(rules, seed, int(g), policies)
 
 
+def set_ups(frame, rules, policies, limit: int = DEALS_REPLAYED) -> np.ndarray:
+    """What :func:`samples` measures on each of :func:`deals`' set-ups, replayed for every game at once:
+    one row per game, the lengths of P0..P2, their villages, whether each has no wheat field, their
+    wheat value, the first 6-tile peninsula (-1 if none) and P0's tips' total.
+
+    The draws are ``Game``'s set-up (W-2) in its order, made with
+    :class:`toolkit.core.deals.Streams`: the lengths, the tiles' order, a turn
+    of each tile laid, the inner and the outer tips (what follows them, the
+    cards, the dragons and the start player, is not measured).  A tile's turn
+    decides which of its fields lies on which side, not what the peninsula holds.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from toolkit.games.walhalla.rules import Rules
+    >>> frame = pd.DataFrame({"game_index": range(200)})
+    >>> frame.attrs["seed"] = 4
+    >>> rules = Rules.preset("variable", num_players=3)
+    >>> table = set_ups(frame, rules, ("random",) * 3)
+    >>> replayed = list(deals(frame, rules, ("random",) * 3))
+    >>> table[:, :3].tolist() == [g.lengths for g in replayed]
+    True
+    >>> table[:, 3:6].tolist() == [[t.count(VILLAGE) for t in g.field_type] for g in replayed]
+    True
+    >>> table[:, -1].tolist() == [g.inner_tip[0] + g.outer_tip[0] for g in replayed]
+    True
+    """
+    seed, games = replayed_games(frame, rules, policies, limit)
+    chance = Streams(seed, games)
+    if rules.peninsula_tiles == DRAW_18:
+        lengths = np.array(DRAW_18_COMBINATIONS, np.int64)[chance.below(len(DRAW_18_COMBINATIONS))]
+        chance.shuffle(lengths)
+    else:
+        lengths = np.tile(np.array(rules.peninsula_tiles, np.int64), (len(games), 1))
+    tiles = load_tiles()
+    order = chance.shuffle(np.tile(np.arange(tiles.n), (len(games), 1)))
+    laid = lengths.sum(axis=1)
+    for k in range(int(laid.max(initial=0))):
+        chance.below(2, where=k < laid)  # the turn of the k-th tile laid
+    inner = chance.shuffle(np.tile(np.array([3, 4, 5]), (len(games), 1)))
+    outer = chance.shuffle(np.tile(np.array([6, 7, 8]), (len(games), 1)))
+    # the tiles are laid from the coast outward, P0's first: the k-th tile of ``order`` lies on the
+    # peninsula numbered by the ends of peninsulas at or before k (3: past the last, not laid)
+    ends = np.cumsum(lengths, axis=1)
+    peninsula = (np.arange(tiles.n)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # [game, k]
+    on = peninsula[:, :, None] == np.arange(N_PENINSULAS)  # [game, k, peninsula]
+    types, values = tiles.tile_types[order], tiles.tile_values[order]  # [game, k, field]
+    villages = ((types == VILLAGE).sum(axis=2)[:, :, None] * on).sum(axis=1)
+    no_wheat = ~(((types == WHEAT).any(axis=2)[:, :, None] & on).any(axis=1))
+    wheat_value = (values.sum(axis=2)[:, :, None] * on).sum(axis=1)
+    six = lengths == 6
+    first_six = np.where(six.any(axis=1), np.argmax(six, axis=1), -1)
+    tips = inner[:, 0] + outer[:, 0]
+    return np.column_stack([lengths, villages, no_wheat, wheat_value, first_six, tips]).astype(np.int64)
+
+
 def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np.ndarray]:
     """One value per replayed set-up for each set-up row of :func:`summary`: an indicator for a
     probability, the count or value for a mean.
@@ -821,13 +897,7 @@ def samples(frame, rules, policies, limit: int = DEALS_REPLAYED) -> dict[str, np
     the set-ups that have one (the lengths are drawn before the tiles are
     shuffled, so its tiles are a uniform 6 of the 18).
     """
-    per_game = []
-    for game in deals(frame, rules, policies, limit):
-        types, values = game.field_type, game.field_value
-        first_six = next((k for k in range(N_PENINSULAS) if game.lengths[k] == 6), -1)
-        per_game.append((*game.lengths, *(t.count(VILLAGE) for t in types), *(WHEAT not in t for t in types),
-                         *(sum(v) for v in values), first_six, game.inner_tip[0] + game.outer_tip[0]))
-    table = np.array(per_game, np.int64).reshape(-1, 4 * N_PENINSULAS + 2)
+    table = set_ups(frame, rules, policies, limit)
     lengths, villages, no_wheat, wheat_value = np.split(table[:, :-2], 4, axis=1)
     first_six, tips = table[:, -2], table[:, -1]
     out = {_lengths_label(a): (lengths == a).all(axis=1) for a in lengths_distribution(rules)}
@@ -846,11 +916,11 @@ def simulated(frame, rules, policies) -> dict[str, float]:
     """The set-up rows of :func:`summary`, measured on the run's own set-ups (shown beside the exact ones).
 
     The set-ups of the frame's first :data:`DEALS_REPLAYED` games (5,000, not
-    ``SAMPLE_DEALS``: a whole reference set-up takes twice as long as the
-    other games' deals) are replayed through the reference's ``Game`` on
-    their chance streams (:func:`deals`), so they are the run's own
-    peninsulas; each row is the share (probability rows) or the mean of its
-    quantity over them (:func:`samples`).  Left out:
+    ``SAMPLE_DEALS``, since a whole reference set-up took twice as long as the
+    other games' deals) are replayed as the reference's ``Game`` sets up on
+    their chance streams (:func:`deals`, all at once in :func:`set_ups`), so
+    they are the run's own peninsulas; each row is the share (probability
+    rows) or the mean of its quantity over them (:func:`samples`).  Left out:
     the fjord rows, which are about the dragons of a raid as the ``random``
     policy moors them (play, not set-up, and not in the records), and the
     majority examples, fixed positions that no game measures.
