@@ -33,7 +33,7 @@ from importlib import resources
 PRIOR_GAMES = 2  # the shipped cost counts as this many probed games
 PROBE_SECONDS = 3.0  # a probe whose one game a thread is expected to take longer is not played (shipped cost alone)
 PROBE_TARGET = 0.25  # seconds a probe of quick games is sized to: its start-up (milliseconds) is not its time
-PROBE_ABOVE = 1.0  # a run expected quicker is not probed: nothing is said of it
+PROBE_ABOVE = 3.0  # a run expected quicker is not probed: the page says nothing of it (its redraw has no time for one)
 ASK_ABOVE = 30.0  # seconds: a run expected to take longer is asked about before it starts (the dashboard)
 CALIBRATED_THREADS = 2  # the reference machine's cores, on which data/costs.json was measured
 

@@ -221,6 +221,7 @@ def figure_uri(fig) -> str:
         fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight", pad_inches=0.1)
     else:  # the same box as "tight", but without the extra draw savefig makes to measure it
         box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)
+        fig.set_layout_engine(None)  # tight_layout leaves a placeholder engine, for which savefig draws once more
         fig.savefig(buffer, format="png", dpi=100, bbox_inches=box)
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
