@@ -37,9 +37,10 @@ def _kinds():
                                                  job_games(attila, attila.Rules(), "tournament"), progress=False),
         "ladder": lambda: strength.ladder(valhalla, None, policies=job_players(valhalla, "ladder"),
                                           n_games=job_games(valhalla, valhalla.Rules(), "ladder"), progress=False),
+        # the dashboard's trials and games a trial, played by lookahead so that the job lasts seconds
         "tuning": lambda: tuning.tune(valhalla, question.targets, question.vary, TUNE_TRIALS, TUNE_GAMES,
-                                      preset=question.preset, progress=False),
-        "decisions": lambda: decisions.decisions("walhalla", None, n_games=40, progress=False),
+                                      preset=question.preset, policies="lookahead", progress=False),
+        "decisions": lambda: decisions.decisions("walhalla", None, n_games=300, progress=False),
         "sweep": lambda: sweep.sweep("valhalla", {"stick_rune_up_probability": [0.2, 0.35, 0.5, 0.65, 0.8]},
                                      n_games=10_000, policies="lookahead", progress=False),
     }

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from toolkit.core import jobs
 from toolkit.core.registry import GAMES
 from toolkit.cli import main
 
@@ -110,6 +111,22 @@ def test_simulate_prints_the_summary(capsys):
     # the line under the title (a line above it starts with "mean" too: the mean of the places)
     quantile_header = lines[next(i for i, line in enumerate(lines) if line.startswith("game length in turns")) + 1]
     assert quantile_header.split() == ["mean", "se", "q05", "q25", "q50", "q75", "q95"]
+
+
+def test_simulate_says_how_long_a_long_run_should_take_before_it_starts(capsys, monkeypatch):
+    """Issue 52, point 2: a run expected over the 30 s a page starts without asking is announced on stderr,
+    from the players' shipped speed, before any game; here the threshold is lowered to a tenth of a
+    second so that 12 games of mcts:100 (about half a second) cross it.  The control: the same run under the real threshold says nothing."""
+    from toolkit.core import costs
+
+    args = ("simulate", "valhalla", "-n", "12", "--policies", "mcts:100,greedy", "--threads", "2", "--no-progress")
+    code, _, err = run(capsys, *args)
+    assert code == 0 and "games of" not in err  # 12 x 0.2 s over 2 threads: about a second, under 30 s
+    monkeypatch.setattr(costs, "ASK_ABOVE", 0.1)
+    code, _, err = run(capsys, *args)
+    expected = costs.seconds(costs.per_game("valhalla", ("mcts:100", "greedy")), 12, 2)
+    assert code == 0 and err.strip() == (f"12 games of mcts:100,greedy: about {jobs.format_duration(expected)} "
+                                         "(estimated from the players' measured speed); Ctrl-C stops it")
 
 
 def test_simulate_output_writes_csv_and_sidecar(capsys, tmp_path):

@@ -857,8 +857,7 @@ class Dashboard:
                                 title="the change from the baseline")
             self._steady(axes[3], seats, "differences", y=False)
         figure.suptitle(title)
-        figure.tight_layout()
-        image = report_html.figure_uri(figure)  # the plots first, then the tables, in one output
+        image = report_html.figure_uri(figure)  # laid out there (fit_titles); the plots first, then the tables
 
         parts = [f'<img src="{image}" alt="{html.escape(title)}" style="max-width:100%">']
         if differences is not None:
