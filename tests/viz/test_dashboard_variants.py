@@ -77,7 +77,11 @@ def test_side_by_side_is_each_variants_paired_differences_held_together(board, t
     board._variant_menus()
     board.compare_variants.value = (str(one), str(two))
     board.compare_games.value = 3_000
-    board.run_compare()
+    reports, show = [], board.compare_progress.show
+    board.compare_progress.show = lambda job: (reports.append((job.done, job.total)), show(job))
+    job = board.run_compare()
+    # the three runs' games in the count from its first report on (each run's used to add up as it started)
+    assert reports[0] == (0, 3 * 3_000) and job.done == job.total == 3 * 3_000
     policies = board.policies
     base = toolkit.simulate("valhalla", None, 3_000, seed=0, policies=policies, threads=1, progress=False)
     for path, rules in ((one, toolkit.rules("valhalla", zero_runes_value=4)),

@@ -1140,7 +1140,7 @@ class Dashboard:
         each variant's headline quantities with their paired differences from the page's rules, the intervals
         held together over every quantity of every variant.  Returns the Job, or ``None``."""
         from toolkit.analysis import paired
-        from toolkit.core import variants
+        from toolkit.core import costs, variants
         from toolkit.core.runner import simulate
 
         chosen = list(self.compare_variants.value)
@@ -1163,10 +1163,12 @@ class Dashboard:
                                         f"{len(read)} variant(s), {games:,} games each on the same seeds …</span>")
 
         def compute():
-            base = simulate(spec, rules, games, seed=seed, policies=policies, threads=threads, progress=False)
-            return {v.name: paired.before_after(base, simulate(spec, v.rules, games, seed=seed, policies=policies,
-                                                               threads=threads, progress=False),
-                                                comparisons=len(read)) for v in read}
+            runs = len(read) + 1  # every run's games in the count from the start, at the line-up's cost
+            with jobs.planned(runs * games, runs * games * costs.per_game(spec, policies)):
+                base = simulate(spec, rules, games, seed=seed, policies=policies, threads=threads, progress=False)
+                return {v.name: paired.before_after(base, simulate(spec, v.rules, games, seed=seed,
+                                                                   policies=policies, threads=threads, progress=False),
+                                                    comparisons=len(read)) for v in read}
 
         return self._start_job("compared", self.compare_slot, self.compare_output, compute, self._compared_html,
                                f"{len(read) + 1} runs of {games:,} games")
