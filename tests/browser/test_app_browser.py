@@ -589,7 +589,7 @@ def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelle
     """Issue 49: the preset list resets every rule (alternative, then standard); then each rule no other test
     changes is changed with a click or a key as a person would, one after the other without waiting, and
     the run after the last names every one in the status line as ``--set`` takes it, with the plots redrawn.
-    Then a run of 1,000,000 games (a minute of play) shows its count and its cancel stops it: the page says
+    Then a run of 3,000,000 games (a minute of play, so it is asked about first) shows its count and its cancel stops it: the page says
     so, the status line no longer says "running", the plots stay.  The rules are left at the standard
     preset, 200 games a run."""
     games = page.locator(".widget-text:has(> .widget-label:text-is('games')) input")
@@ -656,16 +656,16 @@ def test_every_other_rule_and_the_preset_reach_the_run_and_a_run_can_be_cancelle
     assert page_problems(page) == []
 
     old = plot_source(page)
-    games.fill("1000000")  # 100,000,000 is refused by the memory its rows would need
+    games.fill("3000000")  # 100,000,000 is refused by the memory its rows would need
     games.press("Enter")
     # over the 30 s a run starts without asking (issue 52, point 2): asked first, then played whole
-    expect(page.locator(".widget-html", has_text="not started: 1,000,000 games of greedy,greedy would take about ")
+    expect(page.locator(".widget-html", has_text="not started: 3,000,000 games of greedy,greedy would take about ")
            ).to_have_count(1, timeout=REDRAW_TIMEOUT_MS)
     assert plot_source(page) == old
-    page.get_by_role("button", name=re.compile(r"^play all 1,000,000 games \(about ")).click()
+    page.locator("button", has_text=re.compile(r"^play all 3,000,000 games \(about ")).click()
     used(("Button", ASK_ALL))
     label = page.locator(".widget-html", has_text=re.compile(r"^playing: "))
-    expect(label).to_contain_text(" of 1,000,000 games", timeout=REDRAW_TIMEOUT_MS)
+    expect(label).to_contain_text(" of 3,000,000 games", timeout=REDRAW_TIMEOUT_MS)
     page.locator(".widget-hbox", has=label).get_by_role("button", name="cancel").click()
     used(("Button", f"{_ODDS} › cancel"))
     expect(label).to_have_text("playing: cancelled", timeout=2_000)
@@ -691,7 +691,7 @@ def test_a_slow_line_up_is_asked_about_first_and_the_games_that_fit_are_offered(
     asked = page.locator(".widget-html", has_text="not started: 300 games of mcts:1000,greedy would take about ")
     expect(asked).to_have_count(1, timeout=REDRAW_TIMEOUT_MS)
     assert "over the 30 s a run starts without asking" in asked.inner_text() and plot_source(page) == old
-    fewer = page.get_by_role("button", name=re.compile(r"^play [\d,]+ games \(about "))
+    fewer = page.locator("button", has_text=re.compile(r"^play [\d,]+ games \(about "))
     offered = int(re.match(r"play ([\d,]+) games", fewer.inner_text()).group(1).replace(",", ""))
     assert 2 <= offered < 300  # mcts:1000 takes seconds a game: about 30 s on 2 threads is tens of games
     fewer.click()
