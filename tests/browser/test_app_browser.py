@@ -384,10 +384,11 @@ def test_tuning_shows_the_search_and_the_tuned_rules(page):
     # Valhalla's standard rules sit near 0.5, but 5,000 games cannot show them within ± 0.01 of it: the page
     # says how many would, claims no "meet", and proposes nothing
     answer = page.locator(".widget-output p", has_text="the current rules beside").inner_text()
-    assert "The base rules' first_player_win_rate interval holds 0.5 but is wider than ± 0.01" in answer
+    assert "The base rules' first player's win rate interval holds 0.5 but is wider than ± 0.01" in answer
     assert "fresh games it would be ± 0.005 wide" in answer and "already meet" not in answer
     # the rules the earlier tests set on this page, and the seats' players
-    assert "players greedy,greedy, base rules custom (throw_mode=simplified, ships_per_player=5, " in answer
+    assert ("players greedy,greedy, base rules custom (How the four sticks are valued = simplified; Ships per player "
+            "= 5; ") in answer
     expect(page.locator(".widget-output p", has_text="No change proposed.")).to_have_count(1)
     assert page.locator(".widget-output code", has_text="--set").count() == 0
     assert plot_source(page) == old and page_problems(page) == []
