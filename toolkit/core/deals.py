@@ -82,6 +82,16 @@ def sample_means(samples: dict, quantities) -> dict[str, float]:
     return {q: float(np.mean(v)) for q, v in samples.items() if q in wanted and len(v) > 0}
 
 
+def games_frame(games: int, seed: int):
+    """A run's frame as far as a replay reads it: ``game_index`` 0..games-1 and its ``seed`` (a doctest's
+    stand-in for a run, ``samples`` against ``deals``)."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"game_index": range(games)})
+    frame.attrs["seed"] = seed
+    return frame
+
+
 class Streams:
     """One random stream of each of many games, drawn together: the draws of :class:`toolkit.core.rng.Stream`,
     game for game, as ``int64`` or ``uint64`` arrays with one entry per game.

@@ -478,10 +478,9 @@ def first_hands(frame, rules, policies, limit: int = DEALS_REPLAYED) -> np.ndarr
 
     Examples
     --------
-    >>> import pandas as pd
+    >>> from toolkit.core.deals import games_frame
     >>> from toolkit.games.attila.rules import Rules
-    >>> frame = pd.DataFrame({"game_index": range(300)})
-    >>> frame.attrs["seed"] = 4
+    >>> frame = games_frame(300, seed=4)
     >>> rules, policies = Rules(num_players=3), ("random",) * 3
     >>> first_hands(frame, rules, policies).tolist() == [g.hands[0] for g in deals(frame, rules, policies)]
     True

@@ -605,10 +605,9 @@ def first_reveals(frame, rules, policies, limit: int = DEALS_REPLAYED) -> tuple[
 
     Examples
     --------
-    >>> import pandas as pd
+    >>> from toolkit.core.deals import games_frame
     >>> from toolkit.games.halali.rules import Rules
-    >>> frame = pd.DataFrame({"game_index": range(300)})
-    >>> frame.attrs["seed"] = 4
+    >>> frame = games_frame(300, seed=4)
     >>> rules, policies = Rules(first_player="random"), ("random", "greedy")
     >>> kind, gun, laid = first_reveals(frame, rules, policies)
     >>> replayed = [st.grid[action[1]] for st, action in deals(frame, rules, policies)]

@@ -390,10 +390,9 @@ def samples(frame, rules, policies=None, limit: int = DEALS_REPLAYED) -> dict[st
 
     Examples
     --------
-    >>> import pandas as pd
+    >>> from toolkit.core.deals import games_frame
     >>> from toolkit.games.herrlof.rules import Rules
-    >>> frame = pd.DataFrame({"game_index": range(300)})
-    >>> frame.attrs["seed"] = 4
+    >>> frame = games_frame(300, seed=4)
     >>> for rules in (Rules(), Rules(special_indicator_means="redraw", first_dealer="seat1")):
     ...     dealt = [(st.hands[0], st.trump, st.cards) for _, st in deals(frame, rules)]
     ...     trumps = [sum(t >= 0 and c.suit(f) == t for f in hand) for hand, t, c in dealt]

@@ -844,10 +844,9 @@ def set_ups(frame, rules, policies, limit: int = DEALS_REPLAYED) -> np.ndarray:
 
     Examples
     --------
-    >>> import pandas as pd
+    >>> from toolkit.core.deals import games_frame
     >>> from toolkit.games.walhalla.rules import Rules
-    >>> frame = pd.DataFrame({"game_index": range(200)})
-    >>> frame.attrs["seed"] = 4
+    >>> frame = games_frame(200, seed=4)
     >>> rules = Rules.preset("variable", num_players=3)
     >>> table = set_ups(frame, rules, ("random",) * 3)
     >>> replayed = list(deals(frame, rules, ("random",) * 3))
