@@ -611,9 +611,10 @@ def cmd_decisions(args) -> int:
     spec = get_spec(args.game)
     rules = _rules(spec, args)
     output = _check_output(args.output)
-    table = decisions.decisions(spec.name, rules, n_games=args.n_games, seed=args.seed, policies=args.policies,
-                                judge=args.judge, epsilon=args.epsilon, per_kind=args.per_kind,
-                                threads=args.threads, progress=_progress(args))
+    with jobs.bar(f"decisions {spec.name}", enabled=not args.no_progress):  # "games judged", the job's time left
+        table = decisions.decisions(spec.name, rules, n_games=args.n_games, seed=args.seed, policies=args.policies,
+                                    judge=args.judge, epsilon=args.epsilon, per_kind=args.per_kind,
+                                    threads=args.threads, progress=False)
     print(f"{spec.name}: which decisions matter, {args.n_games:,} games played by {table.attrs['policies']}, "
           f"seed {args.seed}, {_rules_label(spec, rules, args)}; options rated by {args.judge} (two independent "
           f"searches a decision, up to {args.per_kind} decisions of each kind judged per game)")
@@ -784,9 +785,11 @@ def cmd_sweep(args) -> int:
     vary = sweep.parse_vary(args.vary)
     output = _check_output(args.output)
     start = time.perf_counter()
-    table = sweep.sweep(spec, vary, args.n_games, seed=args.seed, rules=rules, policies=args.policies,
-                        backend="dask" if args.scheduler else "local", scheduler=args.scheduler,
-                        threads=args.threads, progress=_progress(args))
+    # one bar over every variant's games, its time left by their work (a Dask run keeps the sweep's own bar)
+    with jobs.bar(f"sweep {spec.name}", enabled=not args.no_progress and not args.scheduler):
+        table = sweep.sweep(spec, vary, args.n_games, seed=args.seed, rules=rules, policies=args.policies,
+                            backend="dask" if args.scheduler else "local", scheduler=args.scheduler,
+                            threads=args.threads, progress=False if not args.scheduler else _progress(args))
     seconds = time.perf_counter() - start
     print(f"{spec.name}: {len(table)} variants x {args.n_games:,} games, seed {args.seed} for every variant, "
           f"policies {table.attrs['policies']}, base {_rules_label(spec, rules, args)}, "

@@ -222,10 +222,11 @@ def bar(description: str, enabled: bool = True):
 
     # the time left is the job's (its work's pace since the first games, :meth:`Job.remaining`), not tqdm's
     # games-per-second: a ladder's last rungs cost a hundred times its first
-    progress = tqdm(total=0, unit="game", desc=description, leave=False, delay=1.0,
-                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} {unit}s [{elapsed}{postfix}]")
+    progress = tqdm(total=0, unit="games", desc=description, leave=False, delay=1.0,
+                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} {unit} [{elapsed}{postfix}]")
 
     def show(job: Job) -> None:
+        progress.unit = job.unit  # "games judged"
         if progress.total != job.total:
             progress.total = job.total
         left = job.remaining()
