@@ -152,6 +152,7 @@ def test_no_progress_shows_no_bar(capsys, monkeypatch):
 
     monkeypatch.setattr(std.tqdm, "__init__", at_once)
     code, _, err = run(capsys, *BASE[:-1])
-    assert code == 0 and re.search(r"judging decisions with mcts:30.*\d+%\|", err), err
+    # the job's one bar: the games judged, then the time left by the work (issue 52, point 3)
+    assert code == 0 and re.search(r"decisions pig: +\d+%\|.*\| \d+/\d+ games judged \[", err), err
     code, _, err = run(capsys, *BASE)
     assert code == 0 and err == ""
