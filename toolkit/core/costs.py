@@ -58,7 +58,7 @@ def player_cost(game: str, name: str) -> float:
     if parsed is not None and "mcts:100" in table and "mcts:1000" in table:
         low, high = table["mcts:100"], table["mcts:1000"]
         slope = max(high - low, 0.0) / 900
-        return max(low + slope * (parsed[0] - 100), table.get("greedy", low) , 1e-9)
+        return max(low + slope * (parsed[0] - 100), table.get("greedy", low), 1e-9)
     kind = name.partition(":")[0]
     return table.get(kind, table.get("greedy", 1e-3))
 

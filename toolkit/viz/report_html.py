@@ -42,7 +42,7 @@ import pandas as pd
 
 from toolkit.analysis.ratings import in_words
 from toolkit.analysis.strength import not_played
-from toolkit.core.params import params_of
+from toolkit.core.params import Bool, ByPlayers, Choice, params_of
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222; margin: 0 auto;
@@ -243,8 +243,6 @@ def rules_table(rules) -> pd.DataFrame:
     """One row per rule, in words: the rule (its declared meaning), the value these rules use and the default
     (a choice's declared words, yes or no), what is allowed, the basis, and the ``--set`` text that sets
     the value (the rule's name stays there, where a command line needs it)."""
-    from toolkit.core.params import ByPlayers
-
     rows = []
     for name, param in params_of(type(rules)).items():
         kind, value, default = param.kind, getattr(rules, name), param.default
@@ -259,12 +257,12 @@ def rules_table(rules) -> pd.DataFrame:
 
 def _allowed_words(kind) -> str:
     """What a rule allows, a choice's in its declared words."""
-    if type(kind).__name__ == "Bool":
+    if isinstance(kind, Bool):
         return "yes or no"
     words = getattr(kind, "words", ())
     if not words:
         return kind.allowed()
-    return ("one of " if type(kind).__name__ == "Choice" else "any of ") + ", ".join(words)
+    return ("one of " if isinstance(kind, Choice) else "any of ") + ", ".join(words)
 
 
 def digits_for(value) -> int:
