@@ -209,21 +209,21 @@ def test_a_lead_taken_at_the_first_scoring_and_kept():
     """A hand-fed game: nobody leads until the first scoring (turn 3), then seat 2 leads for good."""
     vps = [[0, 0, 0], [0, 0, 0], [2, 1, 5], [2, 1, 5], [6, 4, 9]]
     assert _plain_lead(vps, 2) == (0, 3)
-    from toolkit.core.lead import LeadTracker
+    from toolkit.core.lead import LeadTracker, lead_reset, lead_result, lead_update
 
     tracker = LeadTracker()
     for vp in vps:
         tracker.update(vp)
     assert tracker.result(2) == (0, 3)
     lead = np.zeros(4, np.int64)
-    K.lead_reset(lead)
+    lead_reset(lead)
     st = np.zeros(K.STATE_SIZE, np.int64)
     values = np.zeros(K.MAX_SEATS, np.int64)
     for turn, vp in enumerate(vps, 1):
         st[K.S_VP:K.S_VP + 3] = vp
         K.lead_measure(st, 3, values)
-        K.lead_update(lead, values, 3, turn)
-    assert tuple(int(v) for v in K.lead_result(lead, 2, len(vps))) == (0, 3)
+        lead_update(lead, values, 3, turn)
+    assert tuple(int(v) for v in lead_result(lead, 2, len(vps))) == (0, 3)
 
 
 # ---------------------------------------------------------------------- sanity on kernel games

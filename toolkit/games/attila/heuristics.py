@@ -3,22 +3,27 @@ reference plays) and ``lookahead`` (determinized Monte Carlo over the unseen car
 the protocol's ``determinize`` and ``evaluate``; ``choose`` in ``kernel.py`` calls them.  The lookahead's
 rollouts play whole turns in one go with :func:`turn` and :func:`finish_turn` (``greedy`` everywhere, its
 decisions the same functions ``choose`` calls) in their own world, so they never touch the real game's
-counters.
+counters.  It imports the layouts (``layout.py``) and the rules (``mechanics.py``); ``kernel.py`` imports it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.games.attila.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
+from toolkit.core.lookahead import deal_unseen, make_lookahead
+from toolkit.games.attila.layout import (
     MAX_DECK, MAX_PAIRS, MAX_PROVINCES, MAX_SEATS, N_STREAMS, N_TRIBES, P_CARDS, P_MAX_TILES, P_PLAYERS, P_RATE,
     P_SECOND, P_THRESHOLD, P_TRACK_MAX, STATE_SIZE, S_DECK, S_DECK_HEAD, S_DECK_N, S_DISCARD, S_FIG, S_HAND, S_INF,
     S_OPTIONS, S_OVER, S_PENDING, S_PENDING_N, S_PLAYS_LEFT, S_PLIES, S_PRESENCE, S_SUPPLY, S_SUPPORT, S_TOTAL,
     S_TRIGGERED, S_VP, TILE_DOUBLE, TILE_EXCHANGE, TILE_PLUS_TWO, W_BASE, W_CANDS, W_LAID, W_LIMITS, W_OPTS, W_POOL,
-    W_ROLL, W_TOTALS, W_WORLD, apply_split, century, deal_unseen, distinct_tribes, draw, end_of_turn, gain_influence,
-    legal_mask, lowest_bit_index, make_lookahead, n_vectors, nth_tribe_in_hand, peace_left, place, play_card, popcount,
-    resolve_war, rng, support_limits, tribe_gain, usable_tiles, use_tile,
+    W_ROLL, W_TOTALS, W_WORLD,
+)
+from toolkit.games.attila.mechanics import (
+    apply_split, century, distinct_tribes, draw, end_of_turn, gain_influence, legal_mask, n_vectors, nth_tribe_in_hand,
+    peace_left, place, play_card, resolve_war, support_limits, tribe_gain, usable_tiles, use_tile,
 )
 
 

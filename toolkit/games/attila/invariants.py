@@ -1,21 +1,36 @@
 """Attila's §7 invariants, checked in the kernel when a run asks (``check=True``): :func:`check_step` after each
 applied option (:func:`check_turn`, :func:`check_monotone`), :func:`check_end` at the game's end; each returns a
-violation code (0 when every invariant holds).
+violation code (0 when every invariant holds).  It imports the layouts (``layout.py``) and the rules'
+helpers (``mechanics.py``); ``kernel.py`` imports it.
+
+``check=True``: :func:`check_step` sees each step whole (the state at the
+decision point and after the option and its automatic steps): §7.9 for a
+DP-4 placement, §7.8 (tested in ``mechanics.scoring`` itself, which sets
+``bad_scoring``), all of :func:`check_turn` (§7.1-7.7, 7.10 and the state's
+own bit sets, code 11) when a turn ended in the step, compared with the state
+at the step's decision point, else the comparisons of §7.3, 7.5 and 7.7
+(:func:`check_monotone`); :func:`check_end` checks the final state.  A step
+holds more than one turn end only when a turn offers no decision at all (an
+empty hand with no tile to use): then only the last turn end of the step is
+checked whole.  §7.8's bound with ``tie_rounding = up`` uses k - 1 = players
+- 1, the largest tied group.  The first violated invariant's number is the
+game's code (0 = none).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from toolkit.core.jit import njit, njit_inline, njit_no_nrt
-from toolkit.games.attila.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
+from toolkit.core.bits import lowest_bit_index, popcount
+from toolkit.core.jit import njit, njit_no_nrt
+from toolkit.games.attila.layout import (
     DP_PLAY, INV_BOOKKEEPING, INV_CARDS, INV_FIGURES, INV_HANDS, INV_PEACE, INV_PLACEMENT, INV_PROVINCE_CAP,
-    INV_SCORING, INV_SCORINGS, INV_TILES, INV_TRACKS, N_TRIBES, PAIR_SHIFT, P_CARDS, P_FIGURES, P_FINISH_ROUND,
-    P_HAND, P_PEACE, P_PLAYERS, P_PROVINCES, P_SKIP_REFILL, P_THRESHOLD, P_TRACK_MAX, S_BAD_SCORING, S_DECK_HEAD,
-    S_DECK_N, S_DISCARD, S_FIG, S_HAND, S_INF, S_LAST_ACTIVE, S_OVER, S_PACIFIED, S_PEACE, S_PHASE, S_PRESENCE,
-    S_SCORINGS, S_SEAT, S_SUPPLY, S_TILES, S_TILES_USED, S_TOTAL, S_TOTAL_MASK, S_TRIGGERED, S_TURNS, S_VP, S_WARS,
-    hand_total, legal_mask, lowest_bit_index, peace_left, popcount,
+    INV_SCORING, INV_SCORINGS, INV_TILES, INV_TRACKS, N_TRIBES, PAIR_SHIFT, P_CARDS, P_FIGURES, P_FINISH_ROUND, P_HAND,
+    P_PEACE, P_PLAYERS, P_PROVINCES, P_SKIP_REFILL, P_THRESHOLD, P_TRACK_MAX, S_BAD_SCORING, S_DECK_HEAD, S_DECK_N,
+    S_DISCARD, S_FIG, S_HAND, S_INF, S_LAST_ACTIVE, S_OVER, S_PACIFIED, S_PEACE, S_PHASE, S_PRESENCE, S_SCORINGS,
+    S_SEAT, S_SUPPLY, S_TILES, S_TILES_USED, S_TOTAL, S_TOTAL_MASK, S_TRIGGERED, S_TURNS, S_VP, S_WARS,
 )
+from toolkit.games.attila.mechanics import hand_total, legal_mask, peace_left
 
 
 @njit_no_nrt
@@ -114,14 +129,6 @@ def check_turn(ip, st, prev, active):
     if st[S_SCORINGS] > 4:
         return INV_SCORINGS
     return 0
-
-
-@njit_inline
-def lead_measure(st, n, values):
-    """The lead measure (module docstring, "Design metrics"): each seat's VP so far, into ``values``."""
-    for p in range(n):
-        values[p] = st[S_VP + p]
-
 
 
 @njit_no_nrt

@@ -5,6 +5,8 @@ turns of A-3, wars (A-4), scorings (A-5) and action tiles (A-6), and every
 decision point of §5 goes through one function, :meth:`Game.decide`, with its
 options in canonical order.  The Numba kernel is checked against it game for
 game, and decision point by decision point (``tests/conformance/test_protocol.py``).
+Of the kernel's modules it imports only ``layout.py``: the decision points'
+numbers and the end reasons.
 
 The rules are generators (the ``*_steps`` methods): ``choice = yield from
 self.decide(...)`` hands the :class:`Decision` out and gets the option back,
@@ -78,13 +80,16 @@ from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
 from toolkit.core.protocol import play_out
 from toolkit.core.rng import CHANCE, Stream
+# the decision points' numbers (§5) and the end reasons, shared with the kernel
+from toolkit.games.attila.layout import (
+    DP_BONUS, DP_DISCARD, DP_EXCHANGE, DP_PLAY, DP_SPLIT as DP_PLUS_TWO, DP_SUPPORT, DP_TILE, END_REASONS,
+    MAX_PROVINCES, MAX_SEATS,
+)
 from toolkit.games.attila.rules import TILES, TRIBES
 
 N_TRIBES = len(TRIBES)
-DP_TILE, DP_PLUS_TWO, DP_EXCHANGE, DP_PLAY, DP_DISCARD, DP_BONUS, DP_SUPPORT = 1, 2, 3, 4, 5, 6, 7
 PROCEED = "proceed"
 INFLUENCE = "influence"
-END_REASONS = ("tenth_war", "track_end", "stall", "aborted")
 
 
 def count_vectors(limits) -> list:
@@ -557,7 +562,7 @@ def vector_index(vector, limits) -> int:
 
 
 def option_code(decision: Decision, option) -> int:
-    """The kernel's code of ``option`` (``kernel.py``, "The decision points and their option codes")."""
+    """The kernel's code of ``option`` (``layout.py``, "The decision points and their option codes")."""
     kind = decision.kind
     if kind == DP_TILE:
         return TILE_CODE[option]
@@ -613,3 +618,20 @@ def record_row(game: Game) -> dict:
         for t in range(N_TRIBES):
             row.setdefault(f"influence_{p}_{t}", 0)
     return row
+
+
+def kernel_state(game: Game) -> dict:
+    """The position in the kernel's state layout (``layout.STATE``), as the kernel codes it (rows of absent seats
+    and provinces zero): the victory points, influence, hands and discard pile (counts per tribe), the supply and
+    the figures in each province; the lock step of the conformance suite compares it with the kernel's state at
+    every decision point (``tests/conformance/lockstep.py``)."""
+    seats = [*range(game.n)]
+    pad = [0] * N_TRIBES
+
+    def rows(per, total):  # per[i] for i < len(per), zero rows after, flattened
+        return [v for i in range(total) for v in (per[i] if i < len(per) else pad)]
+
+    return {"vp": [game.vp[s] if s < game.n else 0 for s in range(MAX_SEATS)],
+            "inf": rows([game.influence[s] for s in seats], MAX_SEATS),
+            "hand": rows([game.hands[s] for s in seats], MAX_SEATS),
+            "supply": game.supply, "discard": game.discard, "fig": rows(game.figures, MAX_PROVINCES)}

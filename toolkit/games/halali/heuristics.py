@@ -1,18 +1,25 @@
 """Halali's policies in the kernel: ``greedy`` and ``lookahead`` (the same heuristics as ``policies.py``,
-which the reference plays; the two agree game for game) and the protocol's ``evaluate`` and ``determinize``;
-``choose`` in ``kernel.py`` calls them.
+which the reference plays; the two agree game for game), the protocol's ``choose`` that calls them,
+``evaluate`` and ``determinize``.
+
+Over ``layout.py`` and ``mechanics.py`` (the board's geometry, the action codes); ``kernel.py`` imports this
+module.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.games.halali.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
-    HUNTER, NEUTRAL_CLASS, NEXT, P_CAPMASK, P_HUNTER_RESTRICTED, P_POINTS, P_RANGE, STATE_SIZE, S_COLOUR, S_DECK,
-    S_DIR, S_FD_COUNT, S_GUN_OF_ID, S_HOME_OF_ID, S_ID, S_KIND, S_MATCH_OVER, S_M_SEAT, S_PHASE, S_SCORE, S_UP,
-    S_UP_BITS, count, decode, kind, lowest_bit_index, owner, owner_class, rng, step,
+from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index
+from toolkit.core.jit import njit, njit_inline, njit_no_nrt
+from toolkit.games.halali.layout import (
+    HUNTER, NEUTRAL_CLASS, P_CAPMASK, P_HUNTER_RESTRICTED, P_POINTS, P_RANGE, STATE_SIZE, S_COLOUR, S_DECK, S_DIR,
+    S_FD_COUNT, S_GUN_OF_ID, S_HOME_OF_ID, S_ID, S_KIND, S_MATCH_OVER, S_M_SEAT, S_PHASE, S_SCORE, S_UP, S_UP_BITS,
 )
+from toolkit.games.halali.mechanics import NEXT, decode, owner, owner_class, step
+
+SCRATCH_SIZE = 0  # the policies change the state in place and restore it
 
 
 @njit_inline
@@ -149,6 +156,14 @@ def greedy_choice(ip, st, seat, opts, n):
 def lookahead_choice(ip, st, seat, opts, n):
     """lookahead's action code among ``opts[:n]`` (policies.lookahead_choice)."""
     return opts[0] if n == 1 else opts[lookahead_index(ip, st, seat, opts, n)]
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` (policy 1) or ``lookahead`` (2): the index of the chosen option (``random`` is the driver's)."""
+    if policy == 1:
+        return greedy_index(params, st, seat, opts, n)
+    return lookahead_index(params, st, seat, opts, n)
 
 
 @njit_no_nrt

@@ -1,6 +1,9 @@
 """Halali's §7 invariants, checked in the kernel after every action when a run asks (``check=True``):
 :func:`check_step` after each applied option, :func:`check_end` at the end; each returns a violation code
-(0 when every invariant holds).
+(``INV_*`` in ``layout.py``, 0 when every invariant holds).
+
+Over ``layout.py`` and ``mechanics.py`` (the action codes, the board's geometry); ``kernel.py`` imports this
+module.
 """
 
 from __future__ import annotations
@@ -8,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core.jit import njit, njit_no_nrt
-from toolkit.games.halali.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
+from toolkit.games.halali.layout import (
     CENTRE, HUNTER, INV_CAPTURE_LIST, INV_COLOUR, INV_END_ACTIONS, INV_FACE_DOWN, INV_FACE_DOWN_PASSED, INV_FIXED,
     INV_PROGRESS, INV_SCORE, INV_SQUARES, INV_TILES, P_CAPMASK, P_COUNT, P_POINTS, P_PROGRESS_LIMIT, S_CAPTURES,
     S_COLOUR, S_DIR, S_END_LEFT, S_FACE_DOWN, S_GUN_OF_ID, S_HOME_OF_ID, S_ID, S_KIND, S_OVER, S_PHASE, S_RESCUES,
-    S_SCORE, S_SINCE, S_TO_MOVE, S_TURNS, S_UP, TREE, decode, kind, owner, step,
+    S_SCORE, S_SINCE, S_TO_MOVE, S_TURNS, S_UP, TREE,
 )
+from toolkit.games.halali.mechanics import decode, owner, step
 
 
 @njit_no_nrt

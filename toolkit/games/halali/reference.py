@@ -84,6 +84,7 @@ import dataclasses
 from toolkit.core.lead import LeadTracker, leader as top_seat  # the seat with the strictly highest value, or -1
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
+from toolkit.games.halali.layout import END_REASONS, RESULT_CODES, SEAT_FIELDS  # the result's codes and columns
 from toolkit.games.halali.rules import (
     BEAR, BLUE, BROWN, COLOUR_OF_KIND, DIRECTIONS, DUCK, FOX, HUNTER, KINDS, LUMBERJACK, PHEASANT, TREE,
 )
@@ -92,8 +93,6 @@ REVEAL, MOVE = 0, 1
 CENTRE = 24
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # N, E, S, W as (dx, dy)
 ACTION_CAP = 10_000  # H-7, only with progress_limit = 0
-RESULT_CODES = ("win", "draw", "aborted")
-END_REASONS = ("end_phase_complete", "early_end", "aborted")
 
 __all__ = ["BEAR", "FOX", "LUMBERJACK", "HUNTER", "PHEASANT", "DUCK", "TREE", "BLUE", "BROWN"]
 
@@ -568,9 +567,6 @@ def play_game(rules, seed: int, game_index: int, policies=("random", "random"), 
     return new_game(rules, seed, game_index, policies, observer).play()
 
 
-SEAT_FIELDS = ("score", "tiles", "reveals", "passes")
-
-
 def record_row(rules, games: list) -> dict:
     """The outcome record (§6) as one flat row; a match sums its games (module docstring)."""
     first = games[0]
@@ -610,3 +606,21 @@ def record_row(rules, games: list) -> dict:
             gw = -2
         row[f"game{i + 1}_winner"] = gw
     return row
+
+
+def play_reference(rules, seed: int, game_index: int, policies=("random", "random")) -> dict:
+    """One match played and recorded (:func:`play_game`, :func:`record_row`): the row the kernel writes for
+    it (``GameSpec.play_reference``; a match's record needs its rules besides its games)."""
+    return record_row(rules, play_game(rules, seed, game_index, policies))
+
+
+def kernel_state(match: Match) -> dict:
+    """The position of the game being played in the kernel's state layout (``layout.STATE``), as the kernel codes
+    it: each square's tile (kind, face up, gun direction, id; kind -1 and id -1 on an empty square), the seats'
+    colours, the seat to move and the locked tile; the lock step of the conformance suite compares it with the
+    kernel's state at every decision point (``tests/conformance/lockstep.py``)."""
+    st = match.games[-1]
+    tiles = st.grid
+    return {"kind": [t.kind if t else -1 for t in tiles], "up": [int(t.face_up) if t else 0 for t in tiles],
+            "dir": [t.dir if t else -1 for t in tiles], "id": [t.id if t else -1 for t in tiles],
+            "colour": st.colour, "to_move": [st.to_move], "lock": [st.lock]}

@@ -18,8 +18,8 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.core.params import Bool, Choice, ChoiceSet, FrozenMap, Int, Mapping_, RulesBase, When, param
+from toolkit.games.halali.layout import KINDS  # the tile kinds, in the kernel's order (the result columns)
 
-KINDS = ("bear", "fox", "lumberjack", "hunter", "pheasant", "duck", "tree")
 BEAR, FOX, LUMBERJACK, HUNTER, PHEASANT, DUCK, TREE = range(7)
 BLUE, BROWN = 0, 1
 COLOUR_OF_KIND = (BLUE, BLUE, BROWN, BROWN, -1, -1, -2)  # -1 neutral (either player), -2 nobody

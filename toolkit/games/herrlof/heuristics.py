@@ -1,19 +1,25 @@
 """Herrlof's policies in the kernel: ``greedy`` (the same rules of thumb as ``policies.py``, which the
 reference plays) and ``lookahead`` (determinized Monte Carlo over the unseen cards, ``core.lookahead``), with
-the protocol's ``determinize`` and ``evaluate``; ``choose`` in ``kernel.py`` calls them.
+the protocol's ``determinize`` and ``evaluate``; ``choose`` in ``kernel.py`` calls them.  It imports the
+layouts (``layout.py``), the cards and tricks (``tricks.py``), the state machine (``mechanics.py``) and the
+lookahead's bid window (``policies.py``); ``kernel.py`` imports it.
 """
 
 from __future__ import annotations
 
+from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index
 from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.games.herrlof.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
-    BID_WINDOW, COPY_SIZE, DECLINE, DP_BID, DP_GIVE, DP_STEAL, DP_SWAP, DP_TRADE, DP_TRADE_DISCARD, MAX_DECK,
-    MAX_FACES, P_HAND, P_NN, P_NV, P_RANK, P_SUITED, STATE_SIZE, S_BID, S_BID_TURN, S_DEALER, S_DECK, S_DKIND,
-    S_DSEAT, S_HBITS, S_HN, S_KNOWN, S_LEAD, S_NC, S_SCORE, S_SEEN, S_STOCK, S_STOCK_HEAD, S_STOCK_TAIL,
-    S_THREES_OWNER, S_TRICK_N, S_TRUMP, S_VC, S_VOID, S_WON_N, W_BASE, W_CANDS, W_OPTS2, W_POOL, W_REST, W_TOTALS,
-    W_WORLD, YES, apply_decision, hand_add, hand_count, is_trump, kind, lowest_bit_index, make_lookahead,
-    next_decision, rng, round_points, suit_of, trick_winner,
+from toolkit.core.lookahead import make_lookahead
+from toolkit.games.herrlof.layout import (
+    COPY_SIZE, DECLINE, DP_BID, DP_GIVE, DP_STEAL, DP_SWAP, DP_TRADE, DP_TRADE_DISCARD, MAX_DECK, MAX_FACES, P_HAND,
+    P_NN, P_NV, P_RANK, P_SUITED, STATE_SIZE, S_BID, S_BID_TURN, S_DEALER, S_DECK, S_DKIND, S_DSEAT, S_HBITS, S_HN,
+    S_KNOWN, S_LEAD, S_NC, S_SCORE, S_SEEN, S_STOCK, S_STOCK_HEAD, S_STOCK_TAIL, S_THREES_OWNER, S_TRICK_N, S_TRUMP,
+    S_VC, S_VOID, S_WON_N, W_BASE, W_CANDS, W_OPTS2, W_POOL, W_REST, W_TOTALS, W_WORLD, YES,
 )
+from toolkit.games.herrlof.mechanics import apply_decision, next_decision, round_points
+from toolkit.games.herrlof.policies import BID_WINDOW
+from toolkit.games.herrlof.tricks import hand_add, hand_count, is_trump, suit_of, trick_winner
 
 
 @njit_inline

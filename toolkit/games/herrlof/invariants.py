@@ -1,18 +1,21 @@
 """Herrlof's §7 invariants, checked in the kernel when a run asks (``check=True``): :func:`check_step` at each
 round's end (:func:`check_round`), :func:`check_end` at the game's; each returns a violation code (0 when
-every invariant holds).
+every invariant holds).  It imports the layouts (``layout.py``), the cards and tricks (``tricks.py``) and
+R-5's points (``mechanics.py``); ``kernel.py`` imports it.
 """
 
 from __future__ import annotations
 
 from toolkit.core.jit import njit, njit_inline, njit_no_nrt
-from toolkit.games.herrlof.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
+from toolkit.games.herrlof.layout import (
     DP_CARD, INV_BOUNDS, INV_CARDS, INV_FOLLOW, INV_HAND_SIZES, INV_ROUNDS, INV_ROUND_POINTS, INV_SCORES, INV_STOCK,
-    INV_TRICKS, INV_TRUMP, MAX_FACES, MAX_TRICKS, PH_FOLLOW, PH_LEAD, PH_ROUND_END, P_DECK, P_HAND, P_MAX_ROUNDS,
-    P_NN, P_NV, P_POINTS_HI, P_POINTS_LO, P_SCORES_MONOTONE, P_SUITED, S_BID, S_COUNTS, S_DESTROYED,
-    S_DESTROYED_AT_START, S_DISC, S_DKIND, S_DSEAT, S_HN, S_IND, S_LEAD, S_PHASE, S_ROUND, S_STOCK, S_STOCK_HEAD,
-    S_STOCK_LAST, S_STOCK_TAIL, S_TRICKS_PLAYED, S_TRUMP, S_WON, S_WON_N, hand_count, legal_mask, round_points,
+    INV_TRICKS, INV_TRUMP, MAX_FACES, MAX_TRICKS, PH_FOLLOW, PH_LEAD, PH_ROUND_END, P_DECK, P_HAND, P_MAX_ROUNDS, P_NN,
+    P_NV, P_POINTS_HI, P_POINTS_LO, P_SCORES_MONOTONE, P_SUITED, S_BID, S_COUNTS, S_DESTROYED, S_DESTROYED_AT_START,
+    S_DISC, S_DKIND, S_DSEAT, S_HN, S_IND, S_LEAD, S_PHASE, S_ROUND, S_STOCK, S_STOCK_HEAD, S_STOCK_LAST, S_STOCK_TAIL,
+    S_TRICKS_PLAYED, S_TRUMP, S_WON, S_WON_N,
 )
+from toolkit.games.herrlof.mechanics import round_points
+from toolkit.games.herrlof.tricks import hand_count, legal_mask
 
 
 @njit_inline

@@ -12,6 +12,8 @@ them round after round (dealing, scoring, the lead measure, the round log)
 and is the game's side of the decision-point protocol
 (``docs/architecture.md``, "The reference side": :func:`new_game`,
 :func:`option_code`); :func:`play_game` is a loop over it.
+Of the kernel's modules it imports only ``layout.py``: the decision points'
+codes and the record's per-seat fields.
 
 Cards (§2.2).  A card is an int *face*: suited faces ``suit * max_rank +
 rank - 1`` in (suit, rank) order, then the Valknut face ``V`` and the
@@ -80,9 +82,11 @@ import dataclasses
 from toolkit.core.lead import LeadTracker, leader as top_seat  # the seat with the strictly highest value, or -1
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
+# the decision points' kind codes (§5) and the record's per-seat fields, shared with the kernel
+from toolkit.games.herrlof.layout import (
+    DP_BID, DP_CARD, DP_GIVE, DP_STEAL, DP_SWAP, DP_TRADE, DP_TRADE_DISCARD, SEAT_FIELDS,
+)
 
-# Decision points (§5): kind codes shared with the kernel
-DP_BID, DP_CARD, DP_TRADE, DP_TRADE_DISCARD, DP_STEAL, DP_SWAP, DP_GIVE = 1, 2, 3, 4, 5, 6, 7
 DP_NAMES = {DP_BID: "bid", DP_CARD: "card", DP_TRADE: "trade", DP_TRADE_DISCARD: "trade_discard",
             DP_STEAL: "steal", DP_SWAP: "swap", DP_GIVE: "give"}
 YES, DECLINE = "yes", "decline"  # the two options of DP-3 (trade), DP-5 (steal), DP-6 (swap)
@@ -852,9 +856,6 @@ def round_log_row(st: State, seat: int, hand: list, trump: int, tallies_before: 
     return row
 
 
-SEAT_FIELDS = ("score", "exact_bids", "tricks_won", "steals", "trades", "swaps")
-
-
 def record_row(record: Record) -> dict:
     """The record as one flat row (the kernel's COLUMNS)."""
     row = {"winner": record.winner, "win_0": int(record.winner == 0), "win_1": int(record.winner == 1),
@@ -870,3 +871,19 @@ def record_row(record: Record) -> dict:
     for seat in (0, 1):
         row[f"plies_{seat}"] = record.seat_plies[seat]
     return row
+
+
+def kernel_state(game: Game) -> dict:
+    """The position in the kernel's state layout (``layout.STATE``), as the kernel codes it: each hand (its suited
+    faces as bits, its Valknuts, Hagalaz and size), the indicator and trump, the won and buried piles' sizes, the
+    bids (-1: not yet), scores and exact bids, the dealer, the leader, the round and its tricks played; the lock
+    step of the conformance suite compares it with the kernel's state at every decision point
+    (``tests/conformance/lockstep.py``)."""
+    st = game.state
+    cards = st.cards
+    return {"hbits": [sum(1 << f for f in hand if f < cards.suited) for hand in st.hands],
+            "vc": [hand.count(cards.V) for hand in st.hands], "nc": [hand.count(cards.N) for hand in st.hands],
+            "hn": [len(hand) for hand in st.hands], "ind": [st.indicator], "trump": [st.trump],
+            "won_n": [len(pile) for pile in st.won], "buried_n": [len(pile) for pile in st.buried],
+            "bid": [-1 if bid is None else bid for bid in st.bids], "score": st.scores, "exact": st.exact_bids,
+            "dealer": [st.dealer], "leader": [st.leader], "round": [st.round_no], "tricks_played": [st.tricks_played]}

@@ -3,8 +3,9 @@ written between the protocol's steps (``herrlof.round_log`` makes the DataFrame)
 
 :func:`play_logged` plays them on ``play_logged_loop``, the loop over ``play_logged_game``: a template that
 ``core.driver.logged_variants`` compiles in a plain copy and one that can search (and the whole one, with
-the lookahead), over the kernel's protocol functions.  This module reads the kernel's layouts and its wired ``play_game``, so the kernel cannot import
-it: the package does (``herrlof/__init__.py``).
+the lookahead), over the protocol's functions.  This module sits above the kernel: it imports the layouts
+(``layout.py``), the rule functions (``mechanics.py``), the hand strength (``heuristics.py``) and the kernel's
+wired ``play_game``, so the kernel cannot import it: the package does (``herrlof/__init__.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from toolkit.core.bits import popcount
 from toolkit.core.driver import logged_variants
 from toolkit.core.jit import njit_inline, njit_no_nrt
 from toolkit.games.herrlof.heuristics import hand_strength
-from toolkit.games.herrlof.kernel import (  # the layouts, the protocol and the wired play_game
+from toolkit.games.herrlof.kernel import WORK_SIZE, play_game  # the wired game
+from toolkit.games.herrlof.layout import (
     MAX_OPTIONS, N_COLUMNS, PH_ROUND_END, P_RANK_MASK, P_SUIT_MASK, RS_SIZE, SCRATCH_SIZE, STATE_SIZE, S_BID, S_DEALER,
-    S_HBITS, S_NC, S_PHASE, S_ROUND, S_STEALS, S_SWAPS, S_TRADES, S_TRUMP, S_VC, S_WON_N, WORK_SIZE, advance, apply,
-    play_game, record, round_points, start,
+    S_HBITS, S_NC, S_PHASE, S_ROUND, S_STEALS, S_SWAPS, S_TRADES, S_TRUMP, S_VC, S_WON_N,
 )
+from toolkit.games.herrlof.mechanics import advance, apply, record, round_points, start
 from toolkit.games.herrlof.reference import ROUND_LOG_FIELDS
 
 # the log's columns (reference.round_log_row)

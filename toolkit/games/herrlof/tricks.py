@@ -1,11 +1,12 @@
-"""Herrlof's tricks in Numba: a trick (R-3) and the effects after it (R-4); part of the state machine of
-``kernel.py``.
+"""Herrlof's cards and tricks in Numba: the cards and hands, a trick (R-3) and the effects after it (R-4);
+the first part of the state machine of ``mechanics.py``.
 
-Which faces a seat may play (R-3.1, R-3.2; a follower who does not follow when it would have to is known
-void), who wins a trick or whether it is destroyed (R-3.3, the trump change of R-3.3.1), and the effects
-that ``kernel.to_decision`` and ``kernel.apply_decision`` step through after it: the 3s' trade (R-4.1), the
-1's steal, the 6's swap and the next leader (R-4.4).  This module reads the kernel's layouts and its cards
-and hands; ``kernel.py`` imports it at its end.
+A hand is a bit set of its suited faces plus counts of Valknut and Hagalaz cards (``layout.py``).  Which
+faces a seat may play (R-3.1, R-3.2; a follower who does not follow when it would have to is known void),
+who wins a trick or whether it is destroyed (R-3.3, the trump change of R-3.3.1), and the effects that
+``mechanics.to_decision`` and ``mechanics.apply_decision`` step through after it: the 3s' trade (R-4.1),
+the 1's steal, the 6's swap and the next leader (R-4.4).  This module imports only ``layout.py`` (and
+``toolkit.core``); ``mechanics.py`` imports it.
 """
 
 from __future__ import annotations
@@ -13,15 +14,103 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.core import rng
+from toolkit.core.bits import lowest_bit_index, popcount
 from toolkit.core.jit import njit_inline
-from toolkit.games.herrlof.kernel import (  # the layouts, cards and hands (kernel.py imports this module at its end)
+from toolkit.games.herrlof.layout import (
     DESTROYED, MAX_FACES, MAX_TRICKS, OFF, PH_GIVE, PH_THREE, PH_THREE_DISCARD, P_DESTROYED_LEADER, P_DH_SECOND,
     P_DV_CHANGE, P_E3, P_E9, P_RANK, P_SPECIALS_PLAYABLE, P_SUITED, P_SUIT_MASK, P_THREE_WON, P_TRUMP_ANY,
-    P_V_OVERRIDES, S_DESTROYED, S_DISC, S_DISC_N, S_FOLLOW, S_HBITS, S_HN, S_IND, S_KNOWN, S_LEAD, S_LEADER, S_PHASE,
-    S_SEEN, S_STEALS, S_STOCK, S_STOCK_HEAD, S_STOCK_TAIL, S_SWAPS, S_TAKEN, S_THREES_OWNER, S_THREE_N, S_THREE_Q,
-    S_TRADES, S_TRICKS_PLAYED, S_TRICK_LEADER, S_TRICK_N, S_TRICK_WINNER, S_TRUMP, S_TRUMP_CHANGES, S_TURNS, S_VOID,
-    S_WIN_FACE, S_WON, S_WON_N, hand_add, hand_card_at, hand_mask, hand_remove, is_trump, rank_of, suit_of,
+    P_V_OVERRIDES, S_DESTROYED, S_DISC, S_DISC_N, S_FOLLOW, S_HBITS, S_HN, S_IND, S_KNOWN, S_LEAD, S_LEADER, S_NC,
+    S_PHASE, S_SEEN, S_STEALS, S_STOCK, S_STOCK_HEAD, S_STOCK_TAIL, S_SWAPS, S_TAKEN, S_THREES_OWNER, S_THREE_N,
+    S_THREE_Q, S_TRADES, S_TRICKS_PLAYED, S_TRICK_LEADER, S_TRICK_N, S_TRICK_WINNER, S_TRUMP, S_TRUMP_CHANGES,
+    S_TURNS, S_VC, S_VOID, S_WIN_FACE, S_WON, S_WON_N,
 )
+
+
+# ------------------------------------------------------------------------ cards and hands
+
+
+@njit_inline
+def suit_of(ip, f):
+    return f // ip[P_RANK] if f < ip[P_SUITED] else -1
+
+
+@njit_inline
+def rank_of(ip, f):
+    return f % ip[P_RANK] + 1 if f < ip[P_SUITED] else 0
+
+
+@njit_inline
+def hand_mask(ip, st, seat):
+    """The distinct faces of a hand as bits (V bit = suited, N bit = suited + 1)."""
+    v = ip[P_SUITED]
+    m = st[S_HBITS + seat]
+    if st[S_VC + seat] > 0:
+        m |= np.int64(1) << v
+    if st[S_NC + seat] > 0:
+        m |= np.int64(1) << (v + 1)
+    return m
+
+
+@njit_inline
+def hand_count(ip, st, seat, f):
+    v = ip[P_SUITED]
+    if f < v:
+        return (st[S_HBITS + seat] >> f) & 1
+    return st[S_VC + seat] if f == v else st[S_NC + seat]
+
+
+@njit_inline
+def hand_add(ip, st, seat, f):
+    v = ip[P_SUITED]
+    if f < v:
+        st[S_HBITS + seat] |= np.int64(1) << f
+    elif f == v:
+        st[S_VC + seat] += 1
+    else:
+        st[S_NC + seat] += 1
+    st[S_HN + seat] += 1
+
+
+@njit_inline
+def hand_remove(ip, st, seat, f):
+    v = ip[P_SUITED]
+    if f < v:
+        st[S_HBITS + seat] &= ~(np.int64(1) << f)
+    elif f == v:
+        st[S_VC + seat] -= 1
+    else:
+        st[S_NC + seat] -= 1
+    st[S_HN + seat] -= 1
+
+
+@njit_inline
+def hand_card_at(ip, st, seat, i):
+    """The i-th physical card of the sorted hand."""
+    bits = st[S_HBITS + seat]
+    ns = popcount(bits)
+    if i < ns:
+        for _ in range(i):
+            bits &= bits - 1
+        return lowest_bit_index(bits)
+    if i - ns < st[S_VC + seat]:
+        return ip[P_SUITED]
+    return ip[P_SUITED] + 1
+
+
+@njit_inline
+def mask_to_options(mask, opts):
+    n = 0
+    while mask != 0:
+        opts[n] = lowest_bit_index(mask)
+        n += 1
+        mask &= mask - 1
+    return n
+
+
+@njit_inline
+def is_trump(ip, st, f):
+    t = st[S_TRUMP]
+    return t >= 0 and f < ip[P_SUITED] and f // ip[P_RANK] == t
 
 
 # ------------------------------------------------------------------------ R-3 tricks

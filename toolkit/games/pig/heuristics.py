@@ -1,6 +1,9 @@
 """Pig's players in the kernel (``policies.py`` in plain Python, decision for decision): ``greedy``, the
 ``lookahead`` (``toolkit.core.lookahead`` over :func:`determinize` and :func:`turn_value`), and the protocol's
 ``evaluate`` (the tree search's cut-off) and ``determinize`` (nothing is hidden: a copy).
+
+Over ``layout.py`` and ``mechanics.py`` (the lookahead plays the rules), and ``policies.py``'s constants;
+``kernel.py`` imports this module.
 """
 
 from __future__ import annotations
@@ -8,10 +11,10 @@ from __future__ import annotations
 from toolkit.core.jit import njit, njit_no_nrt
 from toolkit.core.layout import Layout
 from toolkit.core.lookahead import make_lookahead
-from toolkit.games.pig.kernel import (  # the layout and mechanics (kernel.py imports this module at its end)
+from toolkit.games.pig.layout import (
     HOLD, MAX_OPTIONS, P_TARGET, ROLL, SAMPLES_SHIFT, STATE_SIZE, S_ROLLING, S_SCORE, S_SEAT, S_TOTAL, S_WINNER,
-    apply, roll_once,
 )
+from toolkit.games.pig.mechanics import apply, roll_once
 from toolkit.games.pig.policies import HOLD_AT, WIN_VALUE
 
 # the policies' scratch: the lookahead's position, its copy, each candidate's total, the candidates

@@ -1,12 +1,14 @@
 """Pig's §7 invariants, checked in the kernel after every option when a run asks (``check=True``):
 :func:`check_step` after each applied option, :func:`check_end` at the end; each returns the number of
 the invariant broken, 0 when all hold.
+
+Over ``layout.py`` only; ``kernel.py`` imports this module.
 """
 
 from __future__ import annotations
 
 from toolkit.core.jit import njit
-from toolkit.games.pig.kernel import (  # the layout (kernel.py imports this module at its end)
+from toolkit.games.pig.layout import (
     HOLD, P_BONUS, P_TARGET, S_BAD_ROLL, S_HELD, S_PLIES, S_ROLLING, S_SCORE, S_SEAT, S_START, S_TOTAL, S_TURNS,
     S_WINNER, T_BUSTS, T_HOLDS, T_ROLLS,
 )

@@ -29,9 +29,9 @@ from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
 from toolkit.core.protocol import play_out
 from toolkit.core.rng import CHANCE, Stream
+from toolkit.games.pig.layout import SEAT_FIELDS  # the §6 counts per seat, the kernel's columns
 
 ROLL, HOLD = "roll", "hold"  # DP-1's options in canonical order (§5); their kernel codes are 0 and 1
-SEAT_FIELDS = ("rolls", "busts", "holds")  # the §6 counts per seat
 
 
 @dataclasses.dataclass
@@ -156,3 +156,17 @@ def record_row(game: Game) -> dict:
         for seat in (0, 1):
             row[f"{field}_{seat}"] = game.counts[field][seat]
     return row
+
+
+def kernel_state(game: Game) -> dict:
+    """The position in the kernel's state layout (``layout.STATE``), each field as the kernel codes it: the lock
+    step of the conformance suite compares it with the kernel's state at every decision point
+    (``tests/conformance/lockstep.py``).  ``held`` is the banked score less the second seat's head start (what
+    §7.3 checks); ``bad_roll`` is the kernel's own (§7.5, defensive)."""
+    bonus = game.rules.second_player_bonus
+    lead = game.lead
+    return {"score": game.score, "turn_total": [game.turn_total], "seat": [game.seat],
+            "rolling": [int(game.rolling)], "winner": [game.winner], "turns": [game.turns], "plies": [game.plies],
+            "start": [game.start_seat], "tally": [game.counts[field][s] for field in SEAT_FIELDS for s in (0, 1)],
+            "lead": [lead.last, lead.changes, lead.current, lead.run_start],
+            "held": [game.score[s] - (bonus if s != game.start_seat else 0) for s in (0, 1)]}

@@ -1,19 +1,26 @@
 """Valhalla's policies in the kernel: ``greedy`` (rules of thumb), ``lookahead`` (expectimax over the
-opponent's next throw) and the protocol's ``evaluate`` and ``determinize``; ``choose`` in ``kernel.py``
-calls them.  The same heuristics in plain Python are ``policies.py``; the kernel and the reference agree
-game for game (``tests/conformance/test_equality.py``).
+opponent's next throw), the protocol's ``choose`` that calls them, ``evaluate`` and ``determinize``.  The
+same heuristics in plain Python are ``policies.py``; the kernel and the reference agree game for game
+(``tests/conformance/test_equality.py``).
+
+Over ``layout.py`` and ``mechanics.py`` (the moves the policies weigh), and ``policies.py``'s weights;
+``kernel.py`` imports this module.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from toolkit.core.bits import lowest_bit_index
 from toolkit.core.jit import njit, njit_inline
-from toolkit.games.valhalla.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
-    ATTACK, BOARD, EXPOSED, HOME_N, OFF, OFF_PROGRESS, OFF_SQ, P_DOCK, P_ROCK, P_SAFE_MASK, P_SHIPS, P_VALUE_MASK,
-    REP, REPAIR_PENALTY, STATE_SIZE, VALHALLA, VAL_N, WIN_VALUE, apply_move, legal_moves, lowest_bit_index,
-    protected_mask,
+from toolkit.games.valhalla.layout import (
+    ATTACK, BOARD, HOME_N, OFF, OFF_SQ, PH_EXTRA, P_DOCK, P_ROCK, P_SAFE_MASK, P_SHIPS, P_VALUE_MASK, REP,
+    STATE_SIZE, S_PHASE, VALHALLA, VAL_N,
 )
+from toolkit.games.valhalla.mechanics import apply_move, legal_moves, move_of, protected_mask
+from toolkit.games.valhalla.policies import EXPOSED, OFF_PROGRESS, REPAIR_PENALTY, WIN_VALUE
+
+SCRATCH_SIZE = 2 * 24 + 2 * BOARD  # choose's: two move lists (3 x 8) and two boards
 
 
 @njit
@@ -143,6 +150,25 @@ def lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, scratch):
                 value = v
         total += gprob[g] * value
     return total >= now
+
+
+@njit
+def choose(params, policy, st, rs, seat, opts, n, scratch):
+    """``greedy`` (policy 1) or ``lookahead`` (2): the index of the chosen option (``random`` is the driver's)."""
+    ip, gprob, gvalue, gnat = params[0], params[4], params[5], params[6]
+    mo = scratch[:24].reshape((3, 8))
+    mo2 = scratch[24:48].reshape((3, 8))
+    after = scratch[48:48 + BOARD]
+    other = scratch[48 + BOARD:48 + 2 * BOARD]
+    if st[S_PHASE] == PH_EXTRA:  # DP-2: greedy always throws again
+        if policy == 1 or lookahead_extra(ip, st, seat, gprob, gvalue, gnat, mo2, other):
+            return 0
+        return 1
+    for i in range(n):
+        mo[0, i], mo[1, i], mo[2, i] = move_of(ip, st, seat, opts[i])
+    if policy == 1:
+        return greedy_choice(ip, st, seat, mo, n, after)
+    return lookahead_choice(ip, st, seat, mo, n, gprob, gvalue, gnat, mo2, after, other)
 
 
 @njit

@@ -1,16 +1,21 @@
 """Valhalla's §7 invariants, checked in the kernel after every move when a run asks (``check=True``):
 :func:`check_step` after each applied option, :func:`check_end` at the end; each returns a violation code
-(``INV_*`` in ``kernel.py``, 0 when every invariant holds).
+(``INV_*`` in ``layout.py``, 0 when every invariant holds).
+
+Over ``layout.py`` and ``mechanics.py`` (the move an option makes, the gate); ``kernel.py`` imports this
+module.
 """
 
 from __future__ import annotations
 
+from toolkit.core.bits import popcount
 from toolkit.core.jit import njit
-from toolkit.games.valhalla.kernel import (  # the layouts and mechanics (kernel.py imports this module at its end)
+from toolkit.games.valhalla.layout import (
     HOME_N, INV_GATE, INV_HOME_INCREASED, INV_OCCUPANCY, INV_OFF_DECREASED, INV_OK, INV_REPAIRING, INV_ROCK,
     INV_SHIPS, INV_THROWS, OFF, OFF_SQ, PH_MOVE, P_DOCK, P_HOME_MONOTONE, P_ROCK, P_SHIPS, REP, S_BAD_THROW,
-    S_MOVES_MADE, S_PHASE, S_SEAT, TRACK_MASK, T_FORFEITS, T_THROWS, VAL_N, gate_bit, move_of, popcount,
+    S_MOVES_MADE, S_PHASE, S_SEAT, TRACK_MASK, T_FORFEITS, T_THROWS, VAL_N,
 )
+from toolkit.games.valhalla.mechanics import gate_bit, move_of
 
 
 @njit

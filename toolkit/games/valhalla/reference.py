@@ -74,6 +74,7 @@ from typing import Callable
 from toolkit.core.lead import LeadTracker
 from toolkit.core.policy import players as core_players
 from toolkit.core.rng import CHANCE, Stream
+from toolkit.games.valhalla.layout import SEAT_FIELDS  # the §6 counts per seat, the kernel's columns
 
 # §2.5 positions off the track
 HOME = 0
@@ -397,9 +398,6 @@ def _rock(rules, state, seat, ship):
 # ---------------------------------------------------------------------- the game (V-3, V-4, V-8)
 
 
-SEAT_FIELDS = ("throws", "captures", "rock_hits", "dock_releases", "extra_throws", "backward_moves", "forfeits")
-
-
 @dataclasses.dataclass
 class Record:
     """The §6 outcome record."""
@@ -689,3 +687,15 @@ def record_row(record: Record) -> dict:
         row[f"{name}_0"] = values[0]
         row[f"{name}_1"] = values[1]
     return row
+
+
+def kernel_state(game: Game) -> dict:
+    """The position in the kernel's state layout (``layout.STATE``), as the kernel codes it: the board (a
+    bitboard of squares 1..35 per seat, the ships at home, in Valhalla and borne off, the seat repairing) and the
+    seat whose turn it is; the lock step of the conformance suite compares it with the kernel's state at every
+    decision point (``tests/conformance/lockstep.py``)."""
+    pos, repairing = game.state.pos, game.state.repairing
+    return {"ships": [sum(1 << q for q in pos[s] if HOME < q < VALHALLA) for s in (0, 1)],
+            "home": [pos[s].count(HOME) for s in (0, 1)], "valhalla": [pos[s].count(VALHALLA) for s in (0, 1)],
+            "off": [pos[s].count(OFF) for s in (0, 1)],
+            "repairing": [next((s for s in (0, 1) if any(repairing[s])), -1)], "seat": [game.seat]}

@@ -1,10 +1,10 @@
-"""Walhalla's set-up (W-2) and its action deck (W-5.6), in Numba: part of the state machine of ``kernel.py``.
+"""Walhalla's set-up (W-2) and its action deck (W-5.6), in Numba: part of the state machine of ``mechanics.py``.
 
 Everything chance lays out before the first turn -- the peninsulas' lengths, the tiles and their sides, the
 tips, the Vikings, the action cards dealt, the dragons and the start player -- drawn from stream 0 in the
 reference's order, and the draw of an action card, which rebuilds an empty deck from the discard pile.
-This module reads the kernel's layouts (``kernel.STATE``, the rule vector ``P_*``); ``kernel.py`` imports
-it at its end.
+The first rule module over ``layout.py`` (layout <- deal <- turn <- raid_end <- mechanics): it reads the
+layouts (``STATE``, the rule vector ``P_*``) and imports nothing else of the game.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from toolkit.core import rng
 from toolkit.core.cards import deck_from_counts, draw_into
 from toolkit.core.jit import njit_no_nrt
-from toolkit.games.walhalla.kernel import (
+from toolkit.games.walhalla.layout import (
     MAX_FIELDS, N_CARDS, N_DRAGONS, N_TILES, P_DECK, P_DRAW18, P_FROM_MIDGARD, P_INITIAL_CARDS, P_LENGTHS, P_PLAYERS,
     P_START_MIDGARD, P_START_RANDOM, P_TILE_TYPE, P_TILE_VALUE, P_VIKINGS, S_ASGARD, S_DECK, S_DECK_HEAD, S_DECK_N,
     S_DISCARD, S_DRAGONS, S_DRAGON_HEAD, S_FIRST, S_FTYPE, S_FVALUE, S_HAND, S_INNER, S_LEN, S_MIDGARD, S_OCC, S_OUTER,

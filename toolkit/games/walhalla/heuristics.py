@@ -7,10 +7,11 @@ DP-3 is :func:`lookahead_fjord`, whose rollouts play the rest of the raid in the
 (``rollout`` set: the protocol's steps stop after the raid's scoring) with :func:`greedy_option` at
 every decision point.  A lookahead's sample count travels in its policy id (``kernel.policy_ids``).
 
-The rollouts call ``kernel.advance_called`` and ``kernel.apply_called``, made in ``kernel.py`` before it
-imports this module (``core.driver.make_calls``); ``pimc`` (``core.lookahead.make_lookahead``) is filed
-beside this module for Numba's cache.  This module reads the kernel's layouts (``kernel.STATE``, the
-policies' scratch ``kernel.SCRATCH``); ``kernel.py`` imports it at its end.
+The rollouts call ``mechanics.advance_called`` and ``mechanics.apply_called`` (``core.driver.make_calls``,
+filed beside ``mechanics.py``; the kernel's wiring keeps the same pair); ``pimc``
+(``core.lookahead.make_lookahead``) is filed beside this module for Numba's cache.  Over ``layout.py`` (the
+state ``STATE``, the policies' scratch ``SCRATCH``) and the rules of ``mechanics.py``, ``turn.py`` and
+``raid_end.py`` (layout <- mechanics <- heuristics <- kernel).
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ import numpy as np
 from toolkit.core import rng
 from toolkit.core.jit import njit_no_nrt
 from toolkit.core.lookahead import deal_unseen, make_lookahead
-from toolkit.games.walhalla.kernel import (
-    AXE, CULT, DP_1, DP_2, DP_3, DP_4, DP_5, DP_6, DP_7, DP_8, FOREST, HORN, MAX_DECK, MAX_FIELDS, MAX_SEATS, N_CARDS,
-    N_DRAGONS, N_STREAMS, PLUNDER, P_CULT_CARDS, P_DECK, P_ELIGIBLE_MIN, P_FIELD_VP, P_FOREST_VP, P_HORN, P_PLAYERS,
-    P_RAIDS, P_VILLAGE_BONUS, STATE_SIZE, STAY, S_ABOARD, S_ACTIVE, S_BASE, S_CAND, S_CHECK, S_COLOUR, S_CSEAT, S_DECK,
-    S_DECK_HEAD, S_DECK_N, S_DISCARD, S_DRAGONS, S_DRAGON_HEAD, S_FIELD, S_FTYPE, S_FVALUE, S_HAND, S_INNER, S_J,
-    S_LAST, S_LEGAL, S_MIDGARD, S_MOORED, S_N, S_N_CAND, S_OCC, S_OUTER, S_PHASE, S_RAID, S_ROLLOUT, S_VP, VEC_BITS,
-    VILLAGE, WCARD, WHEAT, W_BASE, W_CANDS, W_DRAG, W_G, W_NET, W_POOL, W_TOTALS, W_WORLD, advance_called,
-    apply_called, field_count)
+from toolkit.games.walhalla.layout import (
+    AXE, CULT, DP_1, DP_2, DP_3, DP_4, DP_5, DP_6, DP_7, DP_8, FOREST, HORN, MAX_DECK, MAX_FIELDS, MAX_SEATS,
+    N_CARDS, N_DRAGONS, N_STREAMS, PLUNDER, P_CULT_CARDS, P_DECK, P_FIELD_VP, P_FOREST_VP, P_HORN, P_PLAYERS,
+    P_RAIDS, STATE_SIZE, STAY, S_ABOARD, S_ACTIVE, S_BASE, S_CAND, S_CHECK, S_COLOUR, S_CSEAT, S_DECK, S_DECK_HEAD,
+    S_DECK_N, S_DISCARD, S_DRAGONS, S_DRAGON_HEAD, S_FIELD, S_FTYPE, S_HAND, S_INNER, S_J, S_LAST, S_LEGAL,
+    S_MIDGARD, S_MOORED, S_N, S_N_CAND, S_OCC, S_OUTER, S_PHASE, S_RAID, S_ROLLOUT, S_VP, VEC_BITS, WCARD, W_BASE,
+    W_CANDS, W_DRAG, W_G, W_NET, W_POOL, W_TOTALS, W_WORLD, field_count)
+from toolkit.games.walhalla.mechanics import advance_called, apply_called
 from toolkit.games.walhalla.raid_end import majority_gain, tally_peninsula
 from toolkit.games.walhalla.turn import boardable, legal_mask
 

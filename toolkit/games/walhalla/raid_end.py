@@ -1,12 +1,12 @@
-"""Walhalla's end of a raid (W-7 .. W-11), in Numba: part of the state machine of ``kernel.py``.
+"""Walhalla's end of a raid (W-7 .. W-11), in Numba: part of the state machine of ``mechanics.py``.
 
 The raid's end (W-7.1); the card phase's and the sale's options (DP-8, DP-9); the cards revealed
 (W-7.2); the peninsula scoring and the final scoring with their majorities (W-8, W-9); the preparation
 and reinforcement (W-10); the heroes leaving Walhalla (W-11).  The checks of §7.6-7.8 that run inside
-the preparation stay beside the steps they check and record through ``kernel.violation``.  This module
-reads the kernel's layouts; ``kernel.py`` imports it at its end.
+the preparation stay beside the steps they check and record through ``layout.violation``.  Over
+``layout.py`` only (layout <- deal <- turn <- raid_end <- mechanics).
 
-DP-8's and DP-9's options are count vectors of cards, their codes in ``kernel.py``'s docstring
+DP-8's and DP-9's options are count vectors of cards, their codes in ``layout.py``'s docstring
 ("Decision points and option codes").  :func:`vector_options` lists at most ``MAX_OPTIONS`` (4096): with
 more (only for hands of dozens of cards; a vector count is a product of hand sizes and reaches millions
 under extreme ``action_deck`` values) it lists the first ``MAX_OPTIONS - 3`` and then those of greedy's
@@ -19,7 +19,7 @@ from __future__ import annotations
 from toolkit.core import rng
 from toolkit.core.cards import split_evenly
 from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.games.walhalla.kernel import (
+from toolkit.games.walhalla.layout import (
     DP_8, HORN, INV_CLEANUP, INV_HEROES, INV_REINFORCEMENT, MAX_FIELDS, MAX_OPTIONS, MAX_SEATS, N_CARDS, N_DRAGONS,
     PLUNDER, P_ELIGIBLE_MIN, P_FIELD_VP, P_HORN, P_PLAYERS, P_PLUNDER, P_REINFORCE, P_ROUND_UP, P_VILLAGE_BONUS,
     P_WALHALLA_VP, P_WCARD_BONUS, S_ASGARD, S_CHECK, S_DISCARD, S_DRAGONS, S_DRAGON_HEAD, S_FTYPE, S_FVALUE, S_HAND,

@@ -108,6 +108,7 @@ from toolkit.core.rng import CHANCE, Stream
 from toolkit.games.walhalla.data import (
     AXE, CARD_TYPES, CULT, FOREST, HORN, PLUNDER, SHIELD, VILLAGE, WALHALLA_CARD, WHEAT,
 )
+from toolkit.games.walhalla.layout import MAX_FIELDS, MAX_SEATS, N_CARDS, VP_SOURCES
 from toolkit.games.walhalla.rules import DRAW_18, DRAW_18_COMBINATIONS
 
 N_CARD_TYPES = len(CARD_TYPES)
@@ -117,7 +118,6 @@ BOARD, DECLINE = "board", "decline"
 PLAY_AXE, PLAY_SHIELD = "play_axe", "play_shield"
 DEFENDER_WINS, ATTACKER_WINS = "defender_wins", "attacker_wins"
 STAY = "stay"
-VP_SOURCES = ("peninsula", "wheat", "forest", "fields", "walhalla", "plunder")
 
 
 @dataclasses.dataclass
@@ -768,7 +768,7 @@ OUTCOME_CODES = {BOARD: 0, PLAY_AXE: 0, PLAY_SHIELD: 0, DEFENDER_WINS: 0, DECLIN
 
 
 def option_code(decision: Decision, option) -> int:
-    """The kernel's code of ``option`` (``kernel.py``, "Decision points and option codes"): DP-1 the
+    """The kernel's code of ``option`` (``layout.py``, "Decision points and option codes"): DP-1 the
     bitmask of dragon seats, DP-2/5/6/7 0 (board, play, defender wins) or 1 (decline, attacker wins),
     DP-3 the fjord, DP-4 the peninsula or 3 to stay, DP-8/9 the count vector, entry c in bits 8c.."""
     kind = decision.kind
@@ -818,3 +818,22 @@ def record_row(game: Game) -> dict:
         for p in range(most_seats):  # every column of an absent seat is 0
             row.setdefault(f"{field}_{p}", 0)
     return row
+
+
+def kernel_state(stepped: SteppedGame) -> dict:
+    """The position in the kernel's state layout (``layout.STATE``), as the kernel codes it (absent seats zero,
+    fields past a peninsula's end -1): the victory points, the Vikings in Midgard, Asgard and Walhalla, the hands
+    and the discard pile (counts per card type), the dragons moored per fjord, the seats of the dragon sailing
+    (a colour or -1) and the fields' occupants; the lock
+    step of the conformance suite compares it with the kernel's state at every decision point
+    (``tests/conformance/lockstep.py``)."""
+    game = stepped.game
+
+    def seats(values):
+        return [values[p] if p < game.n else 0 for p in range(MAX_SEATS)]
+
+    return {"vp": seats(game.vp), "midgard": seats(game.midgard), "asgard": seats(game.asgard),
+            "walhalla": seats(game.walhalla),
+            "hand": [c for p in range(MAX_SEATS) for c in (game.hands[p] if p < game.n else [0] * N_CARDS)],
+            "discard": game.discard, "moored": game.moored, "aboard": game.aboard,
+            "occ": [row[j] if j < len(row) else -1 for row in game.occupant for j in range(MAX_FIELDS)]}

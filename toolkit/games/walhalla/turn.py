@@ -1,16 +1,16 @@
-"""Walhalla's turn (W-4 .. W-6), in Numba: part of the state machine of ``kernel.py``.
+"""Walhalla's turn (W-4 .. W-6), in Numba: part of the state machine of ``mechanics.py``.
 
-The rules of a turn that ``kernel.advance`` and ``kernel.apply`` step through: which seat sets the
+The rules of a turn that ``mechanics.advance`` and ``mechanics.apply`` step through: which seat sets the
 active player may board (DP-1), the legal fjords (DP-3, W-4.4), a Viking taking a field with its
 immediate effect (W-5.4), a combat's outcome (W-6.3-6.5) and the next Viking's turn to disembark
-(W-4.5).  The check of §7.2 at a landing stays beside it and records through ``kernel.violation``.  This
-module reads the kernel's layouts; ``kernel.py`` imports it at its end.
+(W-4.5).  The check of §7.2 at a landing stays beside it and records through ``layout.violation``.  Over
+``layout.py`` and ``deal.py`` (layout <- deal <- turn <- raid_end <- mechanics).
 """
 
 from __future__ import annotations
 
 from toolkit.core.jit import njit_inline, njit_no_nrt
-from toolkit.games.walhalla.kernel import (
+from toolkit.games.walhalla.layout import (
     AXE, CULT, FOREST, INV_FIELDS, MAX_FIELDS, MAX_SEATS, PH_LAND, P_CULT_CARDS, P_FOREST_VP, P_LOSES_HERO, SHIELD,
     S_ABOARD, S_ASGARD, S_ATT_WINS, S_AXES_PLAYED, S_CHECK, S_COMBATS, S_COMBATS_RAID, S_DISCARD, S_FIELD, S_FTYPE,
     S_HEROES, S_J, S_LANDINGS, S_MOORED, S_OCC, S_PHASE, S_RAID, S_SHIELDS_PLAYED, S_TO_WALHALLA, S_VP, S_VP_FROM,
