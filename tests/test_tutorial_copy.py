@@ -230,11 +230,17 @@ def test_a_missing_step_is_named(tmp_path):
     assert done.returncode != 0 and f"game '{NAME}' is not registered" in done.stderr
     add_game(root)
     kernel = root / f"toolkit/games/{NAME}/kernel.py"
-    kernel.write_text(kernel.read_text().replace("ACTION_BOUND = 2", "BOUND = 2"))
+    kernel.write_text(kernel.read_text().replace("finish_kernel(globals())", ""))
     (root / f"tests/games/{NAME}/notebook_panel.json").unlink()
     done = subprocess.run(check, cwd=root, env=env, capture_output=True, text=True)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert f"toolkit.games.{NAME}.kernel does not define ACTION_BOUND" in done.stdout
+    assert f"toolkit.games.{NAME}.kernel does not define play_many" in done.stdout
+    layout = root / f"toolkit/games/{NAME}/layout.py"
+    layout.write_text(layout.read_text().replace("ACTION_BOUND = 2", "BOUND = 2"))
+    done = subprocess.run(check, cwd=root, env=env, capture_output=True, text=True)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"toolkit.games.{NAME}.layout does not define ACTION_BOUND" in done.stdout
+    assert f"toolkit.games.{NAME}.kernel cannot be imported: ImportError: cannot import name 'ACTION_BOUND'" in done.stdout
     assert f"no tests/games/{NAME}/notebook_panel.json" in done.stdout
     assert foreign_changes(root) == []  # a removed file of its own is still its own place
     (root / "README.md").write_text("edited\n")

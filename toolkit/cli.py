@@ -267,10 +267,15 @@ def _report_games_text() -> str:
 
 
 def cmd_list(args) -> int:
+    from toolkit.core.checklist import MODULES
     from toolkit.games import GAMES
 
+    broken = GAMES.unavailable(parts=tuple(MODULES))
     rows = []
-    for name, spec in GAMES.items():
+    for name in GAMES:
+        if name in broken:
+            continue
+        spec = GAMES[name]
         rules = spec.Rules.preset("standard")
         rows.append({"game": name, "title": spec.title + (" (tutorial)" if spec.tutorial else ""),
                      "players": _players_text(spec),
@@ -278,15 +283,19 @@ def cmd_list(args) -> int:
                      "default policies": ",".join(spec.default_policies(rules)),
                      "description": spec.description})
     _print_table(pd.DataFrame(rows))
-    tutorial = [name for name, spec in GAMES.items() if spec.tutorial]
+    tutorial = [row["game"] for row in rows if row["title"].endswith("(tutorial)")]
     if tutorial:
         print(f"\nThe tutorial game, {', '.join(tutorial)}, is the one to read first when adding a game "
               "(docs/adding-a-game.md).")
-    return 0
+    for error in broken.values():
+        print(f"\n{error}: its commands fail until it is mended (the other games are unaffected)",
+              file=sys.stderr)
+    return 1 if broken else 0
 
 
 def cmd_check(args) -> int:
     from toolkit.core import checklist
+    from toolkit.core.game import GameUnavailable
     from toolkit.games import GAMES
 
     names = args.games or list(GAMES)
@@ -296,7 +305,10 @@ def cmd_check(args) -> int:
     failed = 0
     files = "" if checklist.checkout() else " (its files outside the package not checked: no repository checkout)"
     for name in names:
-        found = checklist.problems(GAMES[name])
+        try:
+            found = checklist.problems(GAMES[name])
+        except GameUnavailable as error:
+            found = [str(error)]
         failed += bool(found)
         print(f"{name}: " + (f"everything a game supplies is there{files}" if not found else
                              f"{len(found)} missing (docs/adding-a-game.md)\n" + "\n".join(f"  - {p}" for p in found)))
@@ -304,7 +316,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_warm(args) -> int:
-    from toolkit.core import warm
+    from toolkit.core import ahead
     from toolkit.core.jit import CACHE_DIR
     from toolkit.games import GAMES
 
@@ -315,7 +327,7 @@ def cmd_warm(args) -> int:
         raise ValueError(f"--jobs {args.jobs} is not allowed: an integer >= 1")
     games = args.games or list(GAMES)
     start = time.perf_counter()
-    done = warm.warm(games, search=args.search, jobs=args.jobs, progress=not args.no_progress)
+    done = ahead.warm_up(games, search=args.search, jobs=args.jobs, progress=not args.no_progress)
     for game, copy, seconds in done:
         print(f"{game:<10} {copy:<9} {seconds:6.1f} s")
     copies = ("random, plain and searching copies (and lookahead ones where a game has them)" if args.search
@@ -374,17 +386,25 @@ def _save_variant(spec, args) -> int:
     return 0
 
 
-def cmd_simulate(args) -> int:
-    from toolkit.core.runner import get_spec, simulate
+def _game_rules(args):
+    """``(spec, rules)``: the game a command names and its rules (``_rules``: the preset, ``--rules FILE``,
+    ``--set``, ``--players``)."""
+    from toolkit.core.runner import get_spec
 
     spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    return spec, _rules(spec, args)
+
+
+def cmd_simulate(args) -> int:
+    from toolkit.core.runner import simulate
+
+    spec, rules = _game_rules(args)
     output = _check_output(args.output)
     if not args.scheduler:  # a long run says how long before it starts (the players' shipped speed, no probe)
-        from toolkit.core import costs
+        from toolkit.core import costs, runner
 
         policies = spec.check_policies(args.policies, rules)
-        guess = costs.estimate(spec, rules, policies, args.n_games, threads=args.threads, probe=False)
+        guess = runner.estimate(spec, rules, policies, args.n_games, threads=args.threads, probe=False)
         if guess.seconds > costs.ASK_ABOVE:
             print(f"{args.n_games:,} games of {','.join(policies)}: {guess.words()}; Ctrl-C stops it",
                   file=sys.stderr, flush=True)
@@ -413,15 +433,12 @@ def _odds_frame(table) -> pd.DataFrame:
 
 
 def cmd_odds(args) -> int:
-    from toolkit.core.runner import get_spec
-
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     print(f"{spec.title}: exact odds, {_rules_label(spec, rules, args)}")
-    for title, table in spec.extra_odds.items():  # the game's per-outcome tables first (Valhalla's throws)
+    for title in spec.extra_odds:  # the game's per-outcome tables first (Valhalla's throws)
         print()
         print(f"{title}:")
-        _print_table(_odds_frame(table(rules)))
+        _print_table(_odds_frame(spec.extra_table(title)(rules)))
     print()
     _print_table(spec.odds(rules))
     return 0
@@ -430,10 +447,8 @@ def cmd_odds(args) -> int:
 def cmd_compare(args) -> int:
     from toolkit.analysis import tournament
     from toolkit.core import results
-    from toolkit.core.runner import get_spec
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     output = _check_output(args.output)
     with jobs.bar(f"compare {spec.name}", enabled=not args.no_progress):  # one bar over every pairing
         table = tournament.compare(spec, args.policies, args.n_games, seed=args.seed, rules=rules,
@@ -558,10 +573,8 @@ def _print_ratings(table) -> None:
 
 def cmd_ladder(args) -> int:
     from toolkit.analysis import strength
-    from toolkit.core.runner import get_spec
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     output = _check_output(args.output)
     plot = _check_output(args.plot, (".png", ".svg", ".pdf"), "plot")
     with jobs.bar(f"ladder {spec.name}", enabled=not args.no_progress):  # one bar over every run
@@ -606,10 +619,8 @@ def cmd_ladder(args) -> int:
 
 def cmd_decisions(args) -> int:
     from toolkit.analysis import decisions
-    from toolkit.core.runner import get_spec
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     output = _check_output(args.output)
     with jobs.bar(f"decisions {spec.name}", enabled=not args.no_progress):  # "games judged", the job's time left
         table = decisions.decisions(spec.name, rules, n_games=args.n_games, seed=args.seed, policies=args.policies,
@@ -640,10 +651,9 @@ def cmd_paired(args) -> int:
     from toolkit.analysis import paired as pairing
     from toolkit.analysis import settle as settling
     from toolkit.core import results
-    from toolkit.core.runner import get_spec, simulate
+    from toolkit.core.runner import simulate
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     # the baseline plays the change's number of players unless its own rules name one (as settle() does)
     named = {a.partition("=")[0].strip() for a in args.baseline_set or []}
     players = {"num_players": rules.num_players} if hasattr(rules, "num_players") and "num_players" not in named \
@@ -738,10 +748,9 @@ def _print_look(table) -> None:
 
 def cmd_metrics(args) -> int:
     from toolkit.analysis import metrics
-    from toolkit.core.runner import get_spec, simulate
+    from toolkit.core.runner import simulate
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     policies = spec.check_policies(args.policies, rules)
     output = _check_output(args.output)
     summary = simulate(spec, rules, args.n_games, seed=args.seed, policies=policies, threads=args.threads,
@@ -778,10 +787,8 @@ def _save_table(table, path) -> str:
 
 def cmd_sweep(args) -> int:
     from toolkit.analysis import sweep
-    from toolkit.core.runner import get_spec
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     vary = sweep.parse_vary(args.vary)
     output = _check_output(args.output)
     start = time.perf_counter()
@@ -815,10 +822,8 @@ def cmd_sweep(args) -> int:
 
 def cmd_tune(args) -> int:
     from toolkit.analysis import tuning
-    from toolkit.core.runner import get_spec
 
-    spec = get_spec(args.game)
-    rules = _rules(spec, args)
+    spec, rules = _game_rules(args)
     targets, weights = tuning.parse_targets(args.target)
     vary = tuning.parse_vary(args.vary)
     output = _check_output(args.output, (".json",))
@@ -1121,6 +1126,13 @@ def _add_play_options(p, n_default: int) -> None:
     p.add_argument("--policies", default=None, help="one policy per seat (default random in every seat)")
 
 
+def _add_table_output(p, what: str = "") -> None:
+    """``-o/--output FILE``: where a command writes its table, CSV or Parquet, with its sidecar."""
+    table = f"the {what} table" if what else "the table"
+    p.add_argument("-o", "--output", default=None,
+                   help=f"write {table} to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+
+
 def _game_command(sub, name: str, func, help: str) -> argparse.ArgumentParser:
     """The subcommand ``toolkit NAME GAME ...``, run by ``func``."""
     p = sub.add_parser(name, help=help)
@@ -1178,7 +1190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", required=True, help="comma-separated policy names, e.g. random,greedy,lookahead:8")
     _add_run_options(p, n_default=10_000)
     _add_rules_options(p)
-    p.add_argument("-o", "--output", default=None, help="write the pair table to FILE.csv (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+    _add_table_output(p, "pair")
 
     p = _game_command(sub, "metrics", cmd_metrics, "design metrics of one run: balance, completion, duration, "
                                                    "branching, lead changes, decisiveness (and with --skill: skill "
@@ -1187,7 +1199,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skill", default=None, metavar="POLICY",
                    help="also measure the skill gap and luck of POLICY (e.g. lookahead) against random")
     p.add_argument("--skill-games", type=int, default=2_000, help="games per seating for --skill (default 2,000)")
-    p.add_argument("-o", "--output", default=None, help="write the metrics table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+    _add_table_output(p, "metrics")
 
     from toolkit.analysis.strength import LADDER
 
@@ -1200,7 +1212,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--selfplay-games", type=int, default=None,
                    help="games of each policy in every seat for the metrics (default: -n)")
     _add_rules_options(p)
-    p.add_argument("-o", "--output", default=None, help="write the ladder table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+    _add_table_output(p, "ladder")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the metrics against the rating")
 
     from toolkit.analysis.decisions import EPSILON, JUDGE, PER_KIND
@@ -1218,7 +1230,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"options within this win probability of the best are as good as it (default {EPSILON})")
     p.add_argument("--per-kind", type=int, default=PER_KIND,
                    help=f"decisions of each kind judged per game, a seeded sample (default {PER_KIND})")
-    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+    _add_table_output(p)
 
     p = _game_command(sub, "paired", cmd_paired, "a rule change or a line-up beside a baseline on common seeds: "
                                                  "the headline quantities' differences, from -n games or played "
@@ -1245,7 +1257,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quantity", action="append", default=None, metavar="NAME",
                    help="with --until-settled: what to settle (repeatable): first_player_win_rate (default), "
                         "win_rate_0, ..., no_winner_share, duration_turns, a column of the games, or all")
-    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+    _add_table_output(p)
 
     p = _game_command(sub, "sweep", cmd_sweep, "a grid of rule variants, each simulated on the same seed, "
                                                "one row of metrics per variant")
@@ -1255,7 +1267,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_options(p, n_default=100_000)
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the variants on this Dask scheduler (tcp://host:8786) instead of locally")
-    p.add_argument("-o", "--output", default=None, help="write the table to FILE.csv or FILE.parquet (+ its sidecar FILE.csv.json or FILE.parquet.json)")
+    _add_table_output(p)
 
     p = _game_command(sub, "tune", cmd_tune, "search rule values for a design target (Optuna), then check the "
                                              "best on a fresh seed: the tuned rules with 95%% intervals beside the "
@@ -1351,6 +1363,7 @@ def main(argv=None) -> int:
     import signal
 
     from toolkit.core import results
+    from toolkit.core.game import GameUnavailable
 
     def stopped(signum, frame):  # SIGTERM (kill, a job scheduler): stop as Ctrl-C stops, cleaning up
         raise KeyboardInterrupt
@@ -1367,6 +1380,9 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # e.g. `toolkit rules valhalla | head`: the reader left, nothing to report
         sys.stderr.close()
         return 0
+    except GameUnavailable as error:  # a broken game folder: its own commands fail, saying why
+        print(f"{PROG}: error: {error} (`{PROG} check {error.game}` lists what it lacks)", file=sys.stderr)
+        return 1
     except (ValueError, OSError) as error:
         # one line, no traceback: the message already names the parameter, value and what is allowed
         message = " ".join(str(error).split())

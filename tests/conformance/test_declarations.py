@@ -1,8 +1,8 @@
 """Conformance, part 1: what each registered game declares (``GameSpec``) is what it does.
 
-Every test here runs over ``toolkit.GAMES``: a new game is checked by being registered.  Each check
-is a function returning its problems (an empty list: conforms), so that each has a negative control
-below: a declaration made wrong on purpose must be reported.
+Every test here runs over ``toolkit.GAMES`` and the test-only games (``conformance_games.py``): a new game is
+checked by being registered.  Each check is a function returning its problems (an empty list: conforms), so
+that each has a negative control below: a declaration made wrong on purpose must be reported.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import pandas as pd
 import pytest
 
 import toolkit
+from conformance_games import NAMES
 from toolkit.analysis import metrics
 from toolkit.core.game import PageRuns, with_presentation
 from toolkit.core.params import params_of
 
-GAMES = list(toolkit.GAMES)
+GAMES = NAMES  # the registered games and the test-only ones (conformance_games.py)
 N = 1_500
 SEED = 11
 
@@ -29,12 +30,12 @@ def random_run(spec, seats: int | None = None) -> pd.DataFrame:
 
 
 def outcome_problems(spec, df: pd.DataFrame) -> list[str]:
-    """The result codes and the rows agree with the declared outcomes (shared wins, draws, aborts)."""
-    codes = tuple(spec.categories.get("result", ()))
+    """The rows agree with the declared outcomes (``results``: shared wins, draws, aborts), and so do the
+    labels of the kernel's ``result`` codes where it records them."""
     problems = []
-    for flag, code in (("shared_wins", "shared"), ("draws", "draw"), ("aborts", "aborted")):
-        if getattr(spec, flag) != (code in codes):
-            problems.append(f"{flag}={getattr(spec, flag)} but result codes {codes}")
+    codes = tuple(getattr(spec.kernel, "RESULT_CODES", spec.categories.get("result", spec.results)))
+    if codes != tuple(spec.results):
+        problems.append(f"results={spec.results} but the kernel's result codes are {codes}")
     winners = df[[c for c in df.columns if c.startswith("win_")]].sum(axis=1).to_numpy()
     result = df["result"].astype(str).to_numpy() if "result" in df else np.array([])
     if not spec.shared_wins and (winners >= 2).any():
@@ -104,8 +105,8 @@ def settings_problems(spec) -> list[str]:
 def odds_problems(spec) -> list[str]:
     """Each extra exact table is a distribution (probabilities summing to one) or a table."""
     problems = []
-    for title, table in spec.extra_odds.items():
-        value = table(spec.Rules())
+    for title in spec.extra_odds:
+        value = spec.extra_table(title)(spec.Rules())
         if isinstance(value, dict):
             total = sum(value.values())
             if total != 1:
@@ -188,14 +189,18 @@ def test_the_declared_outcomes_are_seen():
 
 def test_a_wrong_outcome_declaration_is_reported(runs):
     attila = toolkit.GAMES["attila"]
-    assert outcome_problems(dataclasses.replace(attila, shared_wins=False), runs["attila"])
+    assert outcome_problems(dataclasses.replace(attila, results=("win", "aborted")), runs["attila"])
     herrlof = toolkit.GAMES["herrlof"]
-    assert outcome_problems(dataclasses.replace(herrlof, draws=False), runs["herrlof"])
+    assert outcome_problems(dataclasses.replace(herrlof, results=("win",)), runs["herrlof"])
     valhalla = toolkit.GAMES["valhalla"]
-    assert outcome_problems(dataclasses.replace(valhalla, shared_wins=True), runs["valhalla"])
-    shared = runs["attila"].copy()
+    assert outcome_problems(dataclasses.replace(valhalla, results=("win", "shared", "aborted")), runs["valhalla"])
+    pig = toolkit.GAMES["pig"]
+    nobody = runs["pig"].copy()
+    nobody.loc[nobody.index[0], ["win_0", "win_1"]] = 0  # a game without a winner in a game declaring none
+    assert outcome_problems(pig, runs["pig"]) == [] and outcome_problems(pig, nobody)
+    shared = runs["valhalla"].copy()
     shared.loc[shared.index[0], ["win_0", "win_1"]] = 1  # a shared win in a game declaring none
-    assert outcome_problems(dataclasses.replace(attila, shared_wins=False), shared)
+    assert outcome_problems(valhalla, runs["valhalla"]) == [] and outcome_problems(valhalla, shared)
 
 
 def test_a_wrong_seat_declaration_is_reported():

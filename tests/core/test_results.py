@@ -185,3 +185,24 @@ def test_a_kernel_column_layout_that_does_not_fit_fails_at_import():
         kernel = spec.kernel
         assert kernel.COLUMNS[kernel.C_WINNER] == "winner" and kernel.COLUMNS[kernel.C_TURNS] == "turns", game
         assert kernel.COLUMNS[kernel.C_DECISIVE_TURN] == "decisive_turn", game
+
+
+def test_a_result_code_the_declaration_does_not_name_is_said_so():
+    """A kernel writing a code its game does not declare (Herrlof's draws, declared away) is refused by name,
+    not by pandas' "codes need to be between -1 and len(categories)-1"."""
+    herrlof = toolkit.GAMES["herrlof"]
+    assert results.to_frame(herrlof, *_herrlof_records(herrlof)).shape[0] == 400  # the control: declared
+    undeclared = dataclasses.replace(herrlof, results=("win",))
+    with pytest.raises(ValueError, match=r"herrlof's kernel wrote result code\(s\) \[1\], which its labels \('win',\) "
+                                         r"do not name: declare them \(GameSpec.results"):
+        results.to_frame(undeclared, *_herrlof_records(undeclared))
+
+
+def _herrlof_records(spec):
+    """400 random games of Herrlof as the kernel writes them (some are draws, R-6.3): ``to_frame``'s arguments."""
+    rules = spec.Rules()
+    policies = ("random", "random")
+    out = np.zeros((400, len(spec.columns)), np.int32)
+    spec.play_many(*spec.prepare(rules, policies), 3, 0, out, np.zeros(400, np.int32), False)
+    assert (out[:, list(spec.columns).index("result")] == 1).any()
+    return out, 0, {}

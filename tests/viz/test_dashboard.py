@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import toolkit
+from toolkit.core.game import with_parts
 from toolkit.core.params import params_of
 from toolkit.cli import app_notebook, main
 from toolkit.core.runner import get_spec
@@ -449,7 +450,7 @@ def test_the_simulated_odds_are_remembered_per_rules_players_seed_and_games(monk
         return fresh(frame, rules, policies)
 
     monkeypatch.setattr(dash, "_SIMULATED", {})
-    spec = dataclasses.replace(spec, simulated_odds=counted)
+    spec = with_parts(spec, simulated_odds=counted)
     rules = toolkit.rules("attila", num_players=3)
     policies = ("random",) * 3
     frames = {seed: toolkit.simulate("attila", rules, n_games=300, seed=seed, policies=policies, progress=False)

@@ -8,6 +8,7 @@ this object, so a new game plugs in by filling it in.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
@@ -15,6 +16,7 @@ from typing import Any, Callable, Mapping
 from toolkit.core import mcts
 
 DEFAULT_REPORT_GAMES = 200_000
+RESULTS = ("win", "shared", "draw", "aborted")  # the outcomes a game can declare (GameSpec.results)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,61 +93,134 @@ class Presentation:
         return max(2, n_games // self.lookahead_share)
 
 
+def with_parts(spec: "GameSpec", **given) -> "GameSpec":
+    """``spec`` with some of what its folder provides given instead (:class:`Folder`; a test's stand-in)."""
+    return dataclasses.replace(spec, given={**spec.given, **given})
+
+
 def with_presentation(spec: "GameSpec", **changes) -> "GameSpec":
     """``spec`` with some of its :class:`Presentation` fields changed (a test's smaller runs)."""
     return dataclasses.replace(spec, presentation=dataclasses.replace(spec.presentation, **changes))
 
 
+class GameUnavailable(LookupError):
+    """A registered game whose folder cannot be loaded: its declaration (``toolkit/games/<name>/__init__.py``)
+    or a module it provides (the kernel, the reference, ...).  Only that game's commands fail; ``toolkit list``
+    and ``toolkit check`` name it with this message."""
+
+    def __init__(self, game: str, where: str, error: BaseException):
+        self.game, self.where, self.error = game, where, error
+        super().__init__(f"game {game!r} cannot be loaded: {where} raised {type(error).__name__}: {error}")
+
+
+# What a game's folder provides, found on first use by :class:`Folder` (``docs/adding-a-game.md``): each
+# name, the module of the game's package it comes from and how it is read there.  Nothing here is imported
+# when a game is declared, so ``import toolkit`` loads no kernel and a broken folder breaks only its game.
+PROVIDED = {
+    "Rules": ("rules", lambda m: m.Rules),
+    "policies": ("policies", lambda m: tuple(m.POLICIES)),  # policy names, the first is "random"
+    "policy_parser": ("policies", lambda m: getattr(m, "parse_policy", None)),  # name -> raises ValueError
+    # named players a seat is offered beside ``policies`` and the tree search (e.g. Herrlof's lookahead:64)
+    "named_players": ("policies", lambda m: tuple(getattr(m, "NAMED_PLAYERS", ()))),
+    "odds": ("odds", lambda m: m.summary),  # rules -> DataFrame of exact numbers
+    # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` a run's records also measure
+    "simulated_odds": ("odds", lambda m: getattr(m, "simulated", None)),
+    # the kernel: ``COLUMNS``, ``play_many``, ``to_kernel(rules)``, ``policy_ids(policies)``, and if it has
+    # them ``CATEGORIES`` and ``columns_for(rules)``
+    "kernel": ("kernel", lambda m: m),
+    "columns_for": ("kernel", lambda m: getattr(m, "columns_for", None)),  # rules -> the columns a frame shows
+}
+
+
+# the parts :class:`Folder` finds besides :data:`PROVIDED`'s, read from the kernel (and the reference)
+FROM_KERNEL = ("columns", "play_many", "prepare", "categories", "play_reference")
+
+
+class Folder:
+    """What the folder of ``spec``'s game provides, each found on first use (the one loader of a game's
+    parts): :data:`PROVIDED`'s names from the game's modules, and the kernel's result ``columns``,
+    ``play_many``, ``prepare`` ((rules, policies) -> the kernel's arguments before the seed), ``categories``
+    (column -> labels of its codes: the kernel's ``CATEGORIES``, else the declared ``results`` for a
+    ``result`` column) and ``play_reference`` ((rules, seed, game_index, policies) -> one game's row of the
+    reference).  ``given`` overrides any of them (a test's stand-in)."""
+
+    def __init__(self, spec: "GameSpec"):
+        self._spec = spec
+        self._found = dict(spec.given)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._found:
+            self._found[name] = self._find(name)
+        return self._found[name]
+
+    def module(self, name: str) -> ModuleType:
+        """The game's module ``name`` (``"kernel"``, ``"reference"``, ...), imported on first use."""
+        spec = self._spec
+        try:
+            return importlib.import_module(f"{spec.package}.{name}")
+        except Exception as error:  # a broken module breaks its own game only
+            raise GameUnavailable(spec.name, f"{spec.package}.{name}", error) from error
+
+    def _find(self, name: str):
+        spec = self._spec
+        if name in PROVIDED:
+            module, read = PROVIDED[name]
+            return read(self.module(module))
+        kernel = self.kernel
+        if name == "columns":
+            return tuple(kernel.COLUMNS)
+        if name == "play_many":
+            return kernel.play_many
+        if name == "prepare":
+            return lambda rules, policies: (kernel.to_kernel(rules), mcts.policy_codes(kernel, policies))
+        if name == "categories":
+            categories = getattr(kernel, "CATEGORIES", None)
+            return dict(categories) if categories else ({"result": spec.results} if "result" in kernel.COLUMNS else {})
+        if name == "play_reference":
+            return self._play_reference
+        raise AttributeError(f"a game's folder provides no {name!r}")
+
+    def _play_reference(self, rules, seed, game_index, policies) -> dict:
+        """One game of the reference as a row of ``columns``: ``reference.play_reference`` where it has one,
+        else ``reference.record_row(reference.play_game(...))``."""
+        reference = self.module("reference")
+        if hasattr(reference, "play_reference"):  # a reference whose record needs more than the game (Halali's match)
+            row = reference.play_reference(rules, seed, game_index, policies)
+        else:
+            row = reference.record_row(reference.play_game(rules, seed, game_index, policies))
+        return {c: row[c] for c in self.columns}
+
+
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
+    """What a game is, declared in its package's ``__init__.py`` (``SPEC``): nothing here imports the game's
+    kernel.  What the folder provides (its rules class, policies, odds, kernel, reference, view and drawing)
+    is found when first used by :attr:`folder`; the same names read as attributes (``spec.kernel``,
+    ``spec.Rules``, ``spec.columns``, ...)."""
+
     name: str
     description: str
     default_policies: Callable  # rules -> tuple of policy names (the report's choice)
     seats: Callable  # rules -> number of seats
-    # Left as None, the fields below are found by the layout every game folder has (docs/adding-a-game.md):
-    # in ``package`` (default ``toolkit.games.<name>``) the modules ``rules`` (``Rules``), ``policies``
-    # (``POLICIES``, ``parse_policy`` if it has one), ``odds`` (``summary``, ``simulated`` if it has one),
-    # ``kernel`` and ``reference``; ``title`` is the name with a capital
-    package: str | None = None
-    title: str | None = None
-    Rules: type | None = None
-    policies: tuple | None = None  # policy names, the first is "random"
-    # named players a seat is offered beside ``policies`` and the tree search (the policies module's
-    # NAMED_PLAYERS, e.g. Herrlof's lookahead:64 or greedy:no_steal); any valid name is accepted anyway
-    named_players: tuple | None = None
-    odds: Callable | None = None  # rules -> DataFrame of exact numbers
-    # the game's kernel module: ``COLUMNS``, ``play_many``, ``to_kernel(rules)``, ``policy_ids(policies)``
-    # and, if it has them, ``CATEGORIES`` (else ``RESULT_CODES`` for the ``result`` column) and
-    # ``columns_for(rules)``; the fields below left as None are taken from it
-    kernel: ModuleType | None = None
-    # the game's pure-Python reference module (its dotted name: imported when first used): ``play_game(rules,
-    # seed, game_index, policies)`` and ``record_row(game)``; ``play_reference`` left as None plays it
-    reference: str | None = None
-    columns: tuple | None = None  # kernel result columns, in order
-    prepare: Callable | None = None  # (rules, policies) -> tuple of kernel arguments before (seed, first_game, out, ...)
-    play_many: Any = None  # the parallel njit driver
-    play_reference: Callable | None = None  # (rules, seed, game_index, policies) -> dict row (same columns)
-    categories: dict | None = None  # column -> labels of its codes
+    package: str | None = None  # the game's package; None: ``toolkit.games.<name>``
+    title: str | None = None  # None: the name with a capital
+    # the outcomes a game's record can hold, the labels of its ``result`` column's codes in order (the
+    # layout's ``RESULT_CODES``): "win" (one winner), "shared" (a win shared by tied seats, each counts it),
+    # "draw" (nobody wins), "aborted" (a game stopped unfinished, nobody wins)
+    results: tuple = ("win",)
     histogram_columns: tuple = ("turns", "plies")
     turn_word: str = "one player's turn"  # what a turn is (spec §6), for labels
     # rules -> the seats' names as the game says them (Halali's Blue and Brown); None: "seat 0", "seat 1", ...
     seat_names: Callable | None = None
-    policy_parser: Callable | None = None  # name -> raises ValueError if unknown; for names with arguments
-    columns_for: Callable | None = None  # rules -> the columns a frame shows (seats beyond the player count dropped)
     # (column getter) -> array of the seat that moved first in each game; turns then follow seat order.
     # Every result frame shows it as ``first_seat`` (``core/results.to_frame``, the one place it is derived)
     first_mover: Callable | None = None
-    # (frame, rules, policies) -> {quantity: value}: the rows of ``odds`` that a run's records also
-    # measure, or a replay of its deals (``toolkit.core.deals``), shown beside the exact ones by the dashboard
-    simulated_odds: Callable | None = None
-    # what the outcome record can hold besides one winner: a win shared by tied seats (each counts it),
-    # a draw (nobody wins), a game stopped unfinished (nobody wins)
-    shared_wins: bool = False
-    draws: bool = False
-    aborts: bool = False
     hidden_information: bool = False  # a seat does not see everything (cards, tiles, bids)
     tutorial: bool = False  # the game a contributor reads first (``toolkit list`` marks it; docs/adding-a-game.md)
-    # exact tables printed by ``toolkit odds`` before ``odds``: title -> (rules -> DataFrame or {value: probability})
+    # exact tables printed by ``toolkit odds`` before ``odds``: title -> the function (rules -> DataFrame or
+    # {value: probability}), or its "module:function" name, imported when first used (:meth:`extra_table`)
     extra_odds: Mapping = dataclasses.field(default_factory=dict)
     # how the report, the dashboard and the notebooks show it: run sizes and the designer's questions, each
     # with a default, so that a new game need not give them
@@ -156,65 +231,58 @@ class GameSpec:
     # draw_position(position, ax=None) -> the matplotlib Axes it drew one of those positions on
     replay: str | None = None
     draw_position: str | None = None
-    # seeing a game (issue 38; docs/architecture.md, "Seeing a game"), found by the folder's layout when
-    # None: ``view``, the module (default ``<package>.view``) of ``DECISIONS`` (DP number -> the spec's DP
-    # name), ``describe(game, decision, option)`` (an option in a player's words) and ``position(game,
-    # decision=None)`` (what a picture shows), all over the reference's game; ``draw``, the hook
-    # ``draw(position, seat=None, ax=None)`` (default ``<package>.viz:draw``) that draws a position as
-    # ``seat`` may see it, or open
+    # seeing a game (issue 38; docs/architecture.md, "Seeing a game"): ``view``, the module (default
+    # ``<package>.view``) of ``DECISIONS`` (DP number -> the spec's DP name), ``describe(game, decision,
+    # option)`` and ``position(game, decision=None)``, all over the reference's game; ``draw``, the hook
+    # ``draw(position, seat=None, ax=None)`` (default ``<package>.viz:draw``)
     view: str | None = None
     draw: str | None = None
+    # the folder's parts given here instead of found (:class:`Folder`; a test's stand-in, ``with_parts``)
+    given: Mapping = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
-        self._fill_from_package()
-        kernel = self.kernel
-        derived = {}
-        if kernel is not None:
-            derived = {
-                "columns": kernel.COLUMNS,
-                "play_many": kernel.play_many,
-                "prepare": lambda rules, policies: (kernel.to_kernel(rules), mcts.policy_codes(kernel, policies)),
-                "categories": getattr(kernel, "CATEGORIES", None) or (
-                    {"result": kernel.RESULT_CODES} if hasattr(kernel, "RESULT_CODES") else {}),
-            }
-            if self.columns_for is None and hasattr(kernel, "columns_for"):
-                derived["columns_for"] = kernel.columns_for
-        if self.reference is not None:
-            derived["play_reference"] = self._play_reference
-        for name, value in derived.items():
+        package = self.package or f"toolkit.games.{self.name}"
+        defaults = {"package": package, "title": self.name.title(), "view": f"{package}.view",
+                    "draw": f"{package}.viz:draw"}
+        for name, value in defaults.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)
-        for name in ("columns", "play_many", "prepare", "play_reference"):
-            if getattr(self, name) is None:
-                raise TypeError(f"GameSpec {self.name!r}: give {name} (or the kernel / reference module)")
-        if self.categories is None:
-            object.__setattr__(self, "categories", {})
+        unknown = set(self.results) - set(RESULTS)
+        if not self.results or self.results[0] != "win" or unknown:
+            raise TypeError(f"GameSpec {self.name!r}: results={self.results!r} is not allowed: \"win\" first, "
+                            f"then any of {', '.join(RESULTS[1:])}")
         object.__setattr__(self, "extra_odds", MappingProxyType(dict(self.extra_odds)))
+        object.__setattr__(self, "given", MappingProxyType(dict(self.given)))
 
-    def _fill_from_package(self) -> None:
-        """The fields left as None, from the game folder's modules (see the field comments)."""
-        package = self.package or f"toolkit.games.{self.name}"
+    def __getattr__(self, name: str):
+        """``spec.kernel``, ``spec.Rules``, ``spec.columns``, ...: what the game's folder provides (:class:`Folder`),
+        found when first read."""
+        if name in PROVIDED or name in FROM_KERNEL:
+            return getattr(self.folder, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-        def module(name):
-            return importlib.import_module(f"{package}.{name}")
+    @functools.cached_property
+    def folder(self) -> Folder:
+        """What the game's folder provides, each part found on first use (:class:`Folder`)."""
+        return Folder(self)
 
-        found = {"package": lambda: package, "title": lambda: self.name.title(),
-                 "Rules": lambda: module("rules").Rules, "policies": lambda: module("policies").POLICIES,
-                 "policy_parser": lambda: getattr(module("policies"), "parse_policy", None),
-                 "named_players": lambda: tuple(getattr(module("policies"), "NAMED_PLAYERS", ())),
-                 "odds": lambda: module("odds").summary,
-                 "simulated_odds": lambda: getattr(module("odds"), "simulated", None),
-                 "kernel": lambda: module("kernel"), "reference": lambda: f"{package}.reference",
-                 "view": lambda: f"{package}.view", "draw": lambda: f"{package}.viz:draw"}
-        for name, find in found.items():
-            if getattr(self, name) is None:
-                object.__setattr__(self, name, find())
+    # what the declared ``results`` allow besides one winner (the report's and the tournament's columns)
+    shared_wins = property(lambda self: "shared" in self.results, doc="Tied seats can share a win (each counts it).")
+    draws = property(lambda self: "draw" in self.results, doc="A game can end with nobody winning.")
+    aborts = property(lambda self: "aborted" in self.results, doc="A game can be stopped unfinished (nobody wins).")
 
-    def _play_reference(self, rules, seed, game_index, policies) -> dict:
-        """One game of the reference as a row of ``columns`` (``reference.play_game`` and ``record_row``)."""
-        reference = importlib.import_module(self.reference)
-        row = reference.record_row(reference.play_game(rules, seed, game_index, policies))
-        return {c: row[c] for c in self.columns}
+    @property
+    def reference(self) -> str:
+        """The dotted name of the game's pure-Python reference module (imported when first used)."""
+        return f"{self.package}.reference"
+
+    def extra_table(self, title: str) -> Callable:
+        """The function of the exact table ``title`` of :attr:`extra_odds`."""
+        table = self.extra_odds[title]
+        if not isinstance(table, str):
+            return table
+        module, _, attribute = table.partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
     def hook(self, name: str) -> Callable:
         """The function the game declares for hook ``name`` (``"replay"``, ``"draw_position"``, ``"draw"``)."""

@@ -37,10 +37,10 @@ def players(game: str, names, rules, seed: int, game_index: int) -> list:
     >>> [type(p).__name__ for p in players("valhalla", ("random", "greedy"), toolkit.rules("valhalla"), 1, 0)]
     ['RandomPolicy', 'GreedyPolicy']
     """
-    if game not in _PLAYER_MAKERS:  # its package imports its policies module, which registers them
-        import importlib
+    if game not in _PLAYER_MAKERS:  # the game's policies module registers them when imported
+        from toolkit.core.registry import GAMES
 
-        importlib.import_module(f"toolkit.games.{game}")
+        GAMES[game].folder.module("policies")
     make = _PLAYER_MAKERS[game]
     return [make(name, rules, Stream(seed, game_index, 1 + seat)) for seat, name in enumerate(names)]
 

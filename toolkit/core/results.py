@@ -87,7 +87,13 @@ def to_frame(spec, records: np.ndarray, first_game: int, attrs: dict, columns=No
         df.insert(1, FIRST_SEAT, first)
     for column, labels in spec.categories.items():
         if column in df:
-            df[column] = pd.Categorical.from_codes(df[column].to_numpy(), categories=list(labels))
+            codes = df[column].to_numpy()
+            if len(codes) and not (-1 <= codes.min() and codes.max() < len(labels)):
+                unlabelled = sorted({int(c) for c in codes if not -1 <= c < len(labels)})
+                raise ValueError(f"{spec.name}'s kernel wrote {column} code(s) {unlabelled}, which its labels "
+                                 f"{tuple(labels)} do not name: declare them (GameSpec.results, the layout's "
+                                 f"RESULT_CODES or CATEGORIES)")
+            df[column] = pd.Categorical.from_codes(codes, categories=list(labels))
     df.attrs.update(attrs)
     return df
 

@@ -1,8 +1,7 @@
 """The registered games, put in core's registry (``toolkit.core.registry``: core looks games up there and
-never imports this package).  Adding a game is one line here: its package name, whose ``SPEC`` is
-registered (``docs/adding-a-game.md``)."""
-
-import importlib
+never imports this package).  Adding a game is one line here: its package name (``toolkit.games.<name>``,
+whose ``SPEC`` is its declaration; ``docs/adding-a-game.md``).  Nothing is imported here: a game's
+declaration loads when the game is first looked up, its kernel when first used."""
 
 from toolkit.core.registry import GAMES
 
@@ -15,4 +14,5 @@ REGISTERED = (
     "pig",
 )
 
-GAMES.update({name: importlib.import_module(f"toolkit.games.{name}").SPEC for name in REGISTERED})
+for _name in REGISTERED:
+    GAMES.register(_name, f"toolkit.games.{_name}")

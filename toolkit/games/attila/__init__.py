@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
-from toolkit.games.attila import kernel
+from toolkit.games.attila.layout import RESULT_CODES
+
+
+def _columns_for(rules) -> tuple:
+    from toolkit.games.attila.kernel import columns_for
+
+    return columns_for(rules.num_players)
 
 
 SPEC = GameSpec(
@@ -14,9 +20,8 @@ SPEC = GameSpec(
     histogram_columns=("turns", "plies", "wars", "century_scorings", "n_winners"),
     turn_word="one player's turn",
     first_mover=lambda column: column("start_player"),
-    columns_for=lambda rules: kernel.columns_for(rules.num_players),
-    shared_wins=True,
-    aborts=True,
+    results=RESULT_CODES,  # ("win", "shared", "aborted"): A-7
+    given={"columns_for": _columns_for},  # the kernel's columns_for takes the player count
     hidden_information=True,  # the hands and the deck
     presentation=Presentation(
         # 200,000 default games would dominate `make run`: the greedy players value every option by a trial

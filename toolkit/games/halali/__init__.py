@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
-from toolkit.core.mcts import policy_codes
-from toolkit.games.halali import kernel
+from toolkit.games.halali.layout import RESULT_CODES
 
 
 def warm_logs(policies) -> None:
     """Compile the capture heat map's loop for these policies' copy (``toolkit warm``: ``core.warm``)."""
+    from toolkit.core.mcts import policy_codes
+    from toolkit.games.halali import kernel
+
     kernel.capture_heat(kernel.to_kernel(SPEC.Rules()), policy_codes(kernel, policies), 0, 0, 2)
-
-
-def _play_reference(rules, seed, game_index, policies):
-    from toolkit.games.halali.reference import play_game, record_row
-
-    row = record_row(rules, play_game(rules, seed, game_index, policies))
-    return {c: row[c] for c in kernel.COLUMNS}
 
 
 SPEC = GameSpec(
@@ -24,14 +19,12 @@ SPEC = GameSpec(
     description="2-player hunt on a 7x7 board of face-down tiles",
     default_policies=lambda rules: ("greedy", "greedy"),
     seats=lambda rules: 2,
-    play_reference=_play_reference,
     histogram_columns=("turns", "plies", "main_turns", "end_turns", "forced_reveal_turns"),
     turn_word="one action",
     # seat 0 plays Blue (H-1; in a two-game match Blue in the first game, the colours swap for the second)
     seat_names=lambda rules: ("Blue", "Brown") if rules.match_games == 1 else ("Blue in game 1", "Brown in game 1"),
     first_mover=lambda column: column("first_player"),  # the first mover of the match's first game
-    draws=True,
-    aborts=True,  # H-7
+    results=RESULT_CODES,  # ("win", "draw", "aborted"): H-7
     hidden_information=True,  # the face-down tiles
     replay="toolkit.games.halali.replay:positions",
     draw_position="toolkit.games.halali.viz:draw_board",

@@ -6,9 +6,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
-from toolkit.core.mcts import policy_codes
-from toolkit.games.herrlof import kernel, roundlog
-from toolkit.games.herrlof.rules import Rules
+from toolkit.games.herrlof.layout import RESULT_CODES
 
 
 def warm_logs(policies) -> None:
@@ -31,6 +29,10 @@ def round_log(rules=None, n_games: int = 10_000, *, seed: int = 0, policies=("ra
     >>> bool((log["tricks"] <= 15).all())
     True
     """
+    from toolkit.core.mcts import policy_codes
+    from toolkit.games.herrlof import kernel, roundlog
+    from toolkit.games.herrlof.rules import Rules
+
     rules = Rules() if rules is None else (Rules.preset("standard", **rules) if isinstance(rules, dict) else rules)
     policies = SPEC.check_policies(policies, rules)
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
@@ -55,7 +57,7 @@ SPEC = GameSpec(
     histogram_columns=("turns", "plies", "rounds", "first_dealer"),
     turn_word="one trick",
     first_mover=lambda column: 1 - column("first_dealer"),  # the non-dealer bids and leads first (R-1)
-    draws=True,  # R-6.3
+    results=RESULT_CODES,  # ("win", "draw"): R-6.3
     hidden_information=True,  # the hands, the stock and the secret bids
     presentation=Presentation(
         panel_games=30_000,  # greedy: 30,000 games played and drawn in about 1 s (benchmarks/redraw.py)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
-from toolkit.games.valhalla import odds
+from toolkit.games.valhalla.layout import RESULT_CODES
 
 
 SPEC = GameSpec(
@@ -14,8 +14,9 @@ SPEC = GameSpec(
     histogram_columns=("turns", "plies", "start_seat"),
     turn_word="one player's throw sequence",
     first_mover=lambda column: column("start_seat"),
-    extra_odds={"the 16 stick outcomes": odds.throw_table, "throw values": odds.value_distribution},
-    aborts=True,  # a game stopped at the turn limit (result "aborted")
+    extra_odds={"the 16 stick outcomes": "toolkit.games.valhalla.odds:throw_table",
+                "throw values": "toolkit.games.valhalla.odds:value_distribution"},
+    results=RESULT_CODES,  # ("win", "aborted"): a game stopped at the turn limit
     presentation=Presentation(
         # the dashboard's default players are greedy (the report's), about 40,000 games a second on two cores
         # (random players: 150,000): 20,000 games play and are drawn in about 1 s (benchmarks/redraw.py)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolkit.core.game import GameSpec, PageRuns, Presentation, RuleQuestion, TuneQuestion
+from toolkit.games.walhalla.layout import RESULT_CODES
 
 
 SPEC = GameSpec(
@@ -13,7 +14,7 @@ SPEC = GameSpec(
     histogram_columns=("turns", "plies", "combats", "n_winners"),
     turn_word="one dragon drawn",
     first_mover=lambda column: column("start_player"),  # the start player of raid 1
-    shared_wins=True,
+    results=RESULT_CODES,  # ("win", "shared"): tied seats share the win
     hidden_information=True,  # the hands and the dragon bag
     replay="toolkit.games.walhalla.viz:replay",
     draw_position="toolkit.games.walhalla.viz:draw_board",
