@@ -10,7 +10,7 @@ a game into the shipped table (``toolkit.core.costs``).
 
 The check, for every game and every player ``p`` of it, two line-ups: ``p`` in every seat, and ``p`` in seat 0
 beside the game's default players (what a designer trying one strong seat runs).  For each, as the dashboard
-does: the games that fit :data:`TARGET_SECONDS` by the shipped cost (at least two a thread), :func:`toolkit.core.costs.estimate`
+does: the games that fit :data:`TARGET_SECONDS` by the shipped cost (at least two a thread), :func:`toolkit.core.runner.estimate`
 (shipped cost and probe), then the run itself, timed on a loaded copy.  It prints the table (estimate,
 actual, their ratio) and exits 1 if any ratio is outside [1/2, 2].  Run it on a warm cache (``make warm``),
 nothing else on the machine; the load average is printed.
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from toolkit.core import costs, warm
-from toolkit.core.runner import get_spec, simulate
+from toolkit.core.runner import estimate, get_spec, simulate
 from toolkit.games import GAMES
 
 CALIBRATE_SECONDS = 4.0
@@ -80,7 +80,7 @@ def check(names, threads: int) -> int:
                 _loaded(spec, rules, policies, threads)
                 # at least two games a thread: one game's length is no line-up's mean
                 n_games = max(2 * threads, costs.fitting(costs.per_game(spec, policies), TARGET_SECONDS, threads))
-                guess = costs.estimate(spec, rules, policies, n_games, threads=threads)
+                guess = estimate(spec, rules, policies, n_games, threads=threads)
                 actual = _timed(spec, rules, policies, n_games, threads)
                 ratio = guess.seconds / actual
                 miss = not 1 / WITHIN <= ratio <= WITHIN

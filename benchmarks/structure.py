@@ -29,13 +29,20 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("valhalla", "herrlof", "halali", "attila", "walhalla")
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def toolkit_modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted((ROOT / "toolkit").rglob("*.py"))}
+def toolkit_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Module name -> file of every module of the package ``toolkit`` under ``root``."""
+    return {module_name(p, root): p for p in sorted((root / "toolkit").rglob("*.py"))}
+
+
+def import_cycles(root: Path = ROOT) -> list[list[str]]:
+    """The import cycles of the package under ``root`` (``tests/test_layers.py`` wants none)."""
+    modules = toolkit_modules(root)
+    return cycles({name: imports(path, name, modules) for name, path in modules.items()})
 
 
 def imports(path: Path, name: str, modules) -> set[str]:
@@ -125,8 +132,7 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="name the modules and files counted")
     args = parser.parse_args(argv)
     modules = toolkit_modules()
-    graph = {name: imports(path, name, modules) for name, path in modules.items()}
-    found = cycles(graph)
+    found = import_cycles()
     print(f"modules in toolkit/: {len(modules)}, lines: {sum(len(p.read_text().splitlines()) for p in modules.values())}")
     print(f"import cycles (groups of modules importing each other): {len(found)}")
     if args.list:

@@ -5,11 +5,12 @@ can measure code that no longer exists (issue 35: a 2x slowdown of Valhalla's fa
 way).  Here every version (a commit, exported with ``git archive``, or this working tree) gets a cache
 directory of its own, new for this run; each version's kernels are compiled first (the seconds to its
 first result are printed), then the versions are measured in turn, ``--rounds`` times, each measurement a
-fresh process playing ``-n`` games of each game on one thread with ``random`` in every seat; the best
+fresh process playing ``-n`` games of each game on one thread with ``--policies`` (default ``random``) in
+every seat; the best
 round counts (the machine's speed drifts, so the versions are interleaved, never measured one after the
 other).
 
-    .venv/bin/python benchmarks/versus.py [GAME ...] [--rev 423c5aa ...] [-n 200000] [--rounds 3]
+    .venv/bin/python benchmarks/versus.py [GAME ...] [--rev 423c5aa ...] [-n 200000] [--rounds 3] [--policies greedy]
 
 The hand-written C implementation of Valhalla's spec ran 128,700 games/s on the machine of issue 35
 (random against random, one thread); the table prints the ratio to that figure for Valhalla.
@@ -33,11 +34,11 @@ C_VALHALLA = 128_700  # games/s of the C implementation, issue 35's machine
 MEASURE = """
 import json, sys, time
 import toolkit
-games, n, first = json.loads(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "first"
+games, n, first, policies = json.loads(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "first", sys.argv[4]
 out = {}
 for game in games:
     start = time.perf_counter()
-    toolkit.simulate(game, n_games=n, seed=7, threads=1, keep="summary", progress=False)
+    toolkit.simulate(game, n_games=n, seed=7, threads=1, keep="summary", progress=False, policies=policies)
     out[game] = (time.perf_counter() - start) if first else n / (time.perf_counter() - start)
 print(json.dumps(out))
 """
@@ -56,11 +57,12 @@ def export(rev: str, into: Path) -> Path:
     return into
 
 
-def run(tree: Path, cache: Path, games, n: int, first: bool) -> dict:
+def run(tree: Path, cache: Path, games, n: int, first: bool, policies: str = "random") -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TOOLKIT_CACHE_DIR")}
     env.update(PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache), TOOLKIT_CACHE_DIR=str(cache),
                NUMBA_NUM_THREADS=env.get("NUMBA_NUM_THREADS", str(os.cpu_count())))
-    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(games), str(n), "first" if first else "rate"],
+    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(games), str(n), "first" if first else "rate",
+                           policies],
                           cwd=tempfile.gettempdir(), env=env, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"{tree}: {done.stderr[-2000:]}")
@@ -74,6 +76,8 @@ def main(argv=None) -> int:
                         "(repeatable; default 423c5aa, the last commit before the search was compiled in)")
     parser.add_argument("-n", type=int, default=200_000, help="games of each game a measurement")
     parser.add_argument("--rounds", type=int, default=3, help="measurements of each version, the best counts")
+    parser.add_argument("--policies", default="random",
+                        help="the player of every seat (default random; greedy measures the game's own policies)")
     args = parser.parse_args(argv)
     revs = (args.rev or ["423c5aa"]) + ["."]
     work = Path(tempfile.mkdtemp(prefix="toolkit-versus-"))
@@ -83,17 +87,17 @@ def main(argv=None) -> int:
         compile_s = {}
         for rev in revs:  # each in a fresh cache: the seconds to the first 1,000 games include the compile
             start = time.perf_counter()
-            compile_s[rev] = run(trees[rev], caches[rev], args.games, 1000, first=True)
+            compile_s[rev] = run(trees[rev], caches[rev], args.games, 1000, True, args.policies)
             print(f"{rev}: compiled in {time.perf_counter() - start:.0f} s", flush=True)
         best = {rev: dict.fromkeys(args.games, 0.0) for rev in revs}
         for _ in range(args.rounds):
             for rev in revs:
-                for game, rate in run(trees[rev], caches[rev], args.games, args.n, first=False).items():
+                for game, rate in run(trees[rev], caches[rev], args.games, args.n, False, args.policies).items():
                     best[rev][game] = max(best[rev][game], rate)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     here = "this tree"
-    print(f"\nrandom in every seat, standard rules, one thread, {args.n:,} games a measurement, best of "
+    print(f"\n{args.policies} in every seat, standard rules, one thread, {args.n:,} games a measurement, best of "
           f"{args.rounds} interleaved rounds, each version in a fresh cache; load average "
           f"{os.getloadavg()[0]:.2f}")
     header = f"{'game':<10}" + "".join(f" {rev + ' g/s':>16} {'first s':>8}" for rev in revs[:-1])

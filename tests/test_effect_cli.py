@@ -710,11 +710,11 @@ def test_paired_until_settled_plays_its_batches(capsys, played):
 def test_warm_compiles_the_copies_asked(capsys, monkeypatch, bars_at_once):
     """``toolkit warm GAME... [--search] [--jobs N] [--no-progress]``: the copies of the games asked (the
     searching copy too with ``--search``), on N processes, with a bar unless ``--no-progress``.  The copies
-    are counted as cold and "compiled" by a stand-in in threads: what is compiled is ``warm.warm``'s
+    are counted as cold and "compiled" by a stand-in in threads: what is compiled is ``ahead.warm_up``'s
     business (tests/core/test_warm.py); this is what the command asks of it."""
     import concurrent.futures
 
-    from toolkit.core import warm
+    from toolkit.core import ahead, warm
 
     pools = []
 
@@ -724,7 +724,7 @@ def test_warm_compiles_the_copies_asked(capsys, monkeypatch, bars_at_once):
             super().__init__(workers)
 
     monkeypatch.setattr(warm, "is_warm", lambda game, copy: False)
-    monkeypatch.setattr(warm, "compile_copy", lambda game, copy: (game, copy, 0.0))
+    monkeypatch.setattr(ahead, "compile_copy", lambda game, copy: (game, copy, 0.0))
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
 
     def copies(out):

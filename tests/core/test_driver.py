@@ -22,9 +22,10 @@ def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
     assert plain.py_func.__globals__["search"] is None and not plain.py_func.__globals__["SEARCH"]
     assert searching.py_func.__globals__["search"] is kernel.mcts and searching.py_func.__globals__["SEARCH"]
     assert isinstance(kernel.play_many, Searching)
-    assert kernel.play_many.plain.py_func.__globals__["run"] is kernel.play_game.run
-    assert kernel.play_many.searching.py_func.__globals__["run"] is kernel.play_game.searching.run
-    assert kernel.play_game.run is not kernel.play_game.searching.run
+    assert kernel.play_many.plain is kernel.play_game.block
+    assert kernel.play_many.searching is kernel.play_game.searching.block
+    assert kernel.play_game.block is not kernel.play_game.searching.block
+    assert kernel.play_game.py_func.__globals__["play_block"] is kernel.play_game.block  # one loop, written once
     # the random copy has neither the search nor the game's policies compiled in
     random = kernel.play_game.random.decide.py_func.__globals__
     assert random["search"] is None and not random["SEARCH"] and random["choose"] is None and not random["CHOOSE"]
@@ -36,14 +37,14 @@ def test_the_plain_loop_has_no_search_and_the_other_has_the_games(name):
     whole = kernel.play_game.whole
     assert whole.decide.py_func.__globals__["choose"] is kernel.choose and whole.decide.py_func.__globals__["SEARCH"]
     assert (whole is kernel.play_game.searching) == (own is kernel.choose)
-    assert kernel.play_many.whole.py_func.__globals__["run"] is whole.run
-    assert kernel.play_many.random.py_func.__globals__["run"] is kernel.play_game.random.run
+    assert kernel.play_many.whole is whole.block
+    assert kernel.play_many.random is kernel.play_game.random.block
     # the plain and random copies inline the steps where the kernel says so, the searching copy calls them
     # (the random copy once inherited the searching copy's calls: half Valhalla's speed)
     steps = kernel.advance if getattr(kernel, "INLINE_STEPS", True) else kernel.advance_called
     for copy in (kernel.play_game, kernel.play_game.random):
-        assert copy.run.py_func.__globals__["advance"] is steps
-    assert kernel.play_game.searching.run.py_func.__globals__["advance"] is kernel.advance_called
+        assert copy.block.py_func.__globals__["advance"] is steps
+    assert kernel.play_game.searching.block.py_func.__globals__["advance"] is kernel.advance_called
 
 
 class Recorder:

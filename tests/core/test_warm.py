@@ -16,7 +16,7 @@ import pytest
 
 import toolkit
 from toolkit.cli import main
-from toolkit.core import warm
+from toolkit.core import ahead, warm
 from toolkit.core.driver import Blocks
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ def test_a_copy_that_must_compile_is_announced_with_its_estimate(cache):
 def test_a_loaded_or_warm_copy_is_not_announced(cache):
     assert warm.notice(_spec(compiled=("random",)), None, [0, 0]) is None  # held by this process
     assert warm.notice(_spec(compiled=("random",)), None, [1, 0]) is not None  # control: the other copy
-    warm._record("tiny", "plain", 12.0)  # a process of this version compiled it
+    warm.record_time("tiny", "plain", 12.0)  # a process of this version compiled it
     assert warm.notice(_spec(), None, [1, 0]) is None
     assert warm.is_warm("tiny", "plain") and not warm.is_warm("tiny", "search")
 
@@ -91,7 +91,7 @@ def test_a_first_use_counts_the_copies_before_it_that_are_not_warm(cache):
     its first use costs theirs when they are not warm, and its time is not kept as its own then."""
     assert warm.estimate_first("tiny", "search") == 3 * warm.UNKNOWN
     assert "about 90 s" in warm.notice(_spec(), None, [-100, 0])
-    warm._record("tiny", "random", 4.0)
+    warm.record_time("tiny", "random", 4.0)
     assert warm.estimate_first("tiny", "search") == warm.UNKNOWN + warm.UNKNOWN
     assert warm.estimate_first("tiny", "random") == 4.0  # its own, warm or not
     with warm.first_use(_spec(), "search", progress=False):  # the plain copy is not warm
@@ -105,10 +105,10 @@ def test_a_first_use_counts_the_copies_before_it_that_are_not_warm(cache):
 
 def test_warm_compiles_a_games_copies_one_after_the_other_longest_game_first(cache):
     left = {"valhalla": ["plain", "search"], "attila": ["random", "plain", "search"], "halali": []}
-    assert warm.next_game(left, set()) == "attila"  # the most seconds left
-    assert warm.next_game(left, {"attila"}) == "valhalla"  # attila's next copy waits for the one compiling
-    assert warm.next_game(left, {"attila", "valhalla"}) is None  # halali has nothing left
-    assert warm.next_game({"tiny": ["plain"], "valhalla": ["search"]}, set()) == "tiny"  # UNKNOWN: 30 s
+    assert ahead.next_game(left, set()) == "attila"  # the most seconds left
+    assert ahead.next_game(left, {"attila"}) == "valhalla"  # attila's next copy waits for the one compiling
+    assert ahead.next_game(left, {"attila", "valhalla"}) is None  # halali has nothing left
+    assert ahead.next_game({"tiny": ["plain"], "valhalla": ["search"]}, set()) == "tiny"  # UNKNOWN: 30 s
 
 
 def test_a_game_with_its_own_lookahead_warms_a_fourth_copy(cache):
@@ -116,8 +116,8 @@ def test_a_game_with_its_own_lookahead_warms_a_fourth_copy(cache):
     the others (``choose_plain``), and no such copy elsewhere; a page announces it by its name."""
     for name, spec in toolkit.GAMES.items():
         own = hasattr(spec.kernel, "choose_plain")
-        assert warm.copies_of(name) == (warm.COPIES if own else warm.COPIES[:3]), name
-    assert "lookahead" in warm.copies_of("attila") and "lookahead" not in warm.copies_of("valhalla")
+        assert ahead.copies_of(name) == (warm.COPIES if own else warm.COPIES[:3]), name
+    assert "lookahead" in ahead.copies_of("attila") and "lookahead" not in ahead.copies_of("valhalla")
     driver = Blocks(_Loop(), _Loop(), _Loop(), work_entries=None, whole=_Loop(),
                     lookahead_in=lambda codes: bool((codes[:2] == 2).any()))
     spec = types.SimpleNamespace(name="tiny", title="Tiny", play_many=driver,

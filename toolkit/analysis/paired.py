@@ -14,6 +14,7 @@ import pandas as pd
 
 from toolkit.core.runner import get_spec, resolve_rules, simulate
 from toolkit.analysis import verdicts
+from toolkit.analysis.headline import headline_pairs, number
 from toolkit.core.stats import paired_difference
 
 
@@ -76,44 +77,6 @@ def _paired_until_settled(spec, seed, rules_a, rules_b, policies_a, policies_b, 
 # -- a run beside a pinned baseline (the dashboard's before/after) ---------------------------------------
 
 
-def seat_names(frame: pd.DataFrame, seats: int) -> list[str]:
-    """The seats of a run's frame as its game names them under the frame's rules (Halali's "Blue"), from
-    its ``attrs`` (``game``, ``rules``); "seat 0", "seat 1", ... without them."""
-    try:
-        spec = get_spec(frame.attrs["game"])
-        rules = spec.Rules.from_json(frame.attrs["rules"])
-    except (KeyError, ValueError, TypeError):
-        return [f"seat {s}" for s in range(seats)]
-    return [spec.seat_name(rules, s) for s in range(seats)]
-
-
-def _per_game(frame: pd.DataFrame, seats: int, names: list[str]) -> dict:
-    """The headline quantities of each game of a run (one row per game): label -> values."""
-    out = {}
-    for seat in range(seats):
-        out[f"{names[seat]}'s win rate"] = frame[f"win_{seat}"].to_numpy(dtype=float)
-    if "first_seat" in frame:
-        first = frame["first_seat"].to_numpy(dtype=np.int64)
-        wins = frame[[f"win_{s}" for s in range(seats)]].to_numpy(dtype=float)
-        out["the first player's win rate"] = wins[np.arange(len(frame)), first]
-    out["share of games with no single winner"] = (frame["winner"].to_numpy() < 0).astype(float) \
-        if "winner" in frame else None
-    out["game length (turns)"] = frame["turns"].to_numpy(dtype=float)
-    return {label: values for label, values in out.items() if values is not None}
-
-
-def headline_pairs(baseline: pd.DataFrame, now: pd.DataFrame) -> dict:
-    """The headline quantities both runs have, game by game: label -> (baseline's values, now's values),
-    over the seats both have, named as :func:`before_after` names them (equal-length frames)."""
-    seats = min(_seats(baseline), _seats(now))
-    names = seat_names(now, seats)
-    if seat_names(baseline, seats) != names:  # the seats' names changed with the rules (a Halali match)
-        names = [f"seat {s}" for s in range(seats)]
-    before = _per_game(baseline, seats, names)
-    after = _per_game(now, seats, names)
-    return {label: (before[label], after[label]) for label in before if label in after}
-
-
 def before_after(baseline: pd.DataFrame, now: pd.DataFrame, comparisons: int = 1) -> pd.DataFrame:
     """The headline quantities of ``now`` beside a ``baseline`` run, as paired differences per game.
 
@@ -121,7 +84,7 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame, comparisons: int = 1
     same chance stream, so the per-game differences are paired (their interval is much narrower than
     two independent runs'); on different seeds the runs are independent and the interval is the unpaired
     one.  Only the games both runs played (the first ``min`` of them) are compared, and only the seats
-    both have; a seat is named as the game names it (:func:`seat_names`, Halali's "Blue's win rate").  A quantity both runs hold constant (a share of no winner in a game with none) is left out.
+    both have; a seat is named as the game names it (:func:`toolkit.analysis.headline.seat_names`, Halali's "Blue's win rate").  A quantity both runs hold constant (a share of no winner in a game with none) is left out.
 
     Returns one row per quantity: ``quantity``, ``baseline``, ``now``, ``difference``, ``ci_low``,
     ``ci_high``, ``games``, ``paired``, ``measurable`` (the interval excludes 0), ``together`` (the number of
@@ -164,14 +127,6 @@ def before_after(baseline: pd.DataFrame, now: pd.DataFrame, comparisons: int = 1
     return table
 
 
-def _seats(frame: pd.DataFrame) -> int:
-    return sum(1 for c in frame.columns if c.startswith("win_"))
-
-
-def _number(value: float, label: str) -> str:
-    return f"{value:.2f}" if "turns" in label else f"{value:.3f}"
-
-
 def in_words(row) -> str:
     """One before/after row as a sentence: what moved, or that nothing measurably did.
 
@@ -182,13 +137,13 @@ def in_words(row) -> str:
     label = row["quantity"]
 
     def signed(value):
-        return _number(value, label).replace("-", "−") if value < 0 else "+" + _number(value, label)
+        return number(value, label).replace("-", "−") if value < 0 else "+" + number(value, label)
 
     interval = f"{signed(row['difference'])} [{signed(row['ci_low'])}, {signed(row['ci_high'])}]"
     if row.get("together", 1) > 1:
         interval += f", {verdicts.level(row['together'])}"
     if row["measurable"]:
-        return (f"your change moved {label} from {_number(row['baseline'], label)} to "
-                f"{_number(row['now'], label)} ({interval})")
-    return (f"{label}: no measurable change at {row['games']:,} games ({_number(row['baseline'], label)} → "
-            f"{_number(row['now'], label)}, {interval})")
+        return (f"your change moved {label} from {number(row['baseline'], label)} to "
+                f"{number(row['now'], label)} ({interval})")
+    return (f"{label}: no measurable change at {row['games']:,} games ({number(row['baseline'], label)} → "
+            f"{number(row['now'], label)}, {interval})")

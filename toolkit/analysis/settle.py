@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.analysis import verdicts
-from toolkit.analysis.paired import _number, headline_pairs
+from toolkit.analysis.headline import headline_pairs, number
 from toolkit.core import jobs
 from toolkit.core.runner import get_spec, resolve_rules, simulate
 from toolkit.core.stats import always_valid_margin
@@ -350,14 +350,14 @@ def in_words(row: dict, max_games: int, count: int = 1) -> str:
     label = row["quantity"]
 
     def signed(value):
-        return _number(value, label).replace("-", "−") if value < 0 else "+" + _number(value, label)
+        return number(value, label).replace("-", "−") if value < 0 else "+" + number(value, label)
 
     level = "an always-valid 95% interval" if count == 1 else \
         f"always-valid intervals, 95% for the {count} quantities together"
     interval = f"{signed(row['difference'])} [{signed(row['ci_low'])}, {signed(row['ci_high'])}]; {level}"
-    tolerance = _number(row["tolerance"], label)
+    tolerance = number(row["tolerance"], label)
     if row["verdict"] == MOVED:
-        return (f"the change moved {label} from {_number(row['baseline'], label)} to {_number(row['now'], label)} "
+        return (f"the change moved {label} from {number(row['baseline'], label)} to {number(row['now'], label)} "
                 f"({interval}), settled after {row['games']:,} games a side")
     if row["verdict"] == WITHIN:
         return (f"the change moves {label} by less than {tolerance} either way ({interval}), settled after "

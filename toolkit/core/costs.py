@@ -9,7 +9,8 @@ costed by its kind: ``mcts:N`` from the two measured budgets, linear in ``N`` (a
 iterations'); ``lookahead:K`` or a greedy variant as its kind's default; anything else as the game's
 ``greedy``.
 
-The rules change a game's length and the machine its speed, so :func:`estimate` also plays a short probe,
+The rules change a game's length and the machine its speed, so ``core.runner.estimate`` (which can play
+games, as this module cannot) also plays a short probe,
 the run's first games timed: one a thread, or as many as take about :data:`PROBE_TARGET` seconds where games
 are quick (a run's start-up of milliseconds must not be most of the probe's time); skipped where one game is
 expected to take over :data:`PROBE_SECONDS`, or the whole run under :data:`PROBE_ABOVE`.  It is weighed
@@ -26,8 +27,6 @@ import dataclasses
 import functools
 import json
 import math
-import os
-import time
 from importlib import resources
 
 PRIOR_GAMES = 2  # the shipped cost counts as this many probed games
@@ -101,30 +100,3 @@ class Estimate:
         how = (f"the players' measured speed and a probe of {self.probed} game{'s' * (self.probed != 1)}"
                if self.probed else "the players' measured speed")
         return f"about {format_duration(self.seconds)} (estimated from {how})"
-
-
-def estimate(spec, rules, policies, n_games: int, *, seed: int = 0, threads: int | None = None,
-             probe: bool = True) -> Estimate:
-    """The wall seconds ``n_games`` games of ``policies`` on ``rules`` should take, before they are played:
-    the shipped cost, weighed with a timed probe of the run's first games (see the module's note).  The
-    probe is played outside any watched job (its games are not the run's count) and after the line-up's
-    compiled copy is loaded (a load is not a game's time)."""
-    from toolkit.core import jobs, warm
-    from toolkit.core.runner import simulate
-
-    threads = threads or os.cpu_count() or 1
-    prior = per_game(spec, policies)
-    cost, probed = prior, 0
-    games = min(n_games, max(threads, int(PROBE_TARGET * threads / prior)))
-    if probe and seconds(prior, n_games, threads) >= PROBE_ABOVE and seconds(prior, min(n_games, threads),
-                                                                                threads) <= PROBE_SECONDS:
-        run = dict(seed=seed, policies=policies, threads=threads, keep="summary", progress=False)
-        with jobs.running(None):
-            if not warm.loaded(spec.play_many, warm.copy_of(spec, spec.prepare(rules, policies)[-1])):
-                simulate(spec, rules, 1, **run)  # loads the copy (a second or so), not a game's time
-            start = time.perf_counter()
-            simulate(spec, rules, games, **run)
-            measured = (time.perf_counter() - start) * min(threads, games) / games  # CPU seconds a game
-        cost = (PRIOR_GAMES * prior + games * measured) / (PRIOR_GAMES + games)
-        probed = games
-    return Estimate(seconds(cost, n_games, threads), cost, prior, probed, threads)

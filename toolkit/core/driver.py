@@ -49,7 +49,7 @@ BLOCKS_PER_THREAD = 16  # blocks of games per thread: the threads finish togethe
 # the names the templates below take from the scope make_play_many / make_play_game give each copy
 play_game = RS_SIZE = work_entries = None
 start = advance = count = nth = options = apply = choose = check_step = check_end = record = run = None
-decide = search = logged_game = None
+decide = search = logged_game = play_block = None
 ADVANCE = APPLY = None  # the game's own, in the copies of _advance_call and _apply_call
 SEARCH = CHOOSE = PER_BLOCK = False
 STATE_SIZE = MAX_OPTIONS = WORK_SIZE = TREE_FIXED = TREE_NODE = SEATS = C_WIN = DEPTH_SHIFT = ROLLOUT_SHIFT = 0
@@ -66,7 +66,7 @@ def _work_entries(policies):
 
 
 def _play_block(params, policies, seed, first_game, out, violations, check, rs, st, opts, before, scratch, tree):
-    for i in range(out.shape[0]):  # _protocol_game's and _protocol_run's lines, _decide's in them
+    for i in range(out.shape[0]):  # the one loop over a game's decisions, _decide's lines in it
         rng.seed_streams(rs, seed, first_game + i)
         start(params, st, rs)
         violation = 0
@@ -108,27 +108,18 @@ def _play_block(params, policies, seed, first_game, out, violations, check, rs, 
 def make_play_many(play_game, rs_size: int, work_size: int, caller=None):
     """The ``play_many`` driver of the one-game kernel ``play_game`` (module docstring): a :class:`Blocks`.
 
-    Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).  The
-    block loop is a copy of this module's template over the scope of each copy of ``play_game`` (the
-    game's functions and sizes), made by :func:`from_template` so that Numba caches it beside the kernel;
-    it is ``_protocol_game``, ``_protocol_run`` and ``_decide`` in one function (module docstring), with
-    LLVM's ``noalias`` on its arrays as ``run`` has.  :class:`Blocks` cuts each block's streams and work
+    Call it at the top level of the game's kernel module (``play_many = make_play_many(...)``).  It runs
+    the block loops of the copies of ``play_game`` (``play_game.block``: :func:`_play_block` over each
+    copy's scope, with ``_decide``'s lines in it; module docstring).  :class:`Blocks` cuts each block's
+    streams and work
     in Python, the work with room for the largest tree search of the line-up
     (``play_game.work_entries(policies)``).
     """
     assert work_size == play_game.work_size, "play_many's work is play_game's"
     caller = caller or sys._getframe(1)
-    loops = {}
-    for game, suffix in ((play_game, ""), (play_game.searching, "_search"), (play_game.random, "_random"),
-                         (play_game.whole, "_whole")):
-        if suffix == "_whole" and game is play_game.searching:  # no lookahead of the game's own left out
-            loops[suffix] = loops["_search"]
-            continue
-        loop = njit(from_template(_play_block, "play_block" + suffix, game.scope, caller))
-        loop._compiler._customize_flags = _noalias
-        loops[suffix] = loop
-    driver = Blocks(loops[""], loops["_search"], loops["_random"], play_game.work_entries, rs_size,
-                    play_game.state_size, play_game.max_options, work_size, loops["_whole"], play_game.lookahead_in)
+    driver = Blocks(play_game.block, play_game.searching.block, play_game.random.block, play_game.work_entries,
+                    rs_size, play_game.state_size, play_game.max_options, work_size, play_game.whole.block,
+                    play_game.lookahead_in)
     driver.__doc__ = (f"Games ``first_game .. first_game + len(out) - 1`` of the one-game kernel "
                       f"``{play_game.__name__}`` into ``out`` (``toolkit.core.driver``).")
     return driver
@@ -288,30 +279,11 @@ def logged_variants(one_game, scope: dict, play_game, per_block: bool = False, c
 
 
 def _protocol_game(params, policies, seed, game, row, check, rs, work):
-    rng.seed_streams(rs, seed, game)
-    return run(params, policies, row, check, rs, work[:STATE_SIZE], work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS],
-               work[STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS],
+    violations = np.zeros(1, np.int32)
+    play_block(params, policies, seed, game, row.reshape((1, row.shape[0])), violations, check, rs, work[:STATE_SIZE],
+               work[STATE_SIZE:STATE_SIZE + MAX_OPTIONS], work[STATE_SIZE + MAX_OPTIONS:2 * STATE_SIZE + MAX_OPTIONS],
                work[2 * STATE_SIZE + MAX_OPTIONS:WORK_SIZE], work[WORK_SIZE:])
-
-
-def _protocol_run(params, policies, row, check, rs, st, opts, before, scratch, tree):
-    start(params, st, rs)
-    violation = 0
-    while True:
-        seat = advance(params, st, rs)
-        if seat < 0:
-            break
-        option = decide(params, policies, st, rs, seat, opts, scratch, tree)
-        if check:
-            for q in range(STATE_SIZE):
-                before[q] = st[q]
-        apply(params, st, rs, option)
-        if check and violation == 0:
-            violation = check_step(params, before, st, option)
-    if check and violation == 0:
-        violation = check_end(params, st)
-    record(params, st, row)
-    return violation
+    return violations[0]
 
 
 def _decide(params, policies, st, rs, seat, opts, scratch, tree):
@@ -424,8 +396,9 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
 
     ``work`` needs ``play_game.work_entries(policies)`` entries (njit): the state, the options, a copy
     of the state, the policies' scratch (:func:`work_size`, ``play_game.work_size``), then the search's
-    tree for the largest ``mcts:N`` of the line-up.  Made as :func:`make_play_many` makes its driver, so
-    Numba caches it beside the game's kernel; it allocates nothing and runs without reference counting.
+    tree for the largest ``mcts:N`` of the line-up.  It is the block loop (:func:`_play_block`,
+    ``play_game.block``, the loop ``play_many`` runs) over one game: the loop over a game's decisions is
+    written once.  Each is made by :func:`from_template`, so that Numba caches it beside the game's kernel.
 
     The returned ``play_game`` cannot search: its ``decide`` has no ``search`` compiled in (a search doubled
     the loop's compile time), and a negative code would reach ``choose``.  ``play_game.searching`` is the
@@ -475,17 +448,16 @@ def make_play_game(start, advance, count, nth, options, apply, choose, check_ste
         calls = {"advance": search.advance, "apply": search.apply} if searching or not inline_steps else {}
         scope = dict(base, search=search if searching else None, SEARCH=searching, CHOOSE=chooser is not None,
                      choose=chooser, **calls)
-        compiled = {}
-        for name, template in (("decide", _decide), ("run", _protocol_run), ("play_game", _protocol_game)):
-            jit = njit_inline if name == "decide" else njit_no_nrt
-            compiled[name] = scope[name] = jit(from_template(template, name + suffix, scope, caller))
-        # ``run``'s arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in
-        # registers across the stores to the streams and the row: Valhalla +10% (issue 15)
-        compiled["run"]._compiler._customize_flags = _noalias
-        game = compiled["play_game"]
+        scope["decide"] = decide = njit_inline(from_template(_decide, "decide" + suffix, scope, caller))
+        # the block loop (:func:`_play_block`, the one loop over a game's decisions), which ``play_many`` runs;
+        # its arrays never overlap, and saying so (LLVM's noalias) lets the game's state stay in registers
+        # across the stores to the streams and the row: Valhalla +10% (issue 15)
+        scope["play_block"] = block = njit(from_template(_play_block, "play_block" + suffix, scope, caller))
+        block._compiler._customize_flags = _noalias
+        game = njit(from_template(_protocol_game, "play_game" + suffix, scope, caller))
         game.__doc__ = make_play_game.__doc__.split("\n\n")[0].replace("of a game's", "of this game's")
-        game.decide, game.work_entries, game.work_size = compiled["decide"], work_entries, size
-        game.run, game.state_size, game.max_options = compiled["run"], state_size, max_options
+        game.decide, game.work_entries, game.work_size = decide, work_entries, size
+        game.block, game.state_size, game.max_options = block, state_size, max_options
         game.calls, game.scope, game.lookahead_in = calls, scope, lookahead_in
         game.copy_for = functools.partial(copy_for, lookahead_in=lookahead_in)
         games.append(game)

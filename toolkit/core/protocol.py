@@ -172,3 +172,24 @@ class KernelGame:
         row = np.zeros(len(self.kernel.COLUMNS), np.int32)
         self.kernel.record(self.params, self.st, row)
         return row
+
+
+def first_decision(game: str, rules=None, seed: int = 7, game_index: int = 0, policies=None):
+    """``(game, decision)``: the pure-Python reference's game ``game_index`` of ``seed`` under ``rules``
+    (default: the standard ones), started and advanced to its first decision point.  The set-up of the
+    examples of a game's ``view`` and ``viz`` (``view.position(*first_decision("halali"))``).
+
+    >>> game, decision = first_decision("pig", seed=1)
+    >>> decision.seat, len(decision.options)
+    (0, 2)
+    """
+    import importlib
+
+    from toolkit.core.registry import GAMES
+
+    spec = GAMES[game]
+    rules = spec.Rules() if rules is None else rules
+    reference = importlib.import_module(spec.reference)
+    played = reference.new_game(rules, seed, game_index, *(() if policies is None else (policies,)))
+    played.start()
+    return played, played.advance()

@@ -15,6 +15,7 @@ buffer, so memory stays flat however many games run.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Mapping
 
@@ -554,3 +555,27 @@ class _Run:
         if self.summary is not None:
             return self.summary
         return results.to_frame(self.spec, self.games, self.first_game, self.attrs, self.shown)
+
+
+def estimate(spec, rules, policies, n_games: int, *, seed: int = 0, threads: int | None = None,
+             probe: bool = True) -> costs.Estimate:
+    """The wall seconds ``n_games`` games of ``policies`` on ``rules`` should take, before they are played:
+    the shipped cost (:mod:`toolkit.core.costs`), weighed with a timed probe of the run's first games (the
+    note of :mod:`toolkit.core.costs`).  The probe is played outside any watched job (its games are not the
+    run's count) and after the line-up's compiled copy is loaded (a load is not a game's time)."""
+    threads = threads or os.cpu_count() or 1
+    prior = costs.per_game(spec, policies)
+    cost, probed = prior, 0
+    games = min(n_games, max(threads, int(costs.PROBE_TARGET * threads / prior)))
+    if probe and costs.seconds(prior, n_games, threads) >= costs.PROBE_ABOVE and \
+            costs.seconds(prior, min(n_games, threads), threads) <= costs.PROBE_SECONDS:
+        run = dict(seed=seed, policies=policies, threads=threads, keep="summary", progress=False)
+        with jobs.running(None):
+            if not warm.loaded(spec.play_many, warm.copy_of(spec, spec.prepare(rules, policies)[-1])):
+                simulate(spec, rules, 1, **run)  # loads the copy (a second or so), not a game's time
+            start = time.perf_counter()
+            simulate(spec, rules, games, **run)
+            measured = (time.perf_counter() - start) * min(threads, games) / games  # CPU seconds a game
+        cost = (costs.PRIOR_GAMES * prior + games * measured) / (costs.PRIOR_GAMES + games)
+        probed = games
+    return costs.Estimate(costs.seconds(cost, n_games, threads), cost, prior, probed, threads)

@@ -189,6 +189,14 @@ def _command_for(spec, rules) -> str:
     return f"toolkit simulate {spec.name} --preset {preset} {sets}".rstrip()
 
 
+def _games_box(value: int, description: str, minimum: int, step: int):
+    """A box for the games of a run (at most 10,000,000), labelled ``description``."""
+    import ipywidgets as w
+
+    return w.BoundedIntText(value=value, min=minimum, max=10_000_000, step=step, description=description,
+                            style={"description_width": "initial"}, layout=w.Layout(width="16em"))
+
+
 class Dashboard:
     """The page of :func:`dashboard`; its parts are attributes so tests (and users) can drive it.
 
@@ -266,16 +274,12 @@ class Dashboard:
         self.settle_tolerance = w.BoundedFloatText(value=0.01, min=0.0005, max=0.5, step=0.005,
                                                    description="tolerance", layout=w.Layout(width="12em"),
                                                    tooltip="the largest change of a rate that counts as none")
-        self.settle_games = w.BoundedIntText(value=200_000, min=2_000, max=10_000_000, step=10_000,
-                                             description="at most games", style={"description_width": "initial"},
-                                             layout=w.Layout(width="16em"))
+        self.settle_games = _games_box(200_000, "at most games", 2_000, 10_000)
         self.settle_button = w.Button(description="play on until settled", icon="forward", disabled=True,
                                       layout=w.Layout(width="auto"),
                                       tooltip="play the baseline and this run's rules in batches on the same seeds "
                                               "until each difference is shown, or shown smaller than the tolerance")
-        self.settle_progress = page_jobs.Progress("settling")
-        self.settle_slot = page_jobs.Slot(self.background, self.settle_progress)
-        self.settle_output = w.Output()
+        self.settle_progress, self.settle_slot, self.settle_output = self._watched("settling")
         self.settled = None
         self.settle_button.on_click(lambda _: self.run_settle())
 
@@ -293,49 +297,35 @@ class Dashboard:
         self.reset_button = w.Button(description="reset to the preset", icon="undo", layout=w.Layout(width="auto"))
         self.variant_note = w.HTML()
         self.compare_variants = w.SelectMultiple(description="variants", rows=4, layout=w.Layout(width="24em"))
-        self.compare_games = w.BoundedIntText(value=20_000, min=100, max=10_000_000, step=10_000,
-                                              description="games each", style={"description_width": "initial"},
-                                              layout=w.Layout(width="16em"))
+        self.compare_games = _games_box(20_000, "games each", 100, 10_000)
         self.compare_button = w.Button(description="compare side by side", icon="columns", layout=w.Layout(width="auto"))
-        self.compare_progress = page_jobs.Progress("comparing variants")
-        self.compare_slot = page_jobs.Slot(self.background, self.compare_progress)
-        self.compare_output = w.Output()
+        self.compare_progress, self.compare_slot, self.compare_output = self._watched("comparing variants")
         self.compared = None
         self.sweep_rule = w.Dropdown(description="rule", layout=w.Layout(width="20em"))
         self.sweep_metric = w.Dropdown(description="metric", layout=w.Layout(width="20em"))
-        self.sweep_games = w.BoundedIntText(value=5_000, min=100, max=10_000_000, step=1_000,
-                                            description="games a value", style={"description_width": "initial"},
-                                            layout=w.Layout(width="16em"))
+        self.sweep_games = _games_box(5_000, "games a value", 100, 1_000)
         self.sweep_button = w.Button(description="sweep the rule", icon="line-chart", layout=w.Layout(width="auto"))
-        self.sweep_progress = page_jobs.Progress("sweeping")
-        self.sweep_slot = page_jobs.Slot(self.background, self.sweep_progress)
-        self.sweep_output = w.Output()
+        self.sweep_progress, self.sweep_slot, self.sweep_output = self._watched("sweeping")
         self.swept = None
         self.apply_tuned_button = w.Button(description="apply the tuned rules", icon="check", disabled=True,
                                            layout=w.Layout(width="auto"),
                                            tooltip="put the tuned rules on the page (then save them as a variant)")
-        self.save_variant_button.on_click(lambda _: self.save_variant())
-        self.open_variant_button.on_click(lambda _: self.open_variant())
-        self.reset_button.on_click(lambda _: self.reset_rules())
-        self.compare_button.on_click(lambda _: self.run_compare())
-        self.sweep_button.on_click(lambda _: self.run_sweep())
-        self.apply_tuned_button.on_click(lambda _: self.apply_tuned())
+        for button, action in (("save_variant_button", "save_variant"), ("open_variant_button", "open_variant"),
+                               ("reset_button", "reset_rules"), ("compare_button", "run_compare"),
+                               ("sweep_button", "run_sweep"), ("apply_tuned_button", "apply_tuned")):
+            getattr(self, button).on_click(lambda _, action=action: getattr(self, action)())
         self.variant_folder.observe(lambda _: self._variant_menus(), names="value")
 
         self.tournament_games = w.IntText(value=tournament_games or 10, description="games per pairing",
                                           style={"description_width": "initial"}, layout=w.Layout(width="16em"))
         self.tournament_button = w.Button(description="run a policy tournament", icon="trophy",
                                           layout=w.Layout(width="auto"))
-        self.tournament_progress = page_jobs.Progress("tournament")
-        self.tournament_slot = page_jobs.Slot(self.background, self.tournament_progress)
-        self.tournament_output = w.Output()
+        self.tournament_progress, self.tournament_slot, self.tournament_output = self._watched("tournament")
         self.ladder_games = w.IntText(value=10, description="games per pairing", style={"description_width": "initial"},
                                       layout=w.Layout(width="16em"))
         self.ladder_button = w.Button(description="climb the strength ladder", icon="signal",
                                       layout=w.Layout(width="auto"))
-        self.ladder_progress = page_jobs.Progress("ladder")
-        self.ladder_slot = page_jobs.Slot(self.background, self.ladder_progress)
-        self.ladder_output = w.Output()
+        self.ladder_progress, self.ladder_slot, self.ladder_output = self._watched("ladder")
         self.ladder = None
         self.csv_button = w.Button(description="prepare the CSV of this run", icon="download",
                                    layout=w.Layout(width="auto"))
@@ -352,9 +342,7 @@ class Dashboard:
         self.tune_games = w.BoundedIntText(value=TUNE_GAMES, min=10, max=10_000_000, step=1000,
                                            description="games per trial", style={"description_width": "initial"})
         self.tune_button = w.Button(description="tune the rules", icon="sliders", layout=w.Layout(width="auto"))
-        self.tune_progress = page_jobs.Progress("tuning")
-        self.tune_slot = page_jobs.Slot(self.background, self.tune_progress)
-        self.tune_output = w.Output()
+        self.tune_progress, self.tune_slot, self.tune_output = self._watched("tuning")
         self.tune_question = w.HTML()  # the game's own question, which the controls come prefilled with
         self.tuning = None
         # see and play (issue 38): a seeded game of these rules and seats, a seat for you, which decisions matter
@@ -374,9 +362,7 @@ class Dashboard:
         self.decision_judge = w.Text(value=JUDGE, description="judge", layout=w.Layout(width="14em"))
         self.decisions_button = w.Button(description="which decisions matter?", icon="balance-scale",
                                          layout=w.Layout(width="auto"))
-        self.decisions_progress = page_jobs.Progress("judging decisions")
-        self.decisions_slot = page_jobs.Slot(self.background, self.decisions_progress)
-        self.decisions_output = w.Output()
+        self.decisions_progress, self.decisions_slot, self.decisions_output = self._watched("judging decisions")
         self.decisions = None
         for slot, output in ((self.tournament_slot, self.tournament_output), (self.ladder_slot, self.ladder_output),
                              (self.tune_slot, self.tune_output), (self.decisions_slot, self.decisions_output),
@@ -384,13 +370,11 @@ class Dashboard:
                              (self.sweep_slot, self.sweep_output)):
             slot.on_cancelled = lambda output=output: self._show(  # in place of its "playing …" note
                 output, f'<span style="{_NOTE_STYLE}">cancelled: nothing to show</span>')
-        self.watch_button.on_click(lambda _: self.watch())
-        self.play_button.on_click(lambda _: self.play())
-        self.decisions_button.on_click(lambda _: self.run_decisions())
-        self.tune_button.on_click(lambda _: self.run_tuning())
-        self.tournament_button.on_click(lambda _: self.run_tournament())
-        self.ladder_button.on_click(lambda _: self.run_ladder())
-        self.csv_button.on_click(lambda _: self.prepare_csv())
+        for button, action in (("watch_button", "watch"), ("play_button", "play"),
+                               ("decisions_button", "run_decisions"), ("tune_button", "run_tuning"),
+                               ("tournament_button", "run_tournament"), ("ladder_button", "run_ladder"),
+                               ("csv_button", "prepare_csv")):
+            getattr(self, button).on_click(lambda _, action=action: getattr(self, action)())
         self.game.observe(lambda change: self._build(change["new"], refresh=True), names="value")
         self.box = w.VBox([
             w.HTML(_PAGE_STYLE + "<h2>What are the odds, and is this rule fair?</h2>"),
@@ -668,13 +652,21 @@ class Dashboard:
         if self.panel.auto:
             self.panel.refresh()
 
+    def _watched(self, label: str):
+        """A watched job's parts on the page: its progress line (saying ``label``), the slot that runs it in
+        the background, and the output its results are shown in."""
+        import ipywidgets as w
+
+        progress = page_jobs.Progress(label)
+        return progress, page_jobs.Slot(self.background, progress), w.Output()
+
     def estimate(self, rules, policies, n_games: int):
         """How long ``n_games`` games of this line-up should take, before they are played
-        (:func:`toolkit.core.costs.estimate`: the players' shipped speed weighed with a probe of the run's first
+        (:func:`toolkit.core.runner.estimate`: the players' shipped speed weighed with a probe of the run's first
         games): a :class:`toolkit.core.costs.Estimate`."""
-        from toolkit.core import costs
+        from toolkit.core import runner
 
-        return costs.estimate(self.spec, rules, policies, n_games, seed=self.seed, threads=self.threads)
+        return runner.estimate(self.spec, rules, policies, n_games, seed=self.seed, threads=self.threads)
 
     def _ask(self, guess, n_games: int, policies, key) -> str:
         """Hold a run expected to take over :attr:`ask_above` seconds: offer the games that fit and the whole

@@ -23,26 +23,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from toolkit.core import stats
+from toolkit.core import drawing, stats
 
-_EXACT_COLOUR = "#9ecae1"
-_SIM_COLOUR = "#d62728"
 MATRIX_FONTSIZE = 9  # points, the values written in a heatmap's cells (8 came out 6-7 px in a notebook)
-
-
-def _axes(ax, size=(5, 3.5)):
-    """``ax``, or the axes of a new figure of ``size`` inches (the games' ``viz.draw`` give their own size)."""
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=size)
-    return ax
-
-
-def _error_bars(rate, low, high):
-    """Asymmetric ``yerr`` (2, n) from an interval around ``rate``."""
-    rate, low, high = (np.asarray(x, dtype=float) for x in (rate, low, high))
-    return np.vstack([np.clip(rate - low, 0, None), np.clip(high - rate, 0, None)])
 
 
 def win_rates_bar(table: pd.DataFrame, ax=None, *, labels=None, title: str | None = None,
@@ -95,11 +78,11 @@ def win_rates_bar(table: pd.DataFrame, ax=None, *, labels=None, title: str | Non
         fair_label = f"{fair:.2g} (fair: 1 / {seats} seats)"
     else:
         fair_label = f"{fair:.2g} (fair)"
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     x = np.arange(len(table))
     rate = table["win_rate"].to_numpy(float)
-    ax.bar(x, rate, color=_EXACT_COLOUR, edgecolor="black", linewidth=0.6)
-    ax.errorbar(x, rate, yerr=_error_bars(rate, table["ci_low"], table["ci_high"]),
+    ax.bar(x, rate, color=drawing.EXACT_COLOUR, edgecolor="black", linewidth=0.6)
+    ax.errorbar(x, rate, yerr=drawing.error_bars(rate, table["ci_low"], table["ci_high"]),
                 fmt="none", ecolor="black", capsize=6, label="95% Wilson interval")
     ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=fair_label)
     for xi, r, lo, hi in zip(x, rate, table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float)):
@@ -222,7 +205,7 @@ def length_histogram(data, column: str = "turns", ax=None, *, label: str | None 
     >>> float(edges[1] - edges[0]), float(edges[0] + 0.5)  # 4-wide bins from 136, never 3-wide
     (4.0, 136.0)
     """
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     ax.autoscale(enable=True, axis="y")  # a second call on the same Axes may need more room
     counts = _counts_of(data, column)
     n = int(counts.sum())
@@ -278,7 +261,7 @@ def odds_vs_simulated(exact, simulated, ax=None, *, xlabel: str = "throw value",
     -------
     matplotlib Axes
     """
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     ax.autoscale(enable=True, axis="y")
     exact = _as_series(exact, "exact")
     if isinstance(simulated, (pd.Series, Mapping)):
@@ -293,8 +276,8 @@ def odds_vs_simulated(exact, simulated, ax=None, *, xlabel: str = "throw value",
         raise ValueError("simulated holds no outcomes")
     rate, low, high = stats.wilson(hits, n)
     x = np.arange(len(outcomes))
-    ax.bar(x, p_exact, width=0.6, color=_EXACT_COLOUR, edgecolor="black", linewidth=0.6, label="exact")
-    ax.errorbar(x, rate, yerr=_error_bars(rate, low, high), fmt="o", color=_SIM_COLOUR, markersize=4,
+    ax.bar(x, p_exact, width=0.6, color=drawing.EXACT_COLOUR, edgecolor="black", linewidth=0.6, label="exact")
+    ax.errorbar(x, rate, yerr=drawing.error_bars(rate, low, high), fmt="o", color=drawing.SIM_COLOUR, markersize=4,
                 capsize=4, label=f"simulated, {int(n):,} draws (95% CI)")
     ax.set_xticks(x)
     ax.set_xticklabels([str(o) for o in outcomes])
@@ -424,14 +407,6 @@ def _fit_cells(ax, shape, *, grow: bool) -> None:
 # to one game, such as Herrlof's bids against hand strength, lives in that game's ``viz.py``.)
 
 
-def _require(frame: pd.DataFrame, columns, name: str = "log") -> None:
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{name} is not allowed: it lacks the column(s) {', '.join(missing)}")
-    if len(frame) == 0:
-        raise ValueError(f"{name} is not allowed: it holds no rows")
-
-
 def interval_plot(table: pd.DataFrame, ax=None, *, label: str = "label", value: str = "difference",
                   low: str = "ci_low", high: str = "ci_high", reference: float | None = 0.0,
                   xlabel: str | None = None, ylabel: str | None = None, title: str | None = None, digits: int = 2):
@@ -453,6 +428,7 @@ def interval_plot(table: pd.DataFrame, ax=None, *, label: str = "label", value: 
     Returns
     -------
     matplotlib Axes
+        One row an estimate, its interval a horizontal bar.
 
     Examples
     --------
@@ -462,14 +438,14 @@ def interval_plot(table: pd.DataFrame, ax=None, *, label: str = "label", value: 
     >>> interval_plot(t).get_xlabel()
     'difference'
     """
-    _require(table, (label, value, low, high), "table")
-    ax = _axes(ax)
+    drawing.require_columns(table, (label, value, low, high), "table")
+    ax = drawing.axes(ax)
     y = np.arange(len(table))[::-1]  # first row on top
     v = table[value].to_numpy(float)
     lo, hi = table[low].to_numpy(float), table[high].to_numpy(float)
     if reference is not None:
         ax.axvline(reference, color="grey", linestyle="--", linewidth=1)
-    ax.errorbar(v, y, xerr=_error_bars(v, lo, hi), fmt="o", color="black", capsize=4, label="95% CI")
+    ax.errorbar(v, y, xerr=drawing.error_bars(v, lo, hi), fmt="o", color="black", capsize=4, label="95% CI")
     for yi, vi, l, h in zip(y, v, lo, hi):
         ax.annotate(f"{vi:.{digits}f} [{l:.{digits}f}, {h:.{digits}f}]", (vi, yi), textcoords="offset points",
                     xytext=(0, 6), ha="center", fontsize=8)
@@ -501,6 +477,7 @@ def means_bar(table: pd.DataFrame, ax=None, *, x: str = "quantity", hue: str | N
     Returns
     -------
     matplotlib Axes
+        A group of bars each ``x``, a bar each ``hue``, with its interval.
 
     Examples
     --------
@@ -511,8 +488,8 @@ def means_bar(table: pd.DataFrame, ax=None, *, x: str = "quantity", hue: str | N
     >>> len(means_bar(t, hue="policy").patches)
     4
     """
-    _require(table, [c for c in (x, hue, value, low, high) if c is not None], "table")
-    ax = _axes(ax)
+    drawing.require_columns(table, [c for c in (x, hue, value, low, high) if c is not None], "table")
+    ax = drawing.axes(ax)
     groups = list(dict.fromkeys(table[x]))
     hues = list(dict.fromkeys(table[hue])) if hue is not None else [None]
     width = 0.8 / len(hues)
@@ -523,7 +500,7 @@ def means_bar(table: pd.DataFrame, ax=None, *, x: str = "quantity", hue: str | N
         v = rows[value].to_numpy(float)
         ax.bar(centres, v, width=width * 0.95, label=None if h is None else str(h), edgecolor="black",
                linewidth=0.5)
-        ax.errorbar(centres, v, yerr=_error_bars(v, rows[low], rows[high]), fmt="none", ecolor="black", capsize=3)
+        ax.errorbar(centres, v, yerr=drawing.error_bars(v, rows[low], rows[high]), fmt="none", ecolor="black", capsize=3)
     ax.set_xticks(np.arange(len(groups)))
     ax.set_xticklabels([str(g) for g in groups])
     ax.set_xlabel(xlabel or x)
@@ -570,13 +547,13 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
     >>> [line.get_ydata()[0] for line in seat_advantage_bar(t).get_lines() if line.get_linestyle() == "--"]
     [0.3333333333333333]
     """
-    _require(table, ("by", "index", "win_rate", "ci_low", "ci_high", "fair"), "table")
-    ax = _axes(ax)
+    drawing.require_columns(table, ("by", "index", "win_rate", "ci_low", "ci_high", "fair"), "table")
+    ax = drawing.axes(ax)
     groups = [g for g in ("seat", "place") if (table["by"] == g).any()]
     names = {"seat": "by seat number", "place": "by place in the turn order (0 = moved first)"}
     if seat_names is not None and any(n != f"seat {s}" for s, n in enumerate(seat_names)):
         names["seat"] += ": " + ", ".join(f"{s} = {n}" for s, n in enumerate(seat_names))
-    colours = {"seat": _EXACT_COLOUR, "place": "#fdae6b"}
+    colours = {"seat": drawing.EXACT_COLOUR, "place": "#fdae6b"}
     width = 0.8 / len(groups)
     top = 0.0
     for k, group in enumerate(groups):
@@ -585,7 +562,7 @@ def seat_advantage_bar(table: pd.DataFrame, ax=None, *, title: str | None = None
         rate, low, high = (rows[c].to_numpy(float) for c in ("win_rate", "ci_low", "ci_high"))
         ax.bar(x, rate, width=width * 0.95, color=colours[group], edgecolor="black", linewidth=0.6,
                label=names[group])
-        ax.errorbar(x, rate, yerr=_error_bars(rate, low, high), fmt="none", ecolor="black", capsize=4)
+        ax.errorbar(x, rate, yerr=drawing.error_bars(rate, low, high), fmt="none", ecolor="black", capsize=4)
         for xi, r, hi in zip(x, rate, high):
             ax.annotate(f"{r:.3f}", (xi, hi), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
         top = max(top, float(np.nanmax(high)) if len(high) else 0.0)
@@ -648,7 +625,7 @@ def score_distribution(data: pd.DataFrame, ax=None, *, title: str | None = None,
                if c.startswith("score_") and c[6:].isdigit()]
     if not columns:
         raise ValueError("data is not allowed: it has no score_<seat> column")
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     counts = {c: _counts_of(data, c) for c in columns}
     if not any(int(v.sum()) for v in counts.values()):
         raise ValueError("data is not allowed: it holds no games")
@@ -727,11 +704,11 @@ def ladder_plot(table: pd.DataFrame, axes=None, *, metrics=("first_player_advant
         axes = list(axes[0])
     table = table.sort_values("rating")  # the line joins the policies from the weakest to the strongest
     rating = table["rating"].to_numpy(float)
-    xerr = _error_bars(rating, table["rating_low"], table["rating_high"])
+    xerr = drawing.error_bars(rating, table["rating_low"], table["rating_high"])
     kind = table.attrs.get("rating", "elo")
     for ax, metric in zip(axes, shown):
         v = table[metric].to_numpy(float)
-        yerr = _error_bars(v, table[metric + "_low"], table[metric + "_high"])
+        yerr = drawing.error_bars(v, table[metric + "_low"], table[metric + "_high"])
         ax.errorbar(rating, v, xerr=xerr, yerr=yerr, fmt="o-", color="black", capsize=3, linewidth=1)
         for name, x, y in zip(table.index, rating, v):
             ax.annotate(str(name), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
@@ -758,13 +735,13 @@ def tuning_history(tuning, ax=None, *, title: str | None = None):
     >>> tuning_history(t).get_ylabel()
     'distance to the targets'
     """
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     trials = tuning.trials[tuning.trials["state"] == "complete"]
     number, distance = trials["trial"].to_numpy(int), trials["distance"].to_numpy(float)
     ax.plot(number, distance, "o", color="#1f77b4", markersize=4, label="trial")
     ax.step(number, np.minimum.accumulate(distance), where="post", color="black", linewidth=1, label="best so far")
     final = trials[trials["trial"].isin(tuning.finalists["trial"])]
-    ax.plot(final["trial"], final["distance"], "o", markerfacecolor="none", markeredgecolor=_SIM_COLOUR,
+    ax.plot(final["trial"], final["distance"], "o", markerfacecolor="none", markeredgecolor=drawing.SIM_COLOUR,
             markersize=9, label="finalist")
     ax.set_xlabel("trial")
     ax.set_ylabel("distance to the targets")
@@ -776,7 +753,7 @@ def tuning_history(tuning, ax=None, *, title: str | None = None):
 def tuning_importance(tuning, ax=None, *, title: str | None = None):
     """Each varied rule's share of the distance's variation over the trials (``Tuning.importance``,
     Optuna's default evaluator), largest on top."""
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     importance = tuning.importance()
     if not importance:
         raise ValueError("tuning is not allowed: its trials played fewer than two distinct candidates")
@@ -801,10 +778,10 @@ def tuning_result(tuning, axes=None):
     for ax, target in zip(axes, targets):
         row = table.loc[target.metric]
         values = np.array([row["base"], row["tuned"]], float)
-        yerr = _error_bars(values, [row["base_low"], row["tuned_low"]], [row["base_high"], row["tuned_high"]])
+        yerr = drawing.error_bars(values, [row["base_low"], row["tuned_low"]], [row["base_high"], row["tuned_high"]])
         ax.errorbar([0, 1], values, yerr=yerr, fmt="o", color="black", capsize=4)
         if not isinstance(target.value, str):
-            ax.axhline(target.value, color=_SIM_COLOUR, linestyle="--", linewidth=1, label="target")
+            ax.axhline(target.value, color=drawing.SIM_COLOUR, linestyle="--", linewidth=1, label="target")
             ax.legend(fontsize=8)
         ax.set_xticks([0, 1], ["base rules", "tuned"])
         ax.set_xlim(-0.5, 1.5)

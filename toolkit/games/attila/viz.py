@@ -1,7 +1,7 @@
 """Attila map pictures: a position on the 25 provinces, a game's position with the seats' hands, and how
 often each province saw a war.
 
-The drawing functions follow :mod:`toolkit.viz.plots`: they take ``ax=None``,
+The drawing functions follow :mod:`toolkit.core.drawing`: they take ``ax=None``,
 create a figure only when no ``Axes`` is given, never call ``plt.show()`` and
 return the ``Axes``.
 
@@ -69,7 +69,7 @@ import pandas as pd
 from toolkit.core import stats
 from toolkit.games.attila.board import resolve_path
 from toolkit.games.attila.rules import TRIBES
-from toolkit.viz.plots import _axes
+from toolkit.core import drawing
 
 # spec §2: Franks blue, Goths yellow, Saxons green, Vandals grey, Teutons red, Huns black
 TRIBE_COLOURS = {
@@ -267,6 +267,15 @@ def _total_cmap():
     return LinearSegmentedColormap.from_list("attila_total", [BLANK_COLOUR, "#e9b96e", "#b5651d"])
 
 
+def _collection(ax, patches, gid: str, **style) -> None:
+    """``patches`` added to ``ax`` as one collection named ``gid`` (outlined in black)."""
+    from matplotlib.collections import PatchCollection
+
+    collection = PatchCollection(patches, edgecolor="black", **style)
+    collection.set_gid(gid)
+    ax.add_collection(collection)
+
+
 def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="total", title=None,
              positions=None, sea_links=None, cmap=None, vmin: float | None = 0.0, vmax: float | None = None,
              value_label: str | None = None, annotate: bool = False, fmt: str = "{:.2g}",
@@ -325,7 +334,7 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
     from matplotlib.patches import Circle, Rectangle
 
     board, file_sea = _board_of(board)
-    ax = _axes(ax, size=(12.5, 6.8))
+    ax = drawing.axes(ax, size=(12.5, 6.8))
     n = board.n
     pos = layout(board, positions)
     figures = _figures_array(figures, n)
@@ -402,27 +411,18 @@ def draw_map(board, figures=None, pacified=None, wars=None, ax=None, *, shade="t
                 groups.append((x, t, first, len(squares)))
     if squares and value_gids:
         for x, t, first, last in groups:
-            pips = PatchCollection(squares[first:last], facecolor=colours[first], edgecolor="black", linewidth=0.4,
-                                   zorder=4)
-            pips.set_gid(f"figures-{x}-{t}")
-            ax.add_collection(pips)
+            _collection(ax, squares[first:last], f"figures-{x}-{t}", facecolor=colours[first], linewidth=0.4, zorder=4)
     elif squares:
-        pips = PatchCollection(squares, facecolor=colours, edgecolor="black", linewidth=0.4, zorder=4)
-        pips.set_gid("figures")
-        ax.add_collection(pips)
+        _collection(ax, squares, "figures", facecolor=colours, linewidth=0.4, zorder=4)
 
     # peace tiles on the pacified provinces, with the war's number when known
     number = {x: i + 1 for i, x in enumerate(war_order)}
     tiles = [Rectangle((pos[x, 0] + 0.55, pos[x, 1] + 0.45), 0.8, 0.8) for x in range(n) if pacified_mask[x]]
     if tiles and value_gids:
         for x, tile in zip(np.flatnonzero(pacified_mask), tiles):
-            peace = PatchCollection([tile], facecolor=PEACE_COLOUR, edgecolor="black", linewidth=0.9, zorder=5)
-            peace.set_gid(f"pacified-{x}")
-            ax.add_collection(peace)
+            _collection(ax, [tile], f"pacified-{x}", facecolor=PEACE_COLOUR, linewidth=0.9, zorder=5)
     elif tiles:
-        peace = PatchCollection(tiles, facecolor=PEACE_COLOUR, edgecolor="black", linewidth=0.9, zorder=5)
-        peace.set_gid("pacified")
-        ax.add_collection(peace)
+        _collection(ax, tiles, "pacified", facecolor=PEACE_COLOUR, linewidth=0.9, zorder=5)
         for x in range(n):
             if pacified_mask[x] and x in number:
                 text = ax.text(pos[x, 0] + 0.95, pos[x, 1] + 0.85, str(number[x]), ha="center", va="center",
@@ -534,7 +534,7 @@ def draw(position, seat=None, ax=None):
     if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < n_seats):
         raise ValueError(f"seat={seat!r} is not allowed: None or a seat 0..{n_seats - 1}")
     board = load_map(pos.map)
-    ax = _axes(ax, size=(12.5, 8.2 + 0.45 * n_seats))
+    ax = drawing.axes(ax, size=(12.5, 8.2 + 0.45 * n_seats))
     draw_map(board, pos.figures, pos.pacified, ax=ax, sea_links=map_links(pos.map, board)[1], colorbar=False,
              value_gids=True)
     where = layout(board)

@@ -39,11 +39,26 @@ import dataclasses
 from toolkit.games.halali import reference as ref
 from toolkit.games.halali.rules import BLUE, DIRECTIONS, HUNTER, KINDS, square_name
 
-__all__ = ["Snapshot", "positions", "action_text", "grid_of"]
+__all__ = ["Snapshot", "Tally", "positions", "action_text", "grid_of"]
 
 
 @dataclasses.dataclass(frozen=True)
-class Snapshot:
+class Tally:
+    """What a replay's snapshot and a viewed position (``view.Position``) both count: the seats' colours, their
+    points and tiles this game and over the match, and the kinds each captured and rescued (the fields of the
+    same names below)."""
+
+    colour: tuple
+    scores: tuple
+    tiles: tuple
+    match_scores: tuple
+    match_tiles: tuple
+    captured: tuple
+    rescued: tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot(Tally):
     """One position of a replay.
 
     Attributes
@@ -104,13 +119,6 @@ class Snapshot:
     from_square: int
     to_square: int
     to_move: int
-    colour: tuple
-    scores: tuple
-    tiles: tuple
-    match_scores: tuple
-    match_tiles: tuple
-    captured: tuple
-    rescued: tuple
     phase: str
     end_left: tuple
     face_down: int

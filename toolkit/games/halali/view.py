@@ -23,17 +23,12 @@ Wording the spec leaves open, decided here:
   that moved first (a coin with ``first_player = random``).  The hidden
   faces and gun directions are in ``grid``.
 
-Examples
---------
->>> import toolkit
->>> from toolkit.games.halali import reference, view
->>> game = reference.new_game(toolkit.rules("halali"), seed=7, game_index=0)
->>> game.start()
->>> decision = game.advance()
->>> view.DECISIONS[decision.kind], view.describe(game, decision, decision.options[0])
-('action', 'reveal a1')
->>> view.position(game, decision).face_down
-48
+The first decision of seed 7 (``core.protocol.first_decision``: the reference's game at its first decision):
+
+>>> from toolkit.core.protocol import first_decision
+>>> game, decision = first_decision("halali", seed=7)
+>>> DECISIONS[decision.kind], describe(game, decision, decision.options[0]), position(game, decision).face_down
+('action', 'reveal a1', 48)
 """
 
 from __future__ import annotations
@@ -41,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 
 from toolkit.games.halali import reference as ref
-from toolkit.games.halali.replay import grid_of
+from toolkit.games.halali.replay import Tally, grid_of
 from toolkit.games.halali.rules import KINDS, square_name
 
 __all__ = ["DECISIONS", "Position", "describe", "position"]
@@ -85,7 +80,7 @@ def describe(game, decision, option) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class Position:
+class Position(Tally):
     """What the picture of a Halali position shows, copied out of the reference game.
 
     Seats are 0 and 1, squares are 0..48 (a1 = 0, d4 = 24) and kinds are
@@ -138,13 +133,6 @@ class Position:
     """
 
     grid: tuple
-    colour: tuple
-    scores: tuple
-    tiles: tuple
-    match_scores: tuple
-    match_tiles: tuple
-    captured: tuple
-    rescued: tuple
     game: int
     match_games: int
     phase: str

@@ -1,6 +1,6 @@
 """Board pictures: a Halali position, and a heat map over the 49 squares.
 
-Both functions follow :mod:`toolkit.viz.plots`: they take ``ax=None``, create
+Both functions follow :mod:`toolkit.core.drawing`: they take ``ax=None``, create
 a figure only when no ``Axes`` is given, never call ``plt.show()``, label
 their axes and return the ``Axes``.
 
@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.games.halali.rules import DIRECTIONS, HUNTER, KINDS
-from toolkit.viz.plots import _axes
+from toolkit.core import drawing
 
 # colours by kind: blue-ish (Blue's bear, fox), browns (Brown's lumberjack, hunter), greens (neutral, tree)
 KIND_COLOURS = {
@@ -140,7 +140,7 @@ def draw_board(position, rules=None, ax=None, *, show_hidden: bool = False, high
     """
     from matplotlib.patches import Circle, FancyBboxPatch, Patch, Rectangle
 
-    ax = _axes(ax, size=(6.2, 6.2))
+    ax = drawing.axes(ax, size=(6.2, 6.2))
     cells = _cells(position)
     exits = _exits(rules)
     exit_squares = {s for s, _ in exits}
@@ -271,7 +271,7 @@ def capture_heatmap(counts7x7, ax=None, *, per: float | None = None, title: str 
         if per <= 0:
             raise ValueError(f"per={per!r} is not allowed: it must be positive")
         values = values / per
-    ax = _axes(ax, size=(5.6, 4.8))
+    ax = drawing.axes(ax, size=(5.6, 4.8))
     image = ax.imshow(np.ma.masked_invalid(values), origin="lower", cmap=cmap, vmin=vmin, vmax=vmax)
     if value_label is None:
         value_label = "captures per game" if per is not None else "captures"
@@ -366,11 +366,9 @@ def draw(position, seat=None, ax=None):
 
     Examples
     --------
-    >>> import toolkit
-    >>> from toolkit.games.halali import reference, view
-    >>> game = reference.new_game(toolkit.rules("halali"), seed=7, game_index=0)
-    >>> game.start()
-    >>> ax = draw(view.position(game, game.advance()), seat=0)
+    >>> from toolkit.core.protocol import first_decision
+    >>> from toolkit.games.halali import view
+    >>> ax = draw(view.position(*first_decision("halali", seed=7)), seat=0)
     >>> sum(p.get_gid().startswith("back-") for p in ax.patches if p.get_gid())
     48
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)

@@ -31,16 +31,13 @@ Wording the spec leaves open, decided here:
   (``taken``).  The trade draw is no chance event (the stock was shuffled
   at the deal), and the reference does not keep it.
 
-Examples
---------
->>> import toolkit
->>> from toolkit.games.herrlof import reference, view
->>> game = reference.new_game(toolkit.rules("herrlof"), seed=7, game_index=0)
->>> game.start()
->>> decision = game.advance()
->>> view.DECISIONS[decision.kind], view.describe(game, decision, decision.options[3])
-('bid', 'bid 3')
->>> len(view.position(game, decision).hands[decision.seat])
+For example, the first decision of seed 7 is a bid, and the bidder holds 15 cards:
+
+>>> from toolkit.core.protocol import first_decision
+>>> game, decision = first_decision("herrlof", seed=7)
+>>> DECISIONS[decision.kind], [describe(game, decision, option) for option in decision.options[3:5]]
+('bid', ['bid 3', 'bid 4'])
+>>> len(position(game, decision).hands[decision.seat])
 15
 """
 

@@ -2,7 +2,7 @@
 
 They read the per-round log of :func:`toolkit.games.herrlof.round_log` (columns
 ``bid``, ``tricks``, ``points`` and ``strength``, one row per round and seat),
-and follow :mod:`toolkit.viz.plots`: ``ax=None`` makes a figure, ``plt.show()``
+and follow :mod:`toolkit.core.drawing`: ``ax=None`` makes a figure, ``plt.show()``
 is never called, axes are labelled, and every estimate has its 95% interval.
 :func:`bid_points_table` and :func:`best_bid_table` are the tables two of the
 plots draw.
@@ -28,7 +28,7 @@ from matplotlib.patches import Rectangle
 
 from toolkit.core import stats
 from toolkit.games.herrlof.view import DECISIONS, SUIT_LETTERS
-from toolkit.viz.plots import _SIM_COLOUR, _axes, _error_bars, _require
+from toolkit.core import drawing
 
 
 def _mean_interval(groups) -> pd.DataFrame:
@@ -74,8 +74,8 @@ def bid_tricks_heatmap(log: pd.DataFrame, ax=None, *, hand_size: int | None = No
     >>> bid_tricks_heatmap(log).get_xlabel()
     'bid'
     """
-    _require(log, ("bid", "tricks"))
-    ax = _axes(ax)
+    drawing.require_columns(log, ("bid", "tricks"))
+    ax = drawing.axes(ax)
     bids = log["bid"].to_numpy(np.int64)
     tricks = log["tricks"].to_numpy(np.int64)
     if bids.min() < 0 or tricks.min() < 0:
@@ -100,7 +100,7 @@ def bid_tricks_heatmap(log: pd.DataFrame, ax=None, *, hand_size: int | None = No
     means = _mean_interval(log.groupby("bid")["tricks"])
     means = means[means["rounds"] > 1]
     ax.errorbar(means.index.to_numpy(float), means["mean"].to_numpy(float),
-                yerr=_error_bars(means["mean"], means["ci_low"], means["ci_high"]), fmt="o", color="black",
+                yerr=drawing.error_bars(means["mean"], means["ci_low"], means["ci_high"]), fmt="o", color="black",
                 markersize=3, capsize=3, label="mean tricks won (95% CI)")
     exact = int((bids == tricks).sum())
     rate, low, high = stats.wilson(exact, bids.size)
@@ -153,7 +153,7 @@ def bid_points_table(log: pd.DataFrame, width: int = 2) -> pd.DataFrame:
     >>> t["strength_low"].tolist(), t["bid"].tolist(), t["rounds"].tolist(), t["mean"].tolist()
     ([4, 4, 8], [1, 2, 1], [2, 1, 1], [6.0, 2.0, 1.0])
     """
-    _require(log, ("strength", "bid", "points"))
+    drawing.require_columns(log, ("strength", "bid", "points"))
     bins = _strength_bins(log, width)
     table = _mean_interval(log.groupby([bins, log["bid"]])["points"]).reset_index()
     table.insert(1, "strength", (table["strength_low"] + (width - 1) / 2) / 4)
@@ -193,7 +193,7 @@ def best_bid_table(log: pd.DataFrame, width: int = 2, min_rounds: int = 20) -> p
     >>> best_bid_table(log, width=4, min_rounds=2)[["best_bid", "bid_low", "bid_high"]].values.tolist()
     [[2, 2, 2]]
     """
-    _require(log, ("strength", "bid", "tricks", "points"))
+    drawing.require_columns(log, ("strength", "bid", "tricks", "points"))
     cells = bid_points_table(log, width)
     all_bids = np.sort(log["bid"].unique())
     tricks = _mean_interval(log.groupby(_strength_bins(log, width))["tricks"])
@@ -251,13 +251,13 @@ def best_bid_by_strength(log: pd.DataFrame, ax=None, *, width: int = 2, min_roun
     if table.empty:
         raise ValueError(f"min_rounds={min_rounds} is not allowed for this log: no strength bin has that many "
                          "rounds for every bid")
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     x = table["strength"].to_numpy(float)
-    tricks_error = _error_bars(table["tricks"], table["tricks_ci_low"], table["tricks_ci_high"])
+    tricks_error = drawing.error_bars(table["tricks"], table["tricks_ci_low"], table["tricks_ci_high"])
     ax.errorbar(x, table["tricks"], yerr=tricks_error, fmt="o", color="#1f77b4", markersize=4, capsize=3,
                 label="mean tricks won (95% CI)")
-    ax.errorbar(x, table["best_bid"], yerr=_error_bars(table["best_bid"], table["bid_low"], table["bid_high"]),
-                fmt="D", color=_SIM_COLOUR, markersize=4, capsize=3, alpha=0.8,
+    ax.errorbar(x, table["best_bid"], yerr=drawing.error_bars(table["best_bid"], table["bid_low"], table["bid_high"]),
+                fmt="D", color=drawing.SIM_COLOUR, markersize=4, capsize=3, alpha=0.8,
                 label="bid with the most points (bar: bids not worse at 95%)")
     ax.set_xlabel("hand strength at the deal (tricks)")
     ax.set_ylabel("tricks won / bid")
@@ -297,7 +297,7 @@ def points_by_bid(log: pd.DataFrame, ax=None, *, width: int = 2, strengths=None,
     if strengths is None:
         strengths = np.quantile(log["strength"].to_numpy(float), [0.1, 0.5, 0.9])
     lows = list(dict.fromkeys(int(s) // width * width for s in strengths))
-    ax = _axes(ax)
+    ax = drawing.axes(ax)
     for low in lows:
         cell = cells[cells["strength_low"] == low]
         if cell.empty:
@@ -384,11 +384,9 @@ def draw(position, seat=None, ax=None):
 
     Examples
     --------
-    >>> import toolkit
-    >>> from toolkit.games.herrlof import reference, view
-    >>> game = reference.new_game(toolkit.rules("herrlof"), seed=7, game_index=0)
-    >>> game.start()
-    >>> ax = draw(view.position(game, game.advance()), seat=0)
+    >>> from toolkit.core.protocol import first_decision
+    >>> from toolkit.games.herrlof import view
+    >>> ax = draw(view.position(*first_decision("herrlof", seed=7)), seat=0)
     >>> sum(p.get_gid() == "back-1" for p in ax.patches)
     15
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)

@@ -1,7 +1,7 @@
 """The Valhalla board picture: the track, both fleets, the sticks of the last throw.
 
 :func:`draw` takes a :class:`toolkit.games.valhalla.view.Position` and follows
-:mod:`toolkit.viz.plots`: it takes ``ax=None``, creates a figure only when no
+:mod:`toolkit.core.drawing`: it takes ``ax=None``, creates a figure only when no
 ``Axes`` is given, never calls ``plt.show()`` and returns the ``Axes``.
 
 The track of squares 1..36 is drawn as the spec's three rows of twelve in snake
@@ -54,7 +54,7 @@ from __future__ import annotations
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
 
-from toolkit.viz.plots import _axes
+from toolkit.core import drawing
 
 SHIP_FACE = {"black": "#1b1b1b", "white": "#fbfbf5"}
 TEXT_ON = {"black": "white", "white": "black"}
@@ -179,7 +179,7 @@ def draw(position, seat=None, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, size=(9.0, 4.2))
+    ax = drawing.axes(ax, size=(9.0, 4.2))
     _board(ax, position)
     _fleets(ax, position)
     _throw(ax, position)

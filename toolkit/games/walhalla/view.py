@@ -32,17 +32,14 @@ Wording the spec leaves open, decided here:
   anonymous, unless a ``viz.MooringLog`` that watched the game is passed as
   ``log``.
 
-Examples
---------
->>> import toolkit
->>> from toolkit.games.walhalla import reference, view
->>> game = reference.new_game(toolkit.rules("walhalla"), seed=7, game_index=0)
->>> game.start()
->>> decision = game.advance()
->>> view.DECISIONS[decision.kind], view.describe(game, decision, decision.options[0])
-('board', 'board nobody')
->>> view.position(game, decision).decision
+Seed 7 opens with a boarding:
+
+>>> from toolkit.core.protocol import first_decision
+>>> position(*first_decision("walhalla", seed=7)).decision
 'board'
+>>> game, decision = first_decision("walhalla", seed=7)
+>>> describe(game, decision, decision.options[0])
+'board nobody'
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Walhalla board pictures: the three peninsulas, the four fjords with their dragons, the supplies.
 
-:func:`draw_board` follows :mod:`toolkit.viz.plots`: it takes ``ax=None``,
+:func:`draw_board` follows :mod:`toolkit.core.drawing`: it takes ``ax=None``,
 creates a figure only when no ``Axes`` is given, never calls ``plt.show()``,
 labels its axes and returns the ``Axes``.
 
@@ -84,7 +84,7 @@ import dataclasses
 
 from toolkit.games.walhalla import reference as ref
 from toolkit.games.walhalla.data import COLOURS, FIELD_TYPES, WHEAT, load_dragons
-from toolkit.viz.plots import _axes
+from toolkit.core import drawing
 
 __all__ = ["Mooring", "MooringLog", "Position", "draw", "draw_board", "main", "parts", "position_of", "replay"]
 
@@ -566,7 +566,7 @@ def draw_board(position, ax=None, title: str | None = None, *, highlight: bool =
 
     if not isinstance(position, Position):
         position = position_of(position)
-    ax = _axes(ax, size=(13.0, 8.2))
+    ax = drawing.axes(ax, size=(13.0, 8.2))
     top = _top(position)
     height = (top + 0.5) * H
 
@@ -645,18 +645,16 @@ def draw(position, seat=None, ax=None):
 
     Examples
     --------
-    >>> import toolkit
-    >>> from toolkit.games.walhalla import reference, view
-    >>> game = reference.new_game(toolkit.rules("walhalla"), seed=7, game_index=0)
-    >>> game.start()
-    >>> ax = draw(view.position(game, game.advance()), seat=0)
+    >>> from toolkit.core.protocol import first_decision
+    >>> from toolkit.games.walhalla import view
+    >>> ax = draw(view.position(*first_decision("walhalla", seed=7)), seat=0)
     >>> sorted(p for (p,), _ in parts(ax, "back"))
     [1, 2, 3]
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     from matplotlib.patches import Circle, Polygon, Rectangle
 
-    ax = _axes(ax, size=(15.5, 8.2))
+    ax = drawing.axes(ax, size=(15.5, 8.2))
     shown = "open cards: every hand shown" if seat is None else (
         f"seen by {position.seat_text(seat)}: the other hands face down")
     draw_board(position, ax, title=f"{position.caption()}\n{shown}", highlight=False)
