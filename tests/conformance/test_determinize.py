@@ -31,10 +31,12 @@ import numpy as np
 import pytest
 
 import toolkit
+from conformance_games import NAMES, SPECS, games_until
 from toolkit.core.protocol import KernelGame
 
 SEED = 20261203
-GAMES = 2  # per seat count and policy
+GAMES = 2  # per seat count and policy, at least: more until MIN_CHECKS decision points are checked
+MIN_CHECKS = 10
 MAX_CHECKS = 60  # decision points checked per game (the first ones of each non-random seat)
 
 
@@ -61,14 +63,16 @@ def choose(game: KernelGame) -> int:
 
 
 def hidden_info_problems(name, rules, lineup, seed, games=GAMES, chooser=choose, determinize=None):
-    """(problems, worlds checked, worlds that differ from the state) over ``games`` seeded games.
+    """(problems, worlds checked, worlds that differ from the state) over ``games`` seeded games, and more until
+    :data:`MIN_CHECKS` decision points with a choice are checked (``games_until``: a short game is sampled in
+    more games).
 
     ``chooser(game) -> index`` stands for the seats' policies and ``determinize(game, seat) -> world``
     for the kernel's (negative controls replace them)."""
     kernel = toolkit.GAMES[name].kernel
     determinize = determinize or (lambda game, seat: game.determinize(seat))
     problems, checked, changed = [], 0, 0
-    for g in range(games):
+    for g in games_until(lambda: checked >= MIN_CHECKS, games, f"{MIN_CHECKS} decision points with a choice"):
         game = KernelGame(kernel, rules, lineup, seed, g)
         step = 0
         while (seat := game.advance()) >= 0:
@@ -90,20 +94,20 @@ def hidden_info_problems(name, rules, lineup, seed, games=GAMES, chooser=choose,
     return problems, checked, changed
 
 
-@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+@pytest.mark.parametrize("name", sorted(NAMES))
 def test_policies_decide_on_what_their_seat_knows(name):
     spec = toolkit.GAMES[name]
     for rules, lineup in configs(name):
         problems, checked, changed = hidden_info_problems(name, rules, lineup, SEED)
         assert problems == [], (lineup, problems[:3])
-        assert checked >= 10, (lineup, checked)
+        assert checked >= MIN_CHECKS, (lineup, checked)
         if spec.hidden_information:
             assert changed >= checked // 2, f"{lineup}: determinize changed only {changed} of {checked} states"
         else:
             assert changed == 0, f"{lineup}: nothing is hidden, yet {changed} worlds differ from the state"
 
 
-@pytest.mark.parametrize("name", sorted(name for name, spec in toolkit.GAMES.items() if spec.hidden_information))
+@pytest.mark.parametrize("name", sorted(name for name, spec in SPECS.items() if spec.hidden_information))
 def test_a_chooser_reading_hidden_state_is_caught(name):
     """Negative control: a choice made from a hash of the whole state (the hidden part included)."""
     def peeking(game):
@@ -114,7 +118,7 @@ def test_a_chooser_reading_hidden_state_is_caught(name):
     assert len(problems) >= checked // 4 > 0, (checked, problems[:2])
 
 
-@pytest.mark.parametrize("name", sorted(name for name, spec in toolkit.GAMES.items() if spec.hidden_information))
+@pytest.mark.parametrize("name", sorted(name for name, spec in SPECS.items() if spec.hidden_information))
 def test_a_determinization_that_copies_the_state_is_reported(name):
     """Negative control: the truth handed back as the world changes nothing (the count the test asserts on)."""
     rules, lineup = next(configs(name))
@@ -123,7 +127,7 @@ def test_a_determinization_that_copies_the_state_is_reported(name):
     assert problems == [] and checked > 0 and changed == 0
 
 
-@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+@pytest.mark.parametrize("name", sorted(NAMES))
 def test_determinize_is_drawn_from_the_seat_stream(name):
     spec = toolkit.GAMES[name]
     kernel = spec.kernel
@@ -131,9 +135,12 @@ def test_determinize_is_drawn_from_the_seat_stream(name):
     seats = spec.seats(rules)
     game = KernelGame(kernel, rules, ("random",) * seats, SEED, 0)
     seat = game.advance()
-    for _ in range(6):  # a few decision points in
-        game.apply(game.options()[game.choose()])
-        seat = game.advance()
+    for _ in range(6):  # a few decision points in (the last of a game that ends sooner)
+        after = game.copy()
+        after.apply(after.options()[after.choose()])
+        if (next_seat := after.advance()) < 0:
+            break
+        game, seat = after, next_seat
     assert seat >= 0
     before = game.st.copy()
     a, b = game.copy(), game.copy()
@@ -147,25 +154,24 @@ def test_determinize_is_drawn_from_the_seat_stream(name):
         assert np.array_equal(a.determinize(seat), before) and np.array_equal(a.rs, game.rs)
 
 
-def end_values(name, rules, lineup, games, evaluate):
-    """(winner, every seat's evaluation) at the end of seeded games."""
+def end_value(name, rules, lineup, g, evaluate):
+    """(winner, every seat's evaluation) at the end of seeded game ``g``."""
     kernel = toolkit.GAMES[name].kernel
-    winner_at = list(kernel.COLUMNS).index("winner")
-    out = []
-    for g in range(games):
-        game = KernelGame(kernel, rules, lineup, SEED, g)
-        while game.advance() >= 0:
-            game.apply(game.options()[game.choose()])
-        out.append((int(game.record()[winner_at]), [evaluate(game, s) for s in range(len(lineup))]))
-    return out
+    game = KernelGame(kernel, rules, lineup, SEED, g)
+    while game.advance() >= 0:
+        game.apply(game.options()[game.choose()])
+    return int(game.record()[list(kernel.COLUMNS).index("winner")]), [evaluate(game, s) for s in range(len(lineup))]
 
 
 def evaluation_problems(name, evaluate=lambda game, seat: game.evaluate(seat)) -> list:
+    """Over 6 seeded greedy games a seat count, and more until one was won outright (a game of many draws) or a
+    problem is found."""
     spec = toolkit.GAMES[name]
     problems, outright = [], 0
     for seats in spec.seat_counts():
         rules = toolkit.rules(name, **({"num_players": seats} if len(spec.seat_counts()) > 1 else {}))
-        for winner, values in end_values(name, rules, ("greedy",) * seats, 6, evaluate):
+        for g in games_until(lambda: outright or problems, 6, "a game won outright"):
+            winner, values = end_value(name, rules, ("greedy",) * seats, g, evaluate)
             if winner >= 0:
                 if values[winner] < max(values):
                     problems.append(f"{seats} seats: the winner {winner} is valued {values[winner]}, below {max(values)}")
@@ -177,12 +183,12 @@ def evaluation_problems(name, evaluate=lambda game, seat: game.evaluate(seat)) -
     return problems
 
 
-@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+@pytest.mark.parametrize("name", sorted(NAMES))
 def test_evaluate_ranks_the_winner_first(name):
     assert evaluation_problems(name) == []
 
 
-@pytest.mark.parametrize("name", sorted(toolkit.GAMES))
+@pytest.mark.parametrize("name", sorted(NAMES))
 def test_a_reversed_evaluation_is_caught(name):
     """Negative control: the evaluation with its sign flipped."""
     assert evaluation_problems(name, lambda game, seat: -game.evaluate(seat)) != []

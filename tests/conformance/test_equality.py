@@ -13,7 +13,8 @@ a dict of ``set`` (rules changed for the case), ``first_game`` and ``expect`` (`
 is there to test; ``frame`` has the kernel's columns with their category labels).  Where the reference
 is slow (a lookahead's rollouts in pure Python) the cases are few games.
 
-One class per registered game (made below from ``toolkit.GAMES``), so that pytest-xdist's
+One class per game of the suite (made below from ``conformance_games.NAMES``: the registered games and the
+test-only ones), so that pytest-xdist's
 ``--dist loadscope`` spreads the games over the workers.
 """
 
@@ -25,6 +26,7 @@ import pandas as pd
 import pytest
 
 import toolkit
+from conformance_games import NAMES
 from game_data import game_configs
 
 pytestmark = pytest.mark.slow  # the reference plays thousands of games: started first (tests/conftest.py)
@@ -100,7 +102,7 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("rules,policies,seed,games,options", list(cases(metafunc.cls.game)))
 
 
-for _name in sorted(toolkit.GAMES):
+for _name in sorted(NAMES):
     _title = f"TestEquality{_name.title()}"
     globals()[_title] = type(_title, (EqualityCases,), {"game": _name})
 

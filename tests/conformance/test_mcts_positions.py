@@ -22,12 +22,13 @@ import numpy as np
 import pytest
 
 import toolkit
+from conformance_games import NAMES
 from game_data import game_configs
 from toolkit.core.protocol import KernelGame
 
 REPO = Path(__file__).resolve().parents[2]
 # game -> (overrides, seed, games), a path, or None where the configs forget it (then the test below fails by name)
-SCANS = {name: getattr(game_configs(name), "MCTS_SCAN", None) for name in toolkit.GAMES}
+SCANS = {name: getattr(game_configs(name), "MCTS_SCAN", None) for name in NAMES}
 STREAMS = 4  # chance streams an option must win under
 
 

@@ -1,16 +1,22 @@
 """Conformance, part 5: the kernel and the reference step through the same game, decision point by
-decision point (issue 15, point 5).
+decision point (issue 15, point 5), compared as a whole there (issue 53, point 3).
 
-For every registered game on the decision-point protocol, every preset, seat count and line-up
-(random, greedy, lookahead), a few seeded games are played in lock step: the kernel through
-:class:`toolkit.core.protocol.KernelGame`, the reference through its ``new_game``.  At every
-decision point both must name the same seat and decision kind, list the same options in the same
-order (the reference's options turned into the kernel's codes by its ``option_code``), pick the same
-one, and have drawn the same chance (the chance stream's state) and the same decisions (each seat's
-decision stream, where the reference's policy keeps one); at the end their §6 rows are equal.
+For every game of the suite (the registered ones and the test-only Tiny, ``conformance_games.py``), every
+preset, seat count and line-up (random, greedy, lookahead), a few seeded games are played in lock step
+(``lockstep.py``): the kernel through :class:`toolkit.core.protocol.KernelGame`, the reference through its
+``new_game``.  At every decision point both must name the same seat and decision kind, list the same options in
+the same order (the reference's options turned into the kernel's codes by its ``option_code``), pick the same
+one, have drawn the same chance (the chance stream's state) and the same decisions (each seat's decision stream,
+where the reference's policy keeps one), and hold the same position (the reference's ``kernel_state``, the game's
+state in the kernel's layout, against the kernel's state); at the end their §6
+rows are equal.
 
 The kernel's own ``play_game`` is checked against these games too: the row it writes for the same
 seed equals the one stepped here, so the protocol stepped from Python is the one the driver runs.
+
+The negative control: a kernel that applies another option than the one both chose, once, is found at the
+very next decision point (or at the end, after the last), at the first, a middle and the last decision with a
+choice of a few seeded games, in every game (each reference states its position).
 """
 
 from __future__ import annotations
@@ -21,13 +27,15 @@ import numpy as np
 import pytest
 
 import toolkit
+from conformance_games import NAMES, SPECS, games_until
 from game_data import game_configs
+from lockstep import found_at, lockstep as lockstep_game, states_position
 from toolkit.core.protocol import KernelGame, implements_protocol
 
 pytestmark = pytest.mark.slow  # about two minutes: tests/conftest.py starts it with the other long modules
 
 # the games whose kernel and reference both implement the protocol
-ON_PROTOCOL = set(toolkit.GAMES)  # every game: kernel and reference both on the protocol
+ON_PROTOCOL = set(NAMES)  # every game: kernel and reference both on the protocol
 SEED = 20261202
 GAMES_PER_LINEUP = {"random": 2, "greedy": 2, "lookahead": 1}
 
@@ -39,7 +47,7 @@ def lineup_policy(name: str, lineup: str) -> str:
 
 
 def modules(name):
-    spec = toolkit.GAMES[name]
+    spec = SPECS[name]
     return spec.kernel, (importlib.import_module(spec.reference) if spec.reference else None)
 
 
@@ -50,7 +58,7 @@ def on_protocol(name) -> bool:
 
 def cases():
     for name in sorted(ON_PROTOCOL):
-        spec = toolkit.GAMES[name]
+        spec = SPECS[name]
         counts = spec.seat_counts()
         for preset in spec.Rules.PRESETS:
             for seats in counts:
@@ -62,54 +70,14 @@ def rules_for(name, preset, seats):
     return toolkit.rules(name, preset, **({"num_players": seats} if seats else {}))
 
 
-def lockstep(name, rules, policies, seed, game, tamper=None) -> str | None:
-    """Play one game in both implementations; the first difference, or None.
-
-    ``tamper(step, codes, index)`` (a negative control) may replace the option code the kernel
-    applies after both chose the same one."""
-    kernel, reference = modules(name)
-    kg = KernelGame(kernel, rules, policies, seed, game)
-    ref = reference.new_game(rules, seed, game, policies)
-    ref.start()
-    step = 0
-    while True:
-        decision, seat = ref.advance(), kg.advance()
-        if ref.chance.state != int(kg.rs[0]):
-            return f"decision {step}: the chance streams differ"
-        if decision is None or seat < 0:
-            if (decision is None) != (seat < 0):
-                return f"decision {step}: one game is over, the other is not (reference {decision}, kernel seat {seat})"
-            break
-        if (seat, kg.kind()) != (decision.seat, decision.kind):
-            return f"decision {step}: kernel seat {seat} DP-{kg.kind()}, reference seat {decision.seat} DP-{decision.kind}"
-        codes = [reference.option_code(decision, option) for option in decision.options]
-        if kg.options() != codes:
-            return f"decision {step}: kernel options {kg.options()}, reference {codes}"
-        option = ref.choose(decision)
-        index = kg.choose()
-        if codes[index] != reference.option_code(decision, option):
-            return f"decision {step}: kernel chose {codes[index]}, reference {reference.option_code(decision, option)}"
-        for s, player in enumerate(ref.players):
-            stream = getattr(player, "stream", None)
-            if stream is not None and stream.state != int(kg.rs[1 + s]):
-                return f"decision {step}: seat {s}'s decision streams differ"
-        ref.apply(decision, option)
-        kg.apply(codes[index] if tamper is None else tamper(step, codes, index))
-        step += 1
-    row = ref.row()  # the kernel's columns (a reference row may hold more, e.g. Halali's per-game details)
-    expected = {c: int(row[c]) for c in kernel.COLUMNS}
-    got = dict(zip(kernel.COLUMNS, kg.record().tolist()))
-    if got != expected:
-        wrong = [c for c in got if got[c] != expected[c]]
-        return f"the records differ in {wrong}"
-    if step == 0:
-        return "no decision point was played"
-    return None
+def lockstep(name, rules, policies, seed, game, tamper=None, whole=True) -> str | None:
+    """Play one game in both implementations; the first difference, or None (``lockstep.lockstep``)."""
+    return lockstep_game(toolkit.GAMES[name], rules, policies, seed, game, tamper, whole)
 
 
 def test_the_games_on_the_protocol_are_the_ones_listed():
     """A game that implements the protocol is checked here; one that stops implementing it fails."""
-    assert {name for name in toolkit.GAMES if on_protocol(name)} == ON_PROTOCOL
+    assert {name for name in NAMES if on_protocol(name)} == ON_PROTOCOL
 
 
 @pytest.mark.parametrize("name,preset,seats,lineup", list(cases()))
@@ -121,10 +89,10 @@ def test_kernel_and_reference_agree_at_every_decision_point(name, preset, seats,
 
 
 def test_every_kernel_implements_the_protocol():
-    assert [name for name, spec in toolkit.GAMES.items() if not implements_protocol(spec.kernel)] == []
+    assert [name for name, spec in SPECS.items() if not implements_protocol(spec.kernel)] == []
 
 
-@pytest.mark.parametrize("name", list(toolkit.GAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_the_stepped_game_is_the_one_play_game_plays(name):
     """A game stepped from Python through the kernel's protocol functions writes the row the compiled
     driver writes for the same seed (random and greedy seats), and with it the reference's where the
@@ -150,25 +118,60 @@ def test_the_stepped_game_is_the_one_play_game_plays(name):
             assert row == {c: int(v) for c, v in spec.play_reference(rules, SEED, game, policies).items()}
 
 
-@pytest.mark.parametrize("name", sorted(ON_PROTOCOL))
-def test_a_kernel_that_strays_is_caught(name):
-    """Negative control: the kernel plays another option than the one both chose, once, in the middle
-    of the game; the lock step must notice later (the options, the streams or the record differ)."""
-    rules = toolkit.rules(name)
-    policies = ("random",) * toolkit.GAMES[name].seats(rules)
+def choices(name, rules, policies, seed, game) -> tuple[list, int]:
+    """The decision points of a game (as ``lockstep`` counts them) that offered several options, and how many
+    decision points it had."""
+    kernel = toolkit.GAMES[name].kernel
+    kg = KernelGame(kernel, rules, policies, seed, game)
+    found, step = [], 0
+    while kg.advance() >= 0:
+        options = kg.options()
+        if len(options) > 1:
+            found.append(step)
+        kg.apply(options[kg.choose()])
+        step += 1
+    return found, step
 
-    def tamper(step, codes, index):  # the first choice among several from the 10th decision on
-        if step >= 10 and len(codes) > 1 and not done:
+
+def tamper_points(name, rules, policies, seed, game) -> list:
+    """Where the negative control strays: the first, a middle and the last decision with a choice."""
+    at, _ = choices(name, rules, policies, seed, game)
+    return sorted({at[0], at[len(at) // 2], at[-1]}) if at else []
+
+
+def stray(at: int, done: list):
+    """A kernel that applies another option than the one both chose at decision ``at`` (the next in canonical
+    order), once: a ``tamper`` for ``lockstep``."""
+    def tamper(step, codes, index):
+        if step == at:
             done.append(step)
             return codes[(index + 1) % len(codes)]
         return codes[index]
+    return tamper
 
-    for game in range(4):
-        done = []
+
+@pytest.mark.parametrize("name", sorted(ON_PROTOCOL))
+def test_every_reference_states_its_position(name):
+    """The lock step compares whole positions in every game: each reference gives ``kernel_state``."""
+    assert states_position(importlib.import_module(SPECS[name].reference))
+
+
+@pytest.mark.parametrize("name", sorted(ON_PROTOCOL))
+def test_a_kernel_that_strays_is_caught_at_the_next_decision(name):
+    """Negative control: the kernel plays another option than the one both chose, at one decision of a game
+    played again for each of :func:`tamper_points` of 4 seeded games, and of more until it strayed 8 times; the
+    lock step must find it at the very next decision point (the end, after the last), whatever happens later."""
+    rules = toolkit.rules(name)
+    policies = ("random",) * toolkit.GAMES[name].seats(rules)
+    tampered = 0
+    for game in games_until(lambda: tampered >= 8, 4, "8 decisions with a choice to stray at"):
         assert lockstep(name, rules, policies, SEED, game) is None
-        found = lockstep(name, rules, policies, SEED, game, tamper)
-        assert done and found is not None, game
-        assert found.startswith("the records differ") or int(found.split(":")[0].split()[1]) > done[0], found
+        for step in tamper_points(name, rules, policies, SEED, game):
+            done = []
+            found = lockstep(name, rules, policies, SEED, game, stray(step, done))
+            assert done == [step] and found is not None, (game, step)
+            assert found_at(found) == step + 1, (game, step, found)
+            tampered += 1
 
 
 def test_kernel_game_names_what_a_kernel_lacks():
