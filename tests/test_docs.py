@@ -546,7 +546,7 @@ def test_the_adding_a_game_guide_matches_the_code():
 def test_negative_controls_for_the_guide():
     text = GUIDE.read_text(encoding="utf-8")
     assert guide_problems(text.replace("| `kernel.py` | `start`,", "| `kernel.py` | `begin`,"))
-    assert guide_problems(text.replace("| `shared_wins` |", "| `shared_win` |"))
+    assert guide_problems(text.replace("| `results` |", "| `result_codes` |"))
     assert guide_problems(text.replace("| `panel_games` |", "| `panel_runs` |"))
     assert guide_problems(text.replace("| `odds.py` |", "| `chances.py` |"))
     assert guide_problems("no tables here") == ["the guide's tables are missing"]
