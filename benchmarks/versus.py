@@ -8,7 +8,8 @@ first result are printed), then the versions are measured in turn, ``--rounds`` 
 fresh process playing ``-n`` games of each game on one thread with ``--policies`` (default ``random``) in
 every seat; the best
 round counts (the machine's speed drifts, so the versions are interleaved, never measured one after the
-other).
+other).  A measurement first plays one game of each game untimed, so that loading the game's modules and its
+compiled copy (lazily, since issue 53) is not counted as the kernel's time.
 
     .venv/bin/python benchmarks/versus.py [GAME ...] [--rev 423c5aa ...] [-n 200000] [--rounds 3] [--policies greedy]
 
@@ -37,6 +38,8 @@ import toolkit
 games, n, first, policies = json.loads(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "first", sys.argv[4]
 out = {}
 for game in games:
+    if not first:  # the game's modules and its compiled copy loaded first: a rate is the kernel's alone
+        toolkit.simulate(game, n_games=1, seed=7, threads=1, keep="summary", progress=False, policies=policies)
     start = time.perf_counter()
     toolkit.simulate(game, n_games=n, seed=7, threads=1, keep="summary", progress=False, policies=policies)
     out[game] = (time.perf_counter() - start) if first else n / (time.perf_counter() - start)
