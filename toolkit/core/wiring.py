@@ -1,9 +1,11 @@
 """A game's kernel module made whole in one call: ``finish_kernel(globals())`` at its end.
 
-Every kernel defines the protocol functions (``start``, ``advance``, ``count``, ``nth``, ``options``,
+Every kernel has the protocol functions (``start``, ``advance``, ``count``, ``nth``, ``options``,
 ``apply``, ``choose``, ``evaluate``, ``determinize``, ``check_step``, ``check_end``, ``record``) and its
-sizes (``STATE_SIZE``, ``MAX_OPTIONS``, ``SCRATCH_SIZE``, ``RS_SIZE``, ``COLUMNS``); from them the same five
-compiled pieces are made, in this order, each filed beside the kernel so that Numba caches it there:
+sizes (``STATE_SIZE``, ``MAX_OPTIONS``, ``SCRATCH_SIZE``, ``RS_SIZE``, ``COLUMNS``) in its globals, imported
+from the modules below it (layout, mechanics, heuristics, invariants: ``docs/adding-a-game.md``); from them
+the same five compiled pieces are made, in this order, each filed beside the kernel so that Numba caches it
+there:
 
 ========================  ==========================================================================
 ``returns``               each seat's result at the end (``core.driver.make_returns``)
@@ -19,8 +21,9 @@ compiled pieces are made, in this order, each filed beside the kernel so that Nu
                           ``WORK_SIZE``, the work a game needs
 ========================  ==========================================================================
 
-A kernel that needs ``returns`` or the called pair earlier (its lookahead's rollouts) makes them itself
-before; :func:`finish_kernel` then keeps them.
+A kernel whose heuristics need ``returns`` or the called pair earlier (a lookahead's rollouts) makes them
+below it (Walhalla's ``mechanics.py`` makes the called pair, filed beside it) and imports them;
+:func:`finish_kernel` then keeps them.
 """
 
 from __future__ import annotations
