@@ -57,7 +57,7 @@ def game_configs(name: str):
     """The module ``tests/games/<name>/<name>_configs.py`` (a test-only game's beside it: :func:`configs_path`)."""
     path = configs_path(name)
     if not path.is_file():
-        raise FileNotFoundError(f"{name}: no {path.relative_to(TESTS.parent)} (docs/adding-a-game.md, step 10)")
+        raise FileNotFoundError(f"{name}: no {path.relative_to(TESTS.parent)} (docs/adding-a-game.md, step 11)")
     spec = importlib.util.spec_from_file_location(f"{name}_configs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

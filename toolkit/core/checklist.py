@@ -41,8 +41,11 @@ CONFIG_NAMES = ("CONFIGS", "EQUALITY", "MCTS_SCAN")  # what tests/games/<game>/<
 
 
 def common_columns(seats: int) -> tuple:
-    """The record's columns every game has: ``winner``, ``win_<seat>``, ``score_<seat>``, ``turns``, ``plies``."""
-    return ("winner", *(f"win_{s}" for s in range(seats)), *(f"score_{s}" for s in range(seats)), "turns", "plies")
+    """The record's columns every game has (``docs/adding-a-game.md``, step 5): ``winner``, ``win_<seat>``,
+    ``score_<seat>``, ``turns``, ``plies``, and what the design metrics read: ``decisions``, ``options``,
+    ``lead_changes``, ``decisive_turn``."""
+    return ("winner", *(f"win_{s}" for s in range(seats)), *(f"score_{s}" for s in range(seats)), "turns", "plies",
+            "decisions", "options", "lead_changes", "decisive_turn")
 
 
 def problems(spec, root: Path | None = None) -> list[str]:
