@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import datetime
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -465,8 +466,11 @@ def report(games=None, n_games: int | None = None, seed: int = 0, out_dir="data/
 
     if isinstance(variants, (str, Path)):
         variants = [variants]
-    if games is None:
-        games = [] if variants else list(GAMES)
+    if games is None:  # every game that loads: a broken one is left out, said on stderr (its own commands fail)
+        broken = {} if variants else GAMES.unavailable()
+        for error in broken.values():
+            print(f"report: {error}; left out", file=sys.stderr)
+        games = [] if variants else [g for g in GAMES if g not in broken]
     elif isinstance(games, str):
         games = [games]
     # every name, file and setting is checked before the first (long) run starts

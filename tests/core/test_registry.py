@@ -82,3 +82,16 @@ def test_a_game_whose_declaration_fails_is_named(tmp_path, monkeypatch, capsys):
         assert "game 'nodeclaration' cannot be loaded" in capsys.readouterr().out
     finally:
         GAMES.unregister("nodeclaration")
+
+
+def test_the_report_of_every_game_leaves_a_broken_one_out(broken, monkeypatch, capsys):
+    """``toolkit report`` with no game named plays every game that loads, and says which it left out (stopped
+    by a bad game count, refused once the games are known, before any is played)."""
+    from toolkit import report
+
+    asked = []
+    monkeypatch.setattr(report, "get_spec", lambda name: asked.append(name) or GAMES[name])
+    with pytest.raises(ValueError, match="n_games=0 is not allowed"):
+        report.report(n_games=0)
+    assert asked == [name for name in GAMES if name != broken] and "pig" in asked
+    assert f"report: game '{broken}' cannot be loaded" in capsys.readouterr().err
